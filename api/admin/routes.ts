@@ -1,0 +1,34 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiContext } from '../context.js';
+import { seed } from '../db/seed.js';
+import { ApiError, ok, parse } from '../http.js';
+import { createArtist, NewArtistSchema } from '../performers/create.js';
+
+export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
+
+/**
+ * Operator endpoints, for the CLI while the server holds the embedded database (api/db/lock.ts). Only registered
+ * when the server has an admin token; the token lives in DATA_DIR/admin-token, readable by the server's user alone.
+ */
+export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string) {
+  const expected = digest(adminToken);
+  const guard = async (request: FastifyRequest) => {
+    const given = request.headers[ADMIN_TOKEN_HEADER];
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
+      throw new ApiError(403, 'Operator endpoints need the admin token of this server.');
+    }
+  };
+
+  app.post('/admin/artists', { onRequest: guard }, async (request) => {
+    const artist = parse(NewArtistSchema, request.body);
+    return ok(await createArtist(ctx.db, artist));
+  });
+
+  app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db)));
+}
+
+/** Both sides hashed to the same length, so the comparison takes the same time whatever was sent. */
+function digest(value: string) {
+  return createHash('sha256').update(value).digest();
+}

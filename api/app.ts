@@ -1,0 +1,102 @@
+import cors from '@fastify/cors';
+import Fastify from 'fastify';
+import path from 'node:path';
+import type { Config } from '../server/config.js';
+import { adminRoutes } from './admin/routes.js';
+import { createLimiters } from './auth/rate-limits.js';
+import { authRoutes } from './auth/routes.js';
+import { conversationRoutes } from './conversations/routes.js';
+import { contentApi } from './content/index.js';
+import type { ApiContext } from './context.js';
+import type { Db } from './db/client.js';
+import { handleError, notFound } from './http.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { messageRoutes } from './messages/routes.js';
+import { performerRoutes } from './performers/routes.js';
+import { createRealtime } from './realtime/server.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
+import { userRoutes } from './users/routes.js';
+
+export interface ApiOptions {
+  config: Config;
+  db: Db;
+  /** Replaces the configured mailer (tests point it at their own outbox). */
+  mailer?: Mailer;
+  /**
+   * Enables the operator endpoints (/admin/…) for callers presenting this token. Only the server that holds
+   * the embedded database's lock sets it, so the CLI can act through it (api/db/lock.ts).
+   */
+  adminToken?: string;
+}
+
+/**
+ * Proxies whose X-Forwarded-For is believed: loopback and private networks (the web tier on the same machine,
+ * a load balancer in the same network). A client on the internet cannot choose its own address this way, so
+ * the per-address rate limits hold.
+ */
+const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
+export async function createApi({ config, db, mailer, adminToken }: ApiOptions) {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: TRUSTED_PROXIES,
+  });
+  const ctx: ApiContext = {
+    db,
+    config,
+    limiters: createLimiters(),
+    log: app.log,
+    mailer:
+      mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: (line) => app.log.info(line),
+      }),
+  };
+
+  await app.register(cors, { origin: true, credentials: true });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(() => {
+    throw notFound();
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await db.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: 'The database is not answering.' });
+    }
+  });
+
+  authRoutes(app, ctx);
+  userRoutes(app, ctx);
+  performerRoutes(app, ctx);
+  subscriptionRoutes(app, ctx);
+  await contentApi(app, ctx);
+  if (adminToken) adminRoutes(app, ctx, adminToken);
+  const realtime = await createRealtime(app.server, ctx);
+  conversationRoutes(app, ctx);
+  messageRoutes(app, ctx, realtime);
+
+  return {
+    app,
+    io: realtime.io,
+    ctx,
+    async listen(port: number, host: string) {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      return typeof address === 'object' && address ? address.port : port;
+    },
+    async close() {
+      await realtime.close();
+      await app.close();
+    },
+  };
+}
+
+export type Api = Awaited<ReturnType<typeof createApi>>;

@@ -1,0 +1,309 @@
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { formatPrice } from '../app/utils/mappers.js';
+import { ConfigError, parseConfig, type Config } from '../server/config.js';
+import { ADMIN_TOKEN_HEADER } from './admin/routes.js';
+import { openDb, type Db } from './db/client.js';
+import { acquireLock, DatabaseLockedError, isLive, readAdminToken, readLock, adminTokenFile, type LockHolder } from './db/lock.js';
+import { migrate } from './db/migrate.js';
+import { seed, type SeedSummary } from './db/seed.js';
+import { ApiError, type FieldErrors } from './http.js';
+import { createArtist, NewArtistSchema, type CreatedArtist } from './performers/create.js';
+
+/**
+ * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
+ * never opens PGlite beside a running server: it sends the command to that server's admin endpoint instead, and
+ * otherwise takes the database lock itself for the few seconds it needs (api/db/lock.ts).
+ */
+
+const USAGE = 'npm run cli --';
+
+const HELP = `Stagedoor operator CLI
+
+Usage: ${USAGE} <command> [options]
+
+Commands:
+  create-artist   Create an artist account (isPerformer) with a profile
+  seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
+
+Run "${USAGE} <command> --help" for the options of one command.
+It works whether or not the server is running. It reads DATA_DIR and DATABASE_URL like the server does.`;
+
+const CREATE_ARTIST_HELP = `Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99
+
+Creates an artist account and its profile. The artist signs in with the email (or username) and password.
+
+Options:
+  --username       letters and digits only, 3 to 30 characters (stored lowercased); the artist's page is /<username>
+  --email          the artist's email address
+  --password       at least 10 characters with an uppercase and a lowercase letter, a number and a special character
+  --name           the name shown to fans, e.g. "Nova Ricci"
+  --yearly-price   the yearly subscription price in major units, e.g. 49.99; 0 makes joining free
+  -h, --help       show this help`;
+
+const SEED_HELP = `Usage: ${USAGE} seed
+
+Adds the demo artists (novaricci, thelatenights, juniperlane), the demo fan (demofan) and the fan's two
+subscriptions. Accounts that already exist are left as they are, so it is safe to run again.`;
+
+/** A failure to report in one line: usage errors exit 2, everything else 1. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+const processIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line), env: process.env };
+
+/** Runs one CLI invocation and answers its exit code; nothing here calls process.exit, so tests can call it. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.out(rest[0] === 'create-artist' ? CREATE_ARTIST_HELP : rest[0] === 'seed' ? SEED_HELP : HELP);
+      return 0;
+    }
+    if (command === 'create-artist') return await createArtistCommand(rest, io);
+    if (command === 'seed') return await seedCommand(rest, io);
+    throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`error: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const FLAGS: Record<string, string> = {
+  username: '--username',
+  email: '--email',
+  password: '--password',
+  name: '--name',
+  yearlyPrice: '--yearly-price',
+};
+
+/** Checks the create-artist arguments with the shared sign-up schemas (spec §5) and the price rule. */
+export function parseCreateArtistArgs(args: string[]) {
+  const { values } = parseCommandArgs('create-artist', args, {
+    username: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    name: { type: 'string' },
+    'yearly-price': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return { help: true as const };
+  const input = {
+    username: values.username,
+    email: values.email,
+    password: values.password,
+    name: values.name,
+    yearlyPrice: values['yearly-price'],
+  };
+  for (const [field, flag] of Object.entries(FLAGS)) {
+    if (input[field as keyof typeof input] === undefined) {
+      throw new CliError(`${flag} is required. Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99`, 2);
+    }
+  }
+  const result = NewArtistSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CliError(`${FLAGS[String(issue.path[0])] ?? 'arguments'}: ${issue.message}`, 2);
+  }
+  return { help: false as const, artist: result.data };
+}
+
+async function createArtistCommand(args: string[], io: CliIo) {
+  const parsed = parseCreateArtistArgs(args);
+  if (parsed.help) {
+    io.out(CREATE_ARTIST_HELP);
+    return 0;
+  }
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<CreatedArtist>(config, {
+    path: '/admin/artists',
+    body: { ...parsed.artist, yearlyPrice: parsed.artist.yearlyPrice / 100 },
+    direct: (db) => createArtist(db, parsed.artist),
+  });
+  const price = result.yearlyPrice > 0 ? `${formatPrice(result.yearlyPrice)} a year` : 'free to join';
+  io.out(`Created artist ${result.username} (${result.name}, ${result.email}), ${price}${via}.`);
+  io.out(`Their page: ${config.publicWebUrl}/${result.username}`);
+  return 0;
+}
+
+async function seedCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('seed', args, { help: { type: 'boolean', short: 'h' } });
+  if (values.help) {
+    io.out(SEED_HELP);
+    return 0;
+  }
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<SeedSummary>(config, { path: '/admin/seed', body: {}, direct: (db) => seed(db) });
+  if (result.created.length) io.out(`Seeded demo content${via}: created ${result.created.join(', ')}.`);
+  if (result.existing.length) io.out(`Already there, left as they were: ${result.existing.join(', ')}.`);
+  return 0;
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** node's parseArgs, strict, with its errors turned into one line that names the command. */
+function parseCommandArgs<O extends Options>(command: string, args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = (error as Error).message;
+    const help = `Run "${USAGE} ${command} --help".`;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec(message)?.[1] ?? 'option';
+      throw new CliError(`Unknown option ${option} for ${command}. ${help}`, 2);
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const option = /'(--?[\w-]+)/.exec(message)?.[1] ?? 'an option';
+      // parseArgs will not take "-1" as a value: it could be a forgotten value followed by an option.
+      if (message.includes('ambiguous')) throw new CliError(`${option}: write ${option}=<value> for a value that starts with "-".`, 2);
+      throw new CliError(`${option} needs a value. ${help}`, 2);
+    }
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const value = /'([^']+)'/.exec(message)?.[1] ?? '';
+      throw new CliError(`Unexpected argument "${value}" for ${command}. ${help}`, 2);
+    }
+    throw error;
+  }
+}
+
+interface Action<T> {
+  /** The admin endpoint that does the same on the running server. */
+  path: string;
+  body: unknown;
+  direct: (db: Db) => Promise<T>;
+}
+
+/** Runs an action where it is safe: directly on PostgreSQL, through the running server, or on PGlite under our lock. */
+export async function execute<T>(config: Config, action: Action<T>): Promise<{ result: T; via: string }> {
+  if (config.databaseUrl) {
+    const db = await openDb({ databaseUrl: config.databaseUrl, max: 2 });
+    try {
+      await migrate(db);
+      return { result: await runDirect(db, action), via: '' };
+    } finally {
+      await db.close();
+    }
+  }
+  const holder = readLock(config.dataDir);
+  if (holder && holder.role === 'server' && isLive(holder)) return viaServer(config, holder, action);
+
+  let lock;
+  try {
+    lock = acquireLock(config.dataDir, 'cli');
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    // A server that started a moment ago holds it now: ask it instead.
+    if (error.holder?.role === 'server') return viaServer(config, error.holder, action);
+    throw new CliError(error.message);
+  }
+  try {
+    const db = await openDb({ dataDir: config.dataDir });
+    try {
+      await migrate(db);
+      return { result: await runDirect(db, action), via: '' };
+    } finally {
+      await db.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** An api error names the field it is about; the CLI names the option instead ("--email: …"). */
+function withFlag(message: string, errors?: FieldErrors) {
+  const field = Object.keys(errors ?? {})[0];
+  return field && FLAGS[field] ? `${FLAGS[field]}: ${message}` : message;
+}
+
+async function runDirect<T>(db: Db, action: Action<T>) {
+  try {
+    return await action.direct(db);
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(withFlag(error.message, error.errors));
+    throw error;
+  }
+}
+
+/** How long the CLI waits for a server that holds the lock but is still starting (migrations, seed). */
+const SERVER_WAIT_MS = 30_000;
+
+async function viaServer<T>(config: Config, first: LockHolder, action: Action<T>): Promise<{ result: T; via: string }> {
+  const deadline = Date.now() + SERVER_WAIT_MS;
+  let holder: LockHolder | undefined = first;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (!holder || !isLive(holder)) {
+      throw new CliError(`The server (pid ${first.pid}) stopped while this command waited for it; run the command again.`);
+    }
+    if (holder.apiUrl) {
+      const token = readAdminToken(config.dataDir);
+      if (!token) {
+        const file = adminTokenFile(config.dataDir);
+        const reason = fs.existsSync(file) ? 'cannot be read: run the CLI as the user that runs the server' : 'is missing';
+        throw new CliError(`The server (pid ${holder.pid}) holds the database, but its admin token ${file} ${reason}.`);
+      }
+      try {
+        const response = await fetch(`${holder.apiUrl}${action.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [ADMIN_TOKEN_HEADER]: token },
+          body: JSON.stringify(action.body),
+          signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())),
+        });
+        const body = (await response.json().catch(() => undefined)) as
+          | { status?: number; data?: T; message?: string; errors?: FieldErrors }
+          | undefined;
+        if (response.ok && body?.status === 0) return { result: body.data as T, via: ` (through the running server, pid ${holder.pid})` };
+        throw new CliError(body?.message ? withFlag(body.message, body.errors) : `The server answered HTTP ${response.status}.`);
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        lastError = (error as Error).message;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    holder = readLock(config.dataDir);
+  }
+  throw new CliError(
+    `The database is in use by the server (pid ${first.pid}), which did not answer at ${holder?.apiUrl ?? 'its api address'}` +
+      `${lastError ? ` (${lastError})` : ''}; run the command where the server runs, or stop the server first.`,
+  );
+}
+
+function isEntryPoint() {
+  if (!process.argv[1]) return false;
+  try {
+    return import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { CommentSchema } from '../../app/utils/content-validation.js';
+import { consume } from '../auth/rate-limits.js';
+import { requireViewer } from '../auth/viewer.js';
+import { requireReadableItem } from '../content/guard.js';
+import { paging } from '../content/params.js';
+import type { ContentServices } from '../content/services.js';
+import { one } from '../db/client.js';
+import { forbidden, notFound, ok, parse } from '../http.js';
+
+const ListQuery = z.object({
+  ...paging,
+  /** Return the page holding this comment (spec §2 commentId) instead of the page at offset. */
+  commentId: z.string().max(100).optional(),
+});
+
+interface CommentRow {
+  id: string;
+  itemId: string;
+  text: string;
+  createdAt: Date;
+  authorId: string;
+  authorUsername: string;
+  authorName: string;
+  authorAvatar: string;
+}
+
+const COMMENT_SELECT = `
+  SELECT m.id, m.item_id AS "itemId", m.text, m.created_at AS "createdAt", m.author_id AS "authorId",
+         u.username AS "authorUsername", u.name AS "authorName", u.avatar AS "authorAvatar"
+    FROM comments m JOIN users u ON u.id = m.author_id`;
+
+/** A comment with its author; `canDelete` tells the page whether to offer deletion to this viewer. */
+function serializeComment(row: CommentRow, viewerId: string, artistId: string) {
+  return {
+    _id: row.id,
+    itemId: row.itemId,
+    text: row.text,
+    createdAt: new Date(row.createdAt).toISOString(),
+    author: { _id: row.authorId, username: row.authorUsername, name: row.authorName, avatar: row.authorAvatar },
+    isArtist: row.authorId === artistId,
+    canDelete: row.authorId === viewerId || artistId === viewerId,
+  };
+}
+
+/** Enough for a lively thread, too few to flood one. */
+export const COMMENTS_PER_MINUTE = 10;
+
+export function commentRoutes(app: FastifyInstance, services: ContentServices) {
+  const { db } = services;
+  const postLimiter = new RateLimiterMemory({ keyPrefix: 'comment-post', points: COMMENTS_PER_MINUTE, duration: 60 });
+
+  /** Newest first, paged: { data: [comment], total, offset }. */
+  app.get<{ Params: { id: string } }>('/content/:id/comments', async (request) => {
+    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const query = parse(ListQuery, request.query);
+    let offset = query.offset;
+    if (query.commentId) {
+      const position = await one<{ newer: number }>(
+        db,
+        `SELECT (SELECT count(*)::int FROM comments n
+                  WHERE n.item_id = m.item_id AND n.deleted_at IS NULL
+                    AND (n.created_at, n.id) > (m.created_at, m.id)) AS newer
+           FROM comments m WHERE m.id = $1 AND m.item_id = $2 AND m.deleted_at IS NULL`,
+        [query.commentId, item.id],
+      );
+      if (position) offset = Math.floor(position.newer / query.limit) * query.limit;
+    }
+    const [rows, total] = await Promise.all([
+      db.query<CommentRow>(
+        `${COMMENT_SELECT} WHERE m.item_id = $1 AND m.deleted_at IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT $2 OFFSET $3`,
+        [item.id, query.limit, offset],
+      ),
+      one<{ total: number }>(db, 'SELECT count(*)::int AS total FROM comments WHERE item_id = $1 AND deleted_at IS NULL', [item.id]),
+    ]);
+    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total: total?.total ?? 0, offset });
+  });
+
+  app.post<{ Params: { id: string } }>('/content/:id/comments', async (request, reply) => {
+    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const body = parse(CommentSchema, request.body);
+    await consume(postLimiter, access.viewer.id);
+    const created = await one<{ id: string }>(
+      db,
+      'INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, $3) RETURNING id',
+      [item.id, access.viewer.id, body.text],
+    );
+    const row = await one<CommentRow>(db, `${COMMENT_SELECT} WHERE m.id = $1`, [created!.id]);
+    return reply.status(201).send(ok(serializeComment(row!, access.viewer.id, item.artistId)));
+  });
+
+  /** Its author or the item's artist may delete a comment; anyone else gets 403. */
+  app.delete<{ Params: { id: string } }>('/comments/:id', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const comment = await one<{ authorId: string; itemId: string; artistId: string }>(
+      db,
+      `SELECT m.author_id AS "authorId", m.item_id AS "itemId", c.artist_id AS "artistId"
+         FROM comments m JOIN content_items c ON c.id = m.item_id WHERE m.id = $1 AND m.deleted_at IS NULL`,
+      [request.params.id],
+    );
+    if (!comment) throw notFound('This comment could not be found.');
+    if (comment.authorId !== viewer.id && comment.artistId !== viewer.id) throw forbidden('Only its author or the artist can delete this comment.');
+    await db.query('UPDATE comments SET deleted_at = now() WHERE id = $1', [request.params.id]);
+    return ok({ success: true });
+  });
+}

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { requireViewer, type Viewer } from '../auth/viewer.js';
+import { one, type Queryable } from '../db/client.js';
+import { forbidden, notFound } from '../http.js';
+import { isSubscribed } from '../subscriptions/queries.js';
+
+export const accessMessages = {
+  subscribe: 'Subscribe to this artist to see their content.',
+  artistsOnly: 'Only artists can publish content.',
+  notYours: 'Only the artist who published this can change it.',
+  artistNotFound: 'Artist not found',
+  itemNotFound: 'This content could not be found.',
+} as const;
+
+/** What a viewer is to an artist's content: the artist who owns it, or a fan whose subscription is active. */
+export interface ContentAccess {
+  viewer: Viewer;
+  owner: boolean;
+}
+
+/**
+ * The API's own guard for an artist's content: anonymous viewers get 401, signed-in viewers without an active
+ * subscription 403 (another artist too: they are a fan here), the artist and subscribed fans pass.
+ */
+export async function requireContentAccess(db: Queryable, request: FastifyRequest, artistId: string): Promise<ContentAccess> {
+  const viewer = await requireViewer(db, request);
+  if (viewer.id === artistId) return { viewer, owner: true };
+  if (await isSubscribed(db, viewer.id, artistId)) return { viewer, owner: false };
+  throw forbidden(accessMessages.subscribe);
+}
+
+/** Guard for publishing: a signed-in artist with a profile. */
+export async function requireArtist(db: Queryable, request: FastifyRequest): Promise<Viewer> {
+  const viewer = await requireViewer(db, request);
+  if (!viewer.isPerformer) throw forbidden(accessMessages.artistsOnly);
+  const profile = await one(db, 'SELECT 1 FROM artist_profiles WHERE user_id = $1', [viewer.id]);
+  if (!profile) throw forbidden(accessMessages.artistsOnly);
+  return viewer;
+}
+
+/** An active artist by username, or 404. */
+export async function findArtistId(db: Queryable, username: string) {
+  const row = await one<{ id: string }>(
+    db,
+    `SELECT u.id FROM users u JOIN artist_profiles p ON p.user_id = u.id
+      WHERE lower(u.username) = lower($1) AND u.is_performer AND u.status = 'active'`,
+    [username],
+  );
+  if (!row) throw notFound(accessMessages.artistNotFound);
+  return row.id;
+}
+
+/** SQL for "fans can see this item": published, or scheduled and its time has come. Expects the alias c. */
+export const VISIBLE = `(c.state <> 'draft' AND c.publish_at <= now())`;

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { bookmarkRoutes } from '../bookmarks/routes.js';
+import { collectionRoutes } from '../collections/routes.js';
+import { commentRoutes } from '../comments/routes.js';
+import type { ApiContext } from '../context.js';
+import { mediaRoutes } from '../media/routes.js';
+import { MAX_UPLOAD_BYTES } from '../media/rules.js';
+import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
+import { pollRoutes } from '../polls/routes.js';
+import { presaleRoutes } from '../presales/routes.js';
+import { createDiskStorage } from '../storage/disk.js';
+import type { MediaStorage } from '../storage/storage.js';
+import { contentRoutes } from './routes.js';
+import type { ContentServices } from './services.js';
+
+export interface ContentOptions {
+  /** Replaces the disk storage under DATA_DIR/media. */
+  storage?: MediaStorage;
+}
+
+/**
+ * Content and everything around it: media, items, polls, comments, bookmarks, collections and presale codes.
+ * Registered in its own scope so the multipart parser applies to these routes only.
+ */
+export async function contentApi(app: FastifyInstance, ctx: ApiContext, options: ContentOptions = {}) {
+  const services: ContentServices = {
+    ...ctx,
+    storage: options.storage ?? createDiskStorage(path.join(ctx.config.dataDir, 'media')),
+    signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
+  };
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+    mediaRoutes(scope, services);
+    contentRoutes(scope, services);
+    pollRoutes(scope, services);
+    commentRoutes(scope, services);
+    bookmarkRoutes(scope, services);
+    collectionRoutes(scope, services);
+    presaleRoutes(scope, services);
+  });
+  return services;
+}

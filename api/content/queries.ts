@@ -1,0 +1,226 @@
+import {
+  CONTENT_TYPE_LABELS,
+  itemViewForMedia,
+  type ContentType,
+} from '../../app/utils/content-types.js';
+import { formatScheduleDate, formatScheduleTime } from '../../app/utils/content-validation.js';
+import { one, type Queryable } from '../db/client.js';
+import { findMediaByIds, serializeMedia } from '../media/queries.js';
+import type { MediaSigner } from '../media/signing.js';
+import { VISIBLE } from './access.js';
+
+export type ItemState = 'draft' | 'scheduled' | 'published';
+
+export interface ItemRow {
+  id: string;
+  artistId: string;
+  artistUsername: string;
+  artistName: string;
+  artistAvatar: string;
+  type: ContentType;
+  title: string;
+  content: string;
+  /** The state as a reader sees it: a scheduled item whose time has come is published. */
+  state: ItemState;
+  scheduled: boolean;
+  publishAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  thumbnailId: string | null;
+  mediaId: string | null;
+  commentCount: number;
+  isBookmarked: boolean;
+}
+
+/**
+ * Content items with their artist, comment count and whether the viewer (the SQL parameter `viewer`) bookmarked
+ * each; `extra` adds columns from tables the caller joins. The item is alias c.
+ */
+export const itemSelect = (viewer: string, extra = '') => `
+  SELECT ${extra ? `${extra},` : ''} c.id, c.artist_id AS "artistId", u.username AS "artistUsername", u.name AS "artistName", u.avatar AS "artistAvatar",
+         c.type, c.title, c.content,
+         CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END AS state,
+         c.scheduled, c.publish_at AS "publishAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+         c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId",
+         (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount",
+         EXISTS (SELECT 1 FROM bookmarks b WHERE b.item_id = c.id AND b.user_id = ${viewer}) AS "isBookmarked"
+    FROM content_items c JOIN users u ON u.id = c.artist_id`;
+
+export function findItem(db: Queryable, id: string, viewerId: string | null) {
+  return one<ItemRow>(db, `${itemSelect('$1')} WHERE c.id = $2`, [viewerId, id]);
+}
+
+/**
+ * The types filter as SQL on parameter $n: an item matches its own type, and asking for polls also matches any
+ * item that carries a poll (a text post with a poll is a poll to a fan filtering for polls).
+ */
+export function typesCondition(param: string) {
+  return `(${param}::text[] IS NULL OR c.type = ANY(${param}::text[])
+           OR ('poll' = ANY(${param}::text[]) AND EXISTS (SELECT 1 FROM polls p WHERE p.item_id = c.id)))`;
+}
+
+export interface ItemListOptions {
+  artistId: string;
+  viewerId: string;
+  /** The owning artist sees drafts and scheduled items too; fans only what is published. */
+  owner: boolean;
+  types?: ContentType[];
+  states?: ItemState[];
+  sort: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+export async function listItems(db: Queryable, options: ItemListOptions) {
+  // The visibility condition is left out of the SQL for the owner rather than passed as a flag, so the fans'
+  // query matches the partial indexes on published items.
+  const where = `c.artist_id = $1
+    AND ${options.owner ? 'TRUE' : VISIBLE}
+    AND ${typesCondition('$2')}
+    AND ($3::text[] IS NULL OR (CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END) = ANY($3::text[]))`;
+  const params = [options.artistId, options.types?.length ? options.types : null, options.states?.length ? options.states : null];
+  const direction = options.sort === 'asc' ? 'ASC' : 'DESC';
+  const [rows, count] = await Promise.all([
+    db.query<ItemRow>(
+      `${itemSelect('$4')} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $5 OFFSET $6`,
+      [...params, options.viewerId, options.limit, options.offset],
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM content_items c WHERE ${where}`, params),
+  ]);
+  return { rows, total: count[0]?.total ?? 0 };
+}
+
+interface PollRow {
+  id: string;
+  itemId: string;
+  title: string;
+}
+
+interface AnswerRow {
+  id: string;
+  pollId: string;
+  text: string;
+  votes: number;
+}
+
+interface PresaleRow {
+  itemId: string;
+  ticketUrl: string;
+  saleStartsAt: Date | null;
+  saleEndsAt: Date | null;
+}
+
+/** Polls of the given items with each answer's votes and the viewer's own vote. */
+export async function loadPolls(db: Queryable, itemIds: string[], viewerId: string | null) {
+  if (itemIds.length === 0) return new Map<string, { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null }>();
+  const polls = await db.query<PollRow>(`SELECT id, item_id AS "itemId", title FROM polls WHERE item_id = ANY($1::text[])`, [itemIds]);
+  const pollIds = polls.map((poll) => poll.id);
+  const [answers, votes] = pollIds.length
+    ? await Promise.all([
+        db.query<AnswerRow>(
+          `SELECT a.id, a.poll_id AS "pollId", a.text,
+                  (SELECT count(*)::int FROM poll_votes v WHERE v.answer_id = a.id) AS votes
+             FROM poll_answers a WHERE a.poll_id = ANY($1::text[]) ORDER BY a.poll_id, a.position`,
+          [pollIds],
+        ),
+        db.query<{ pollId: string; answerId: string }>(
+          `SELECT poll_id AS "pollId", answer_id AS "answerId" FROM poll_votes WHERE user_id = $1 AND poll_id = ANY($2::text[])`,
+          [viewerId, pollIds],
+        ),
+      ])
+    : [[], []];
+  const result = new Map<string, { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null }>();
+  for (const poll of polls) {
+    result.set(poll.itemId, {
+      poll,
+      answers: answers.filter((answer) => answer.pollId === poll.id),
+      votedAnswerId: votes.find((vote) => vote.pollId === poll.id)?.answerId ?? null,
+    });
+  }
+  return result;
+}
+
+/**
+ * A poll as the API sends it. Results (votes per answer, total) are shown to the artist and to a fan who has
+ * voted; before voting a fan sees the question and the answers only.
+ */
+export function serializePoll(
+  entry: { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null },
+  owner: boolean,
+) {
+  const showResults = owner || entry.votedAnswerId !== null;
+  return {
+    _id: entry.poll.id,
+    enabled: true,
+    title: entry.poll.title,
+    answers: entry.answers.map((answer) => ({ _id: answer.id, text: answer.text, votes: showResults ? answer.votes : null })),
+    totalVotes: showResults ? entry.answers.reduce((sum, answer) => sum + answer.votes, 0) : null,
+    votedAnswerId: entry.votedAnswerId,
+    showResults,
+  };
+}
+
+export type PollResponse = ReturnType<typeof serializePoll>;
+
+async function loadPresales(db: Queryable, itemIds: string[]) {
+  if (itemIds.length === 0) return new Map<string, PresaleRow>();
+  const rows = await db.query<PresaleRow>(
+    `SELECT item_id AS "itemId", ticket_url AS "ticketUrl", sale_starts_at AS "saleStartsAt", sale_ends_at AS "saleEndsAt"
+       FROM ticket_presales WHERE item_id = ANY($1::text[])`,
+    [itemIds],
+  );
+  return new Map(rows.map((row) => [row.itemId, row]));
+}
+
+const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
+
+/**
+ * Content items as the API sends them, with their media (signed links), poll and presale details loaded in a
+ * few batched queries whatever the number of items. The artist's own items also carry their schedule and poll results.
+ */
+export async function serializeItems(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
+  const ids = rows.map((row) => row.id);
+  const mediaIds = rows.flatMap((row) => [row.thumbnailId, row.mediaId]).filter((id): id is string => Boolean(id));
+  const [media, polls, presales] = await Promise.all([
+    findMediaByIds(db, [...new Set(mediaIds)]),
+    loadPolls(db, ids, viewerId),
+    loadPresales(db, rows.filter((row) => row.type === 'ticketPresale').map((row) => row.id)),
+  ]);
+  return rows.map((row) => {
+    const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;
+    const thumbnailRow = row.thumbnailId ? media.get(row.thumbnailId) : undefined;
+    const poll = polls.get(row.id);
+    const presale = presales.get(row.id);
+    const publishAt = new Date(row.publishAt);
+    const owner = row.artistId === viewerId;
+    return {
+      _id: row.id,
+      performerId: row.artistId,
+      performer: { _id: row.artistId, username: row.artistUsername, name: row.artistName, avatar: row.artistAvatar },
+      type: row.type,
+      typeLabel: CONTENT_TYPE_LABELS[row.type],
+      title: row.title,
+      content: row.content,
+      /** Which viewer the item page opens (spec §2 vault/{id}?type=): audio, video, photo or post. */
+      mediaType: itemViewForMedia(mediaRow?.kind),
+      state: row.state,
+      publishAt: publishAt.toISOString(),
+      createdAt: iso(row.createdAt),
+      updatedAt: iso(row.updatedAt),
+      /** The schedule as the post form holds it (DD/MM/YYYY and HH:MM, UTC), for the artist's edit form. */
+      schedule: owner
+        ? { enabled: row.scheduled && row.state !== 'published', date: formatScheduleDate(publishAt), time: formatScheduleTime(publishAt) }
+        : undefined,
+      thumbnail: thumbnailRow ? serializeMedia(thumbnailRow, signer) : null,
+      media: mediaRow ? serializeMedia(mediaRow, signer) : null,
+      poll: poll ? serializePoll(poll, owner) : null,
+      presale: presale
+        ? { ticketUrl: presale.ticketUrl, saleStartsAt: iso(presale.saleStartsAt), saleEndsAt: iso(presale.saleEndsAt) }
+        : null,
+      stats: { comments: row.commentCount },
+      isBookmarked: row.isBookmarked,
+    };
+  });
+}
+
+export type ItemResponse = Awaited<ReturnType<typeof serializeItems>>[number];

@@ -1,0 +1,220 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '../../app/utils/content-types.js';
+import {
+  CaptionSchema,
+  createPostBodySchema,
+  presaleMessages,
+  type PostBodyValue,
+} from '../../app/utils/content-validation.js';
+import type { Viewer } from '../auth/viewer.js';
+import { one, type Queryable } from '../db/client.js';
+import { ApiError, fieldErrors, ok, parse, type FieldErrors } from '../http.js';
+import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
+import { findArtistId, requireArtist, requireContentAccess } from './access.js';
+import { requireOwnItem, requireReadableItem } from './guard.js';
+import { paging, listParam, SortParam, TypesParam } from './params.js';
+import { findItem, listItems, serializeItems, type ItemRow } from './queries.js';
+import { sanitizeCaption } from './sanitize.js';
+import type { ContentServices } from './services.js';
+
+const ListQuery = z.object({
+  types: TypesParam,
+  /** Without types: vault lists the nine vault categories, posts the posts page's types (spec §2). */
+  section: z.enum(['vault', 'posts']).optional(),
+  /** The artist's own view only: draft, scheduled or published. */
+  state: listParam(z.enum(['draft', 'scheduled', 'published'], { error: 'Unknown state.' })),
+  sort: SortParam,
+  ...paging,
+});
+
+export const itemMessages = {
+  mediaMissing: 'This file was not found. Please upload it again.',
+  thumbnailNotImage: 'The thumbnail must be an image.',
+  photoRequired: 'Please add a photo.',
+} as const;
+
+/** The rules of spec §5 read the clock when a request arrives (the 10-minute schedule rule). */
+const PostBody = createPostBodySchema();
+
+/** The body of POST and PUT /content; `type` is accepted as another name for the form's `tags`. */
+function readPostBody(body: unknown): PostBodyValue {
+  const input = body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {};
+  if (input.tags === undefined && input.type !== undefined) input.tags = input.type;
+  delete input.type;
+  return parse(PostBody, input);
+}
+
+function invalid(errors: FieldErrors): never {
+  const first = Object.values(errors)[0]?.[0] ?? 'Invalid request';
+  throw new ApiError(400, first, errors);
+}
+
+/** What the item's files must be: the artist's own uploads, an image for the thumbnail, and an image for a photo. */
+async function checkMedia(db: Queryable, viewer: Viewer, body: PostBodyValue) {
+  const media = await findMediaByIds(db, [body.thumbnailId, body.mediaId].filter((id): id is string => Boolean(id)));
+  const errors: FieldErrors = {};
+  const thumbnail = body.thumbnailId ? media.get(body.thumbnailId) : undefined;
+  const file = body.mediaId ? media.get(body.mediaId) : undefined;
+  if (body.thumbnailId && (!thumbnail || thumbnail.ownerId !== viewer.id)) errors.thumbnailId = [itemMessages.mediaMissing];
+  else if (thumbnail && thumbnail.kind !== 'image') errors.thumbnailId = [itemMessages.thumbnailNotImage];
+  if (body.mediaId && (!file || file.ownerId !== viewer.id)) errors.mediaId = [itemMessages.mediaMissing];
+  else if (body.tags === 'photo' && file?.kind !== 'image') errors.mediaId = [itemMessages.photoRequired];
+  if (body.tags === 'ticketPresale' && !body.presale) errors['presale.ticketUrl'] = [presaleMessages.ticketUrlRequired];
+  if (Object.keys(errors).length) invalid(errors);
+}
+
+/**
+ * Where an item stands after a save. A draft keeps the schedule it was given; publishing now keeps the original
+ * date of an item that was already published (an edit does not bump it to the top); a schedule sets the time.
+ */
+function publication(body: PostBodyValue, existing: ItemRow | undefined) {
+  const at = body.schedule.enabled ? (body.schedule.at ?? null) : null;
+  if (body.draft) return { state: 'draft' as const, scheduled: body.schedule.enabled, publishAt: at };
+  if (at) return { state: 'scheduled' as const, scheduled: true, publishAt: at };
+  const keep = existing?.state === 'published' ? new Date(existing.publishAt) : null;
+  return { state: 'published' as const, scheduled: false, publishAt: keep };
+}
+
+/** Creates or replaces an item's poll. Answers that keep their id keep their votes; removed answers lose theirs. */
+async function savePoll(tx: Queryable, itemId: string, poll: PostBodyValue['poll']) {
+  if (!poll.enabled) {
+    await tx.query('DELETE FROM polls WHERE item_id = $1', [itemId]);
+    return;
+  }
+  const saved = await one<{ id: string }>(
+    tx,
+    `INSERT INTO polls (item_id, title) VALUES ($1, $2)
+     ON CONFLICT (item_id) DO UPDATE SET title = EXCLUDED.title RETURNING id`,
+    [itemId, poll.title],
+  );
+  const pollId = saved!.id;
+  const existing = new Set(
+    (await tx.query<{ id: string }>('SELECT id FROM poll_answers WHERE poll_id = $1', [pollId])).map((row) => row.id),
+  );
+  const kept: string[] = [];
+  for (const [position, answer] of poll.answers.entries()) {
+    if (answer.id && existing.has(answer.id) && !kept.includes(answer.id)) {
+      await tx.query('UPDATE poll_answers SET text = $2, position = $3 WHERE id = $1', [answer.id, answer.text, position]);
+      kept.push(answer.id);
+    } else {
+      const row = await one<{ id: string }>(
+        tx,
+        'INSERT INTO poll_answers (poll_id, position, text) VALUES ($1, $2, $3) RETURNING id',
+        [pollId, position, answer.text],
+      );
+      kept.push(row!.id);
+    }
+  }
+  await tx.query('DELETE FROM poll_answers WHERE poll_id = $1 AND NOT (id = ANY($2::text[]))', [pollId, kept]);
+}
+
+async function savePresale(tx: Queryable, itemId: string, type: ContentType, presale: PostBodyValue['presale']) {
+  if (type !== 'ticketPresale' || !presale) {
+    await tx.query('DELETE FROM ticket_presales WHERE item_id = $1', [itemId]);
+    return;
+  }
+  await tx.query(
+    `INSERT INTO ticket_presales (item_id, ticket_url, sale_starts_at, sale_ends_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (item_id) DO UPDATE SET ticket_url = EXCLUDED.ticket_url,
+       sale_starts_at = EXCLUDED.sale_starts_at, sale_ends_at = EXCLUDED.sale_ends_at`,
+    [itemId, presale.ticketUrl, presale.saleStartsAt ?? null, presale.saleEndsAt ?? null],
+  );
+}
+
+export function contentRoutes(app: FastifyInstance, services: ContentServices) {
+  const { db, signer, storage } = services;
+
+  async function respond(id: string, viewerId: string) {
+    const row = await findItem(db, id, viewerId);
+    const [item] = await serializeItems(db, signer, [row!], viewerId);
+    return item;
+  }
+
+  /** Validates and stores an item (a new one, or the existing one it replaces). */
+  async function save(viewer: Viewer, rawBody: unknown, existing?: ItemRow) {
+    const body = readPostBody(rawBody);
+    const content = sanitizeCaption(body.content);
+    // The rules count what readers will see, so they run again on what sanitising kept.
+    const caption = CaptionSchema.safeParse(content);
+    if (!caption.success) invalid({ content: Object.values(fieldErrors(caption.error)).flat() });
+    await checkMedia(db, viewer, body);
+    const { state, scheduled, publishAt } = publication(body, existing);
+    const params = [body.tags, body.title, content, body.thumbnailId ?? null, body.mediaId ?? null, state, scheduled, publishAt];
+    const id = await db.transaction(async (tx) => {
+      const row = existing
+        ? await one<{ id: string }>(
+            tx,
+            `UPDATE content_items SET type = $2, title = $3, content = $4, thumbnail_id = $5, media_id = $6, state = $7,
+                    scheduled = $8, publish_at = COALESCE($9, now()), updated_at = now()
+              WHERE id = $1 RETURNING id`,
+            [existing.id, ...params],
+          )
+        : await one<{ id: string }>(
+            tx,
+            `INSERT INTO content_items (artist_id, type, title, content, thumbnail_id, media_id, state, scheduled, publish_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now())) RETURNING id`,
+            [viewer.id, ...params],
+          );
+      await savePoll(tx, row!.id, body.poll);
+      await savePresale(tx, row!.id, body.tags, body.presale);
+      return row!.id;
+    });
+    if (existing) {
+      const released = [existing.thumbnailId, existing.mediaId].filter((old) => old !== body.thumbnailId && old !== body.mediaId);
+      await removeUnusedMedia(db, storage, released);
+    }
+    return respond(id, viewer.id);
+  }
+
+  /**
+   * An artist's content, newest first by default. Fans with an active subscription see what is published; the
+   * artist also sees drafts and scheduled items, each with its state.
+   */
+  app.get<{ Params: { username: string } }>('/performers/:username/content', async (request) => {
+    const artistId = await findArtistId(db, request.params.username);
+    const access = await requireContentAccess(db, request, artistId);
+    const query = parse(ListQuery, request.query);
+    const sectionTypes: Record<'vault' | 'posts', ContentType[]> = { vault: [...VAULT_CATEGORIES], posts: POSTS_TYPES };
+    const { rows, total } = await listItems(db, {
+      artistId,
+      viewerId: access.viewer.id,
+      owner: access.owner,
+      types: query.types ?? (query.section ? sectionTypes[query.section] : undefined),
+      states: access.owner ? query.state : undefined,
+      sort: query.sort,
+      offset: query.offset,
+      limit: query.limit,
+    });
+    const data = await serializeItems(db, signer, rows, access.viewer.id);
+    return ok({ data, total });
+  });
+
+  app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
+    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const [data] = await serializeItems(db, signer, [item], access.viewer.id);
+    return ok(data);
+  });
+
+  /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */
+  app.post('/content', async (request, reply) => {
+    const viewer = await requireArtist(db, request);
+    const item = await save(viewer, request.body);
+    return reply.status(201).send(ok(item));
+  });
+
+  /** Replace an item with the same body as POST (the edit form sends every field). */
+  app.put<{ Params: { id: string } }>('/content/:id', async (request) => {
+    const viewer = await requireArtist(db, request);
+    const { item } = await requireOwnItem(db, request, request.params.id);
+    return ok(await save(viewer, request.body, item));
+  });
+
+  /** Delete an item with its poll, comments, bookmarks, presale codes and the files nothing else uses. */
+  app.delete<{ Params: { id: string } }>('/content/:id', async (request) => {
+    const { item } = await requireOwnItem(db, request, request.params.id);
+    await db.query('DELETE FROM content_items WHERE id = $1', [item.id]);
+    await removeUnusedMedia(db, storage, [item.thumbnailId, item.mediaId]);
+    return ok({ success: true });
+  });
+}

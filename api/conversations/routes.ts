@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireViewer } from '../auth/viewer.js';
+import type { ApiContext } from '../context.js';
+import { one } from '../db/client.js';
+import { forbidden, notFound, ok, parse } from '../http.js';
+import { isSubscribed } from '../subscriptions/queries.js';
+import { findConversationSummary, listConversations, openConversation } from './queries.js';
+
+export const conversationErrors = {
+  artistNotFound: "We couldn't find that artist.",
+  fanNotFound: "We couldn't find that fan.",
+  notSubscribed: (artistName: string) => `Subscribe to ${artistName} to send them messages.`,
+  fanNotSubscribed: 'You can only start a conversation with a fan who subscribes to you.',
+  artistsOnly: 'Only artists can start a conversation with a fan.',
+  yourself: "You can't start a conversation with yourself.",
+} as const;
+
+/** The conversation list is fetched without an effective limit (spec §9): the web sends Number.MAX_SAFE_INTEGER. */
+const MAX_CONVERSATIONS = 1000;
+
+const ListQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).default(MAX_CONVERSATIONS),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int().min(0).default(0),
+});
+
+const OpenBody = z.object({
+  // 'performer': the viewer writes to an artist (spec §7). 'user': an artist writes to one of their fans (ours).
+  source: z.enum(['performer', 'user'], { error: "source must be 'performer' or 'user'." }),
+  sourceId: z.string({ error: 'sourceId is required.' }).trim().min(1, 'sourceId is required.').max(100),
+});
+
+interface TargetRow {
+  id: string;
+  name: string;
+  username: string;
+  isPerformer: boolean;
+}
+
+export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
+  const { db } = ctx;
+
+  /** The viewer's conversations that have at least one message, newest activity first (spec §3, §7). */
+  app.get('/conversations', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const query = parse(ListQuery, request.query);
+    return ok(await listConversations(db, viewer.id, Math.min(query.limit, MAX_CONVERSATIONS), query.offset));
+  });
+
+  /**
+   * Opens the conversation between a fan and an artist, or answers the one they already have.
+   * A new one needs the fan's active subscription to the artist, whichever of the two opens it.
+   */
+  app.post('/conversations', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const body = parse(OpenBody, request.body);
+    if (body.source === 'user' && !viewer.isPerformer) throw forbidden(conversationErrors.artistsOnly);
+    if (body.sourceId === viewer.id) throw forbidden(conversationErrors.yourself);
+
+    const target = await one<TargetRow>(
+      db,
+      `SELECT u.id, u.name, u.username, u.is_performer AS "isPerformer" FROM users u
+        WHERE u.id = $1 AND u.status = 'active'
+          AND ($2 = 'user' OR (u.is_performer AND EXISTS (SELECT 1 FROM artist_profiles p WHERE p.user_id = u.id)))`,
+      [body.sourceId, body.source],
+    );
+    if (!target) throw notFound(body.source === 'performer' ? conversationErrors.artistNotFound : conversationErrors.fanNotFound);
+
+    const [fanId, artistId] = body.source === 'performer' ? [viewer.id, target.id] : [target.id, viewer.id];
+    const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [
+      fanId,
+      artistId,
+    ]);
+    let conversationId = existing?.id;
+    if (!conversationId) {
+      if (!(await isSubscribed(db, fanId, artistId))) {
+        throw forbidden(
+          body.source === 'performer'
+            ? conversationErrors.notSubscribed(target.name || target.username)
+            : conversationErrors.fanNotSubscribed,
+        );
+      }
+      conversationId = await db.transaction((tx) => openConversation(tx, fanId, artistId));
+    }
+    return ok(await findConversationSummary(db, conversationId, viewer.id));
+  });
+}

@@ -1,0 +1,33 @@
+import type { Db } from './client.js';
+import { migrations } from './migrations/index.js';
+
+/** Any fixed number: the advisory lock keeps several api nodes from migrating at once. */
+const MIGRATION_LOCK = 727_274;
+
+/** Applies every migration not yet recorded, in order, each in its own transaction. Returns the ids applied. */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    id text PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
+      applied.push(migration.id);
+    }
+  });
+  return applied;
+}
+
+/** Migrations are plain SQL separated by semicolons at line ends; no statement uses a semicolon inside. */
+function splitStatements(sql: string) {
+  return sql
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0 && !/^(--[^\n]*\n?)*$/.test(s));
+}

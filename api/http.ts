@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+/**
+ * Every answer is an envelope. Success: { status: 0, data }. Failure: { status: <http status>, message,
+ * errors? } where errors maps a field name to its messages (design: the spec leaves error bodies unshown).
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldErrors) => new ApiError(400, message, errors);
+export const unauthorized = (message = 'Token expired') => new ApiError(401, message);
+export const forbidden = (message = 'Access forbidden') => new ApiError(403, message);
+export const notFound = (message = 'Not found') => new ApiError(404, message);
+export const unprocessable = (message: string, errors?: FieldErrors) => new ApiError(422, message, errors);
+
+export function ok<T>(data: T) {
+  return { status: 0 as const, data };
+}
+
+/** Parses a body or query with a zod schema; failure answers 400 with each field's messages. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw badRequest(result.error.issues[0]?.message ?? 'Invalid request', fieldErrors(result.error));
+}
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : 'form';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** The one error handler: known errors keep their status, body-parser errors become 4xx, the rest is logged as 500. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    if (error.headers) reply.headers(error.headers);
+    return reply.status(error.statusCode).send({ status: error.statusCode, message: error.message, errors: error.errors });
+  }
+  const status = (error as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return reply.status(status).send({ status, message: (error as Error).message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send({ status: 500, message: 'Something went wrong on our side. Please try again later.' });
+}

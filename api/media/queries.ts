@@ -1,0 +1,72 @@
+import type { MediaKind } from '../../app/utils/content-types.js';
+import { one, type Queryable } from '../db/client.js';
+import type { MediaStorage } from '../storage/storage.js';
+import type { MediaSigner } from './signing.js';
+
+export interface MediaRow {
+  id: string;
+  ownerId: string;
+  kind: MediaKind;
+  storageKey: string;
+  mime: string;
+  size: number;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  thumbKey: string | null;
+  thumbMime: string | null;
+  thumbSize: number | null;
+  originalName: string;
+  createdAt: Date;
+}
+
+export const MEDIA_COLUMNS = `m.id, m.owner_id AS "ownerId", m.kind, m.storage_key AS "storageKey", m.mime,
+  m.size::float8 AS size, m.duration, m.width, m.height, m.thumb_key AS "thumbKey", m.thumb_mime AS "thumbMime",
+  m.thumb_size::float8 AS "thumbSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
+
+export function findMedia(db: Queryable, id: string) {
+  return one<MediaRow>(db, `SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = $1`, [id]);
+}
+
+export async function findMediaByIds(db: Queryable, ids: string[]) {
+  if (ids.length === 0) return new Map<string, MediaRow>();
+  const rows = await db.query<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = ANY($1::text[])`, [ids]);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** A media file as content responses carry it: signed links to the file and, for images, to its thumbnail size. */
+export function serializeMedia(row: MediaRow, signer: MediaSigner) {
+  return {
+    _id: row.id,
+    kind: row.kind,
+    mime: row.mime,
+    size: row.size,
+    duration: row.duration,
+    width: row.width,
+    height: row.height,
+    url: signer.url(row.id),
+    thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb') : null,
+  };
+}
+
+export type MediaResponse = ReturnType<typeof serializeMedia>;
+
+/**
+ * Removes media that nothing refers to any more (after an item or collection let go of it): the rows, then the
+ * files. Called with the ids an edit or delete released; media still used elsewhere is kept.
+ */
+export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, ids: (string | null | undefined)[]) {
+  const candidates = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+  if (candidates.length === 0) return;
+  const removed = await db.query<{ storageKey: string; thumbKey: string | null }>(
+    `DELETE FROM media m
+      WHERE m.id = ANY($1::text[])
+        AND NOT EXISTS (SELECT 1 FROM content_items c WHERE c.thumbnail_id = m.id OR c.media_id = m.id)
+        AND NOT EXISTS (SELECT 1 FROM collections k WHERE k.cover_id = m.id)
+      RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey"`,
+    [candidates],
+  );
+  await Promise.all(
+    removed.flatMap((row) => [row.storageKey, row.thumbKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key))),
+  );
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { MEDIA_KINDS, type MediaKind } from '../../app/utils/content-types.js';
+import { viewerForToken, bearerToken } from '../auth/viewer.js';
+import { requireArtist } from '../content/access.js';
+import type { ContentServices } from '../content/services.js';
+import { one } from '../db/client.js';
+import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
+import { isSubscribed } from '../subscriptions/queries.js';
+import { findMedia, MEDIA_COLUMNS, removeUnusedMedia, serializeMedia, type MediaRow } from './queries.js';
+import { parseRange } from './range.js';
+import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
+import type { MediaVariant } from './signing.js';
+
+/** Enough bytes for file-type to recognise every format we accept. */
+const SNIFF_BYTES = 4100;
+/** The list thumbnail of an image: 480 px wide, WebP. */
+const THUMB_WIDTH = 480;
+
+const UploadQuery = z.object({ kind: z.enum(MEDIA_KINDS).optional() });
+const ServeQuery = z.object({
+  size: z.enum(['thumb']).optional(),
+  expires: z.string().max(20).optional(),
+  sig: z.string().max(100).optional(),
+});
+
+const linkMessages = {
+  signIn: 'Sign in to see this file.',
+  invalid: 'This link to the file is not valid.',
+  expired: 'This link to the file has expired. Reload the page to get a new one.',
+} as const;
+
+class TooLarge extends Error {}
+
+function unsupported(expected?: MediaKind) {
+  const message = unsupportedMessage(expected);
+  return new ApiError(415, message, { file: [message] });
+}
+
+function tooLarge(kind: MediaKind) {
+  const message = MEDIA_RULES[kind].tooLarge;
+  return new ApiError(413, message, { file: [message] });
+}
+
+/** Reads what is left of an upload and throws it away, so the client gets our answer instead of a reset connection. */
+async function discard(chunks: AsyncIterator<unknown>) {
+  try {
+    for (;;) if ((await chunks.next()).done) return;
+  } catch {
+    // The client went away: nothing left to read.
+  }
+}
+
+function storageKey() {
+  const id = randomUUID();
+  return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
+}
+
+export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
+  const { db, storage, signer, log } = services;
+
+  /**
+   * Upload one file (multipart/form-data, field `file`), streamed to storage, never held whole in memory.
+   * Its type is read from its content, not its name; `kind` (image, audio, video) narrows what is accepted.
+   */
+  app.post('/media', async (request, reply) => {
+    const viewer = await requireArtist(db, request);
+    const { kind: expected } = parse(UploadQuery, request.query);
+    if (!request.isMultipart()) throw badRequest(mediaMessages.noFile, { file: [mediaMessages.noFile] });
+    const fileSizeLimit = expected ? MEDIA_RULES[expected].maxBytes : MAX_UPLOAD_BYTES;
+    let part: MultipartFile | undefined;
+    try {
+      part = await request.file({ limits: { fileSize: fileSizeLimit, files: 1, fields: 20, parts: 25 } });
+    } catch (error) {
+      throw uploadError(request, error);
+    }
+    if (!part) throw badRequest(mediaMessages.noFile, { file: [mediaMessages.noFile] });
+    const file = part.file;
+    const chunks = file.iterator({ destroyOnReturn: false });
+
+    // Sniff the first bytes: a renamed text file is refused whatever its name or declared type says.
+    const head: Buffer[] = [];
+    let headLength = 0;
+    try {
+      while (headLength < SNIFF_BYTES) {
+        const next = await chunks.next();
+        if (next.done) break;
+        head.push(next.value as Buffer);
+        headLength += (next.value as Buffer).length;
+      }
+    } catch (error) {
+      throw uploadError(request, error);
+    }
+    if (headLength === 0) {
+      await discard(chunks);
+      throw badRequest(mediaMessages.noFile, { file: [mediaMessages.noFile] });
+    }
+    const detected = classify((await fileTypeFromBuffer(Buffer.concat(head)))?.mime);
+    if (!detected || (expected && detected.kind !== expected)) {
+      await discard(chunks);
+      throw unsupported(expected);
+    }
+    const { kind, mime } = detected;
+    const maxBytes = MEDIA_RULES[kind].maxBytes;
+
+    async function* limited() {
+      let total = 0;
+      const take = (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > maxBytes) throw new TooLarge();
+        return chunk;
+      };
+      for (const chunk of head) yield take(chunk);
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) break;
+        yield take(next.value as Buffer);
+      }
+    }
+
+    const key = storageKey();
+    let size: number;
+    try {
+      ({ size } = await storage.write(key, Readable.from(limited())));
+    } catch (error) {
+      if (error instanceof TooLarge) {
+        await discard(chunks);
+        throw tooLarge(kind);
+      }
+      throw uploadError(request, error);
+    }
+    if (file.truncated) {
+      await storage.remove(key);
+      throw tooLarge(kind);
+    }
+
+    let image: { width: number | null; height: number | null; thumbKey: string; thumbSize: number } | undefined;
+    if (kind === 'image') {
+      try {
+        image = await makeThumbnail(key);
+      } catch {
+        await storage.remove(key);
+        throw new ApiError(415, mediaMessages.unreadableImage, { file: [mediaMessages.unreadableImage] });
+      }
+    }
+
+    try {
+      const row = await one<MediaRow>(
+        db,
+        `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size, original_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         RETURNING ${MEDIA_COLUMNS.replace(/\bm\./g, '')}`,
+        [
+          viewer.id,
+          kind,
+          key,
+          mime,
+          size,
+          image?.width ?? null,
+          image?.height ?? null,
+          image?.thumbKey ?? null,
+          image ? 'image/webp' : null,
+          image?.thumbSize ?? null,
+          (part.filename ?? '').slice(0, 255),
+        ],
+      );
+      return reply.status(201).send(ok(serializeMedia(row!, signer)));
+    } catch (error) {
+      await Promise.all([storage.remove(key), image ? storage.remove(image.thumbKey) : undefined]);
+      throw error;
+    }
+  });
+
+  /**
+   * An image's size and a list thumbnail (480 px wide WebP), made from the stored original. An image is at most
+   * 15 MB, so it is read whole here; sharp refuses a truncated or corrupt file, and so do we.
+   */
+  async function makeThumbnail(key: string) {
+    const input = await streamToBuffer(storage.read(key));
+    const meta = await sharp(input).metadata();
+    const thumb = await sharp(input).rotate().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 75 }).toBuffer();
+    const thumbKey = `${key}-thumb`;
+    const { size } = await storage.write(thumbKey, Readable.from([thumb]));
+    // EXIF orientation 5–8 swaps width and height as people see the picture.
+    const swap = (meta.orientation ?? 1) >= 5;
+    return {
+      width: (swap ? meta.height : meta.width) ?? null,
+      height: (swap ? meta.width : meta.height) ?? null,
+      thumbKey,
+      thumbSize: size,
+    };
+  }
+
+  async function streamToBuffer(stream: Readable) {
+    const parts: Buffer[] = [];
+    for await (const chunk of stream) parts.push(chunk as Buffer);
+    return Buffer.concat(parts);
+  }
+
+  /**
+   * Serve a file with HTTP Range support to the artist and their active subscribers: either through a signed
+   * link from a content response (no header needed, so `<audio src>` works) or with the Authorization header.
+   */
+  app.get<{ Params: { id: string } }>('/media/:id', async (request, reply) => {
+    const query = parse(ServeQuery, request.query);
+    const media = await findMedia(db, request.params.id);
+    if (!media) throw notFound('File not found');
+    const variant: MediaVariant = query.size === 'thumb' ? 'thumb' : 'original';
+    if (variant === 'thumb' && !media.thumbKey) throw notFound('File not found');
+
+    let maxAge: number;
+    if (query.expires !== undefined || query.sig !== undefined) {
+      const check = signer.check(media.id, variant, query.expires, query.sig);
+      if (check === 'invalid') throw forbidden(linkMessages.invalid);
+      if (check === 'expired') throw forbidden(linkMessages.expired);
+      maxAge = Math.max(0, Math.min(86_400, Number(query.expires) - Math.floor(Date.now() / 1000)));
+    } else {
+      const viewer = await viewerForToken(db, bearerToken(request));
+      if (!viewer) throw unauthorized(linkMessages.signIn);
+      if (viewer.id !== media.ownerId && !(await isSubscribed(db, viewer.id, media.ownerId))) throw forbidden();
+      maxAge = 0;
+    }
+
+    const key = variant === 'thumb' ? media.thumbKey! : media.storageKey;
+    const size = variant === 'thumb' ? media.thumbSize! : media.size;
+    const etag = `"${media.id}-${variant}"`;
+    reply.headers({
+      'accept-ranges': 'bytes',
+      'content-type': variant === 'thumb' ? media.thumbMime! : media.mime,
+      etag,
+      // The bytes behind an id never change; a signed link may be cached until it expires, privately.
+      'cache-control': maxAge > 0 ? `private, max-age=${maxAge}, immutable` : 'private, no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'inline',
+    });
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+
+    const ifRange = request.headers['if-range'];
+    const range = ifRange && ifRange !== etag ? undefined : parseRange(request.headers.range, size);
+    if (range === 'unsatisfiable') {
+      return reply.status(416).header('content-range', `bytes */${size}`).send();
+    }
+    if (range) {
+      reply.status(206).headers({
+        'content-range': `bytes ${range.start}-${range.end}/${size}`,
+        'content-length': String(range.end - range.start + 1),
+      });
+      return reply.send(storage.read(key, range));
+    }
+    reply.header('content-length', String(size));
+    return reply.send(storage.read(key));
+  });
+
+  /** Delete an upload that nothing uses (a form the artist abandoned); media in use answers 409. */
+  app.delete<{ Params: { id: string } }>('/media/:id', async (request) => {
+    const viewer = await requireArtist(db, request);
+    const media = await findMedia(db, request.params.id);
+    if (!media || media.ownerId !== viewer.id) throw notFound('File not found');
+    await removeUnusedMedia(db, storage, [media.id]);
+    if (await findMedia(db, media.id)) throw new ApiError(409, 'This file is still used by a post or collection.');
+    return ok({ success: true });
+  });
+
+  /** A failed upload is answered 400 (the client went away, or sent a broken multipart body); nothing was kept. */
+  function uploadError(request: FastifyRequest, error: unknown) {
+    if (error instanceof ApiError) return error;
+    if (!request.raw.destroyed) log.warn({ err: error }, 'upload failed');
+    return badRequest(mediaMessages.interrupted);
+  }
+}

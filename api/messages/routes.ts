@@ -1,0 +1,157 @@
+import type { FastifyInstance } from 'fastify';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import {
+  RealtimeEvent,
+  SendMessageSchema,
+  type ConversationReadEvent,
+  type MessageCreatedEvent,
+  type MessageDeletedEvent,
+  type UnreadTotalEvent,
+} from '../../app/utils/messages.js';
+import { requireViewer, type Viewer } from '../auth/viewer.js';
+import type { ApiContext } from '../context.js';
+import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
+import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
+import type { Realtime } from '../realtime/server.js';
+import { isSubscribed } from '../subscriptions/queries.js';
+import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
+
+export const messageRouteErrors = {
+  conversationNotFound: "We couldn't find that conversation.",
+  messageNotFound: "We couldn't find that message.",
+  subscriptionEnded: 'Your subscription has ended. Renew it to send messages.',
+  notYourMessage: 'You can only delete your own messages.',
+  clientIdTaken: 'This clientId was already used for another message.',
+  tooFast: "You're sending messages too quickly. Please wait a moment and try again.",
+} as const;
+
+/** Messages one user may send per minute, across all their conversations. */
+export const MESSAGES_PER_MINUTE = 30;
+
+const PageQuery = z.object({
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int().min(0).default(0),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(100).default(20),
+  sort: z.enum(['asc', 'desc'], { error: "sort must be 'asc' or 'desc'." }).default('desc'),
+});
+
+const SendBody = SendMessageSchema.extend({
+  fileIds: z.array(z.string()).max(0, 'Attachments cannot be sent yet.').optional(),
+  type: z.literal('text', { error: 'Only text messages can be sent.' }).optional(),
+});
+
+const ConversationParams = z.object({ conversationId: z.string().max(100) });
+const MessageParams = z.object({ messageId: z.string().max(100) });
+
+export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: Realtime) {
+  const { db } = ctx;
+  const sendLimiter = new RateLimiterMemory({ keyPrefix: 'message-send', points: MESSAGES_PER_MINUTE, duration: 60 });
+
+  /** The conversation when the viewer is a member; 404 for everyone else, so ids reveal nothing. */
+  async function requireMembership(viewer: Viewer, params: unknown) {
+    const { conversationId } = parse(ConversationParams, params);
+    const conversation = await findMembership(db, conversationId, viewer.id);
+    if (!conversation) throw notFound(messageRouteErrors.conversationNotFound);
+    return conversation;
+  }
+
+  /** Tells both members how the conversation now looks to each of them, and whoever's unread total changed. */
+  async function notifyMembers(
+    conversationId: string,
+    event: (view: Awaited<ReturnType<typeof memberViews>>[number]) => [name: string, payload: unknown],
+    unreadChangedFor?: string,
+  ) {
+    try {
+      for (const view of await memberViews(db, conversationId)) {
+        realtime.emitToUser(view.userId, ...event(view));
+        if (view.userId === unreadChangedFor) {
+          realtime.emitToUser(view.userId, RealtimeEvent.unreadTotal, { total: view.unreadTotal } satisfies UnreadTotalEvent);
+        }
+      }
+    } catch (error) {
+      // The write has succeeded; a client that misses the event catches up when it refetches.
+      ctx.log.warn({ err: error }, 'realtime: could not notify conversation members');
+    }
+  }
+
+  app.get('/messages/conversations/:conversationId', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const conversation = await requireMembership(viewer, request.params);
+    const query = parse(PageQuery, request.query);
+    return ok(await listMessages(db, conversation.id, query));
+  });
+
+  app.post('/messages/conversations/:conversationId', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const conversation = await requireMembership(viewer, request.params);
+    const body = parse(SendBody, request.body);
+    // A fan whose subscription has lapsed still reads the conversation, but only a subscriber writes to the artist.
+    if (viewer.id === conversation.fanId && !(await isSubscribed(db, viewer.id, conversation.artistId))) {
+      throw forbidden(messageRouteErrors.subscriptionEnded);
+    }
+    try {
+      await sendLimiter.consume(viewer.id);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      throw new ApiError(429, messageRouteErrors.tooFast, undefined, {
+        'Retry-After': String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))),
+      });
+    }
+
+    const result = await db.transaction((tx) =>
+      createMessage(tx, { conversationId: conversation.id, senderId: viewer.id, text: body.text, clientId: body.clientId }),
+    );
+    if ('clientIdTaken' in result) throw new ApiError(409, messageRouteErrors.clientIdTaken);
+    const { message, created } = result;
+    if (created) {
+      await notifyMembers(
+        conversation.id,
+        (view) => [RealtimeEvent.messageCreated, { message, conversation: view.conversation } satisfies MessageCreatedEvent],
+        otherMember(conversation, viewer.id),
+      );
+    }
+    return ok(message);
+  });
+
+  /** Only the author deletes a message; for both members it disappears. */
+  app.delete('/messages/:messageId', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const { messageId } = parse(MessageParams, request.params);
+    const message = await findMessage(db, messageId);
+    const conversation = message && (await findMembership(db, message.conversationId, viewer.id));
+    if (!message || !conversation) throw notFound(messageRouteErrors.messageNotFound);
+    if (message.senderInfo._id !== viewer.id) throw forbidden(messageRouteErrors.notYourMessage);
+
+    const result = await db.transaction((tx) => deleteMessage(tx, message));
+    if (!result) throw notFound(messageRouteErrors.messageNotFound);
+    await notifyMembers(
+      message.conversationId,
+      (view) => [
+        RealtimeEvent.messageDeleted,
+        { _id: message._id, conversationId: message.conversationId, conversation: view.conversation } satisfies MessageDeletedEvent,
+      ],
+      result.unreadChanged ? otherMember(conversation, viewer.id) : undefined,
+    );
+    return ok({ _id: message._id, conversationId: message.conversationId });
+  });
+
+  /** Marks the conversation read for the viewer (spec §4: opening a conversation reads all its messages). */
+  app.post('/messages/read-all/:conversationId', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const conversation = await requireMembership(viewer, request.params);
+    const { readAt, hadUnread } = await db.transaction((tx) => markConversationRead(tx, conversation.id, viewer.id));
+    if (hadUnread) {
+      await notifyMembers(
+        conversation.id,
+        () => [RealtimeEvent.conversationRead, { conversationId: conversation.id, readerId: viewer.id, readAt } satisfies ConversationReadEvent],
+        viewer.id,
+      );
+    }
+    return ok({ conversationId: conversation.id, readAt, total: await unreadTotal(db, viewer.id) });
+  });
+
+  app.get('/messages/total-unread-messages', async (request) => {
+    const viewer = await requireViewer(db, request);
+    return ok({ total: await unreadTotal(db, viewer.id) });
+  });
+}

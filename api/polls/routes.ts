@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireReadableItem } from '../content/guard.js';
+import { loadPolls, serializePoll } from '../content/queries.js';
+import type { ContentServices } from '../content/services.js';
+import { one } from '../db/client.js';
+import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
+
+export const pollMessages = {
+  answerRequired: 'Please choose an answer.',
+  alreadyVoted: 'You have already voted in this poll.',
+  ownPoll: "Artists can't vote in their own polls.",
+  notFound: 'This poll could not be found.',
+} as const;
+
+const VoteBody = z.object({
+  answerId: z.string({ error: pollMessages.answerRequired }).trim().min(1, pollMessages.answerRequired).max(100),
+});
+
+export function pollRoutes(app: FastifyInstance, services: ContentServices) {
+  const { db } = services;
+
+  /** One vote per fan per poll; the answer is the poll with its results (spec: results shown after voting). */
+  app.post<{ Params: { pollId: string } }>('/polls/:pollId/vote', async (request) => {
+    const poll = await one<{ itemId: string }>(db, 'SELECT item_id AS "itemId" FROM polls WHERE id = $1', [request.params.pollId]);
+    if (!poll) throw notFound(pollMessages.notFound);
+    const { access } = await requireReadableItem(db, request, poll.itemId);
+    if (access.owner) throw forbidden(pollMessages.ownPoll);
+    const body = parse(VoteBody, request.body);
+    const answer = await one(db, 'SELECT 1 FROM poll_answers WHERE id = $1 AND poll_id = $2', [body.answerId, request.params.pollId]);
+    if (!answer) throw new ApiError(400, pollMessages.answerRequired, { answerId: [pollMessages.answerRequired] });
+    const inserted = await db.query(
+      `INSERT INTO poll_votes (poll_id, user_id, answer_id) VALUES ($1, $2, $3) ON CONFLICT (poll_id, user_id) DO NOTHING RETURNING 1`,
+      [request.params.pollId, access.viewer.id, body.answerId],
+    );
+    if (inserted.length === 0) throw new ApiError(409, pollMessages.alreadyVoted);
+    const entry = (await loadPolls(db, [poll.itemId], access.viewer.id)).get(poll.itemId)!;
+    return ok(serializePoll(entry, false));
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireViewer } from '../auth/viewer.js';
+import type { ApiContext } from '../context.js';
+import { ok, parse } from '../http.js';
+import { ARTIST_SELECT, serializeArtist, type ArtistRow } from '../performers/queries.js';
+import { ACTIVE_SUBSCRIPTION } from './queries.js';
+
+/** The most subscriptions one page returns, whatever limit is asked for. */
+const MAX_PAGE = 1000;
+
+const SearchQuery = z.object({
+  // The web asks with Number.MAX_SAFE_INTEGER (spec §7); any positive whole number is accepted.
+  limit: z.coerce.number().int().min(1).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
+  const { db } = ctx;
+
+  /** The viewer's active subscriptions, newest first, each with its artist (spec §7). */
+  app.get('/subscriptions/user/search', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const query = parse(SearchQuery, request.query);
+    const [rows, count] = await Promise.all([
+      db.query<ArtistRow & { subscriptionId: string }>(
+        `SELECT a.*, s.id AS "subscriptionId"
+           FROM subscriptions s JOIN (${ARTIST_SELECT}) a ON a.id = s.artist_id
+          WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}
+          ORDER BY s.started_at DESC, s.id
+          LIMIT $2 OFFSET $3`,
+        [viewer.id, Math.min(query.limit, MAX_PAGE), query.offset],
+      ),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total
+           FROM subscriptions s JOIN users u ON u.id = s.artist_id AND u.is_performer AND u.status = 'active'
+          WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`,
+        [viewer.id],
+      ),
+    ]);
+    return ok({
+      data: rows.map((row) => ({ _id: row.subscriptionId, performerInfo: serializeArtist(row) })),
+      total: count[0]?.total ?? 0,
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import { one, type Queryable } from '../db/client.js';
+
+export interface UserRow {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+  avatar: string;
+  isPerformer: boolean;
+  status: 'active' | 'forbidden';
+  passwordHash: string;
+}
+
+const USER_COLUMNS = `id, username, email, name, avatar, is_performer AS "isPerformer", status, password_hash AS "passwordHash"`;
+
+/** Finds a user by username or email, case-insensitively. */
+export function findUserByLogin(db: Queryable, usernameOrEmail: string) {
+  const key = usernameOrEmail.trim().toLowerCase();
+  return one<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE lower(username) = $1 OR lower(email) = $1 LIMIT 1`, [key]);
+}
+
+export function findUserById(db: Queryable, id: string) {
+  return one<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+}
+
+/** Usernames that would shadow a route of the web app; they count as taken. */
+const RESERVED_USERNAMES = new Set([
+  'login', 'logout', 'discover', 'password', 'join', 'subscribe', 'account', 'admin', 'api', 'healthz',
+  'build', 'images', 'media', 'static', 'assets', 'stagedoor', 'support', 'help', 'settings', 'favicon',
+]);
+
+export type Conflict = 'username' | 'email' | undefined;
+
+/** Which unique field another user already holds: the username is checked first (spec: 400 before 422). */
+export async function findConflict(db: Queryable, username: string, email: string, exceptUserId?: string): Promise<Conflict> {
+  if (RESERVED_USERNAMES.has(username.toLowerCase())) return 'username';
+  const rows = await db.query<{ username: string; email: string }>(
+    `SELECT lower(username) AS username, lower(email) AS email FROM users
+      WHERE (lower(username) = lower($1) OR lower(email) = lower($2)) AND id IS DISTINCT FROM $3`,
+    [username, email, exceptUserId ?? null],
+  );
+  if (rows.some((r) => r.username === username.toLowerCase())) return 'username';
+  if (rows.some((r) => r.email === email.toLowerCase())) return 'email';
+  return undefined;
+}
+
+/** Maps a unique-index violation raised by a race between two sign-ups onto the same conflict answer. */
+export function conflictFromUniqueViolation(error: unknown): Conflict {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e?.code !== '23505') return undefined;
+  const where = `${e.constraint ?? ''} ${e.message ?? ''}`;
+  if (where.includes('users_username_key')) return 'username';
+  if (where.includes('users_email_key')) return 'email';
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import { Menu, MenuButton, MenuHeading, MenuItem, MenuItems, MenuSection, MenuSeparator } from '@headlessui/react';
+import { Form, useLocation } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import type { CurrentUser } from '~/utils/mappers';
+import { useHydrated } from './use-hydrated';
+
+type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email'>;
+
+const panelClass =
+  'z-40 w-[250px] rounded-xl bg-navy-light p-1.5 text-white shadow-2xl ring-1 ring-white/15 focus:outline-none';
+const logOutClass =
+  'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
+
+/**
+ * The header account menu (spec §2): a 250 px dropdown whose trigger is the user badge — the avatar and, from
+ * the md breakpoint, "Logged in as" and the username. It holds "Account details" (username and email) and
+ * "Log out". Before JavaScript has loaded (or without it) the same content sits in a <details> disclosure,
+ * so logging out works as a plain form post.
+ */
+export function AccountMenu({ user }: { user: AccountUser }) {
+  const hydrated = useHydrated();
+  if (!hydrated) {
+    return (
+      <details className="group relative">
+        <summary className={`${triggerClass} list-none [&::-webkit-details-marker]:hidden`}>
+          <Badge user={user} />
+        </summary>
+        <div className={`${panelClass} absolute right-0 mt-2`}>
+          <h2 className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wider text-white/70">Account details</h2>
+          <Detail label="Username">{user.username}</Detail>
+          <Detail label="Email">{user.email}</Detail>
+          <hr className="my-1.5 border-white/10" />
+          <LogoutForm>
+            <button type="submit" className={logOutClass}>
+              Log out
+            </button>
+          </LogoutForm>
+        </div>
+      </details>
+    );
+  }
+  return (
+    <Menu>
+      <MenuButton className={triggerClass}>
+        <Badge user={user} />
+      </MenuButton>
+      <MenuItems
+        anchor={{ to: 'bottom end', gap: 8 }}
+        transition
+        className={`${panelClass} origin-top-right transition duration-100 ease-out data-[closed]:scale-95 data-[closed]:opacity-0`}
+      >
+        <MenuSection>
+          <MenuHeading className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wider text-white/70">
+            Account details
+          </MenuHeading>
+          <MenuItem disabled as="div">
+            <Detail label="Username">{user.username}</Detail>
+          </MenuItem>
+          <MenuItem disabled as="div">
+            <Detail label="Email">{user.email}</Detail>
+          </MenuItem>
+        </MenuSection>
+        <MenuSeparator className="my-1.5 h-px bg-white/10" />
+        <LogoutForm>
+          <MenuItem>
+            <button type="submit" className={logOutClass}>
+              Log out
+            </button>
+          </MenuItem>
+        </LogoutForm>
+      </MenuItems>
+    </Menu>
+  );
+}
+
+const triggerClass =
+  'flex cursor-pointer items-center gap-3 rounded-full py-1 pl-1 pr-1 text-left hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent md:pr-4';
+
+function Badge({ user }: { user: AccountUser }) {
+  return (
+    <>
+      <img src={user.avatarUrl} alt="" width={36} height={36} className="h-9 w-9 rounded-full bg-white/10 object-cover" />
+      <span className="sr-only md:not-sr-only md:flex md:flex-col md:leading-tight">
+        <span className="text-xs text-white/70">Logged in as </span>
+        <span className="max-w-[12rem] truncate text-sm font-semibold text-white">{user.username}</span>
+      </span>
+    </>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="px-3 py-1.5">
+      <span className="block text-xs text-white/70">{label}</span>
+      <span className="block truncate text-sm text-white">{children}</span>
+    </div>
+  );
+}
+
+/**
+ * Log out is a plain form post to /logout carrying the current URL: the action clears the session and sends
+ * the browser back there (or, from a payment step, to the register step) without resetting the scroll.
+ */
+function LogoutForm({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  return (
+    <Form method="post" action="/logout" preventScrollReset>
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      {children}
+    </Form>
+  );
+}

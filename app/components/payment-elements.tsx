@@ -1,0 +1,19 @@
+import { Elements } from '@stripe/react-stripe-js';
+import type { StripeElementsOptions } from '@stripe/stripe-js';
+import { useState, type ReactNode } from 'react';
+import { usePaymentProvider } from './payment-provider';
+
+/**
+ * Stripe Elements for a payment page. Only the payment route imports this module, so @stripe/react-stripe-js
+ * lands in that route's bundle, and Stripe.js is downloaded the first time it renders (see payment-provider.tsx).
+ * Render it only in the browser (Elements needs the DOM).
+ */
+export function PaymentElements({ options, children }: { options?: StripeElementsOptions; children: ReactNode }) {
+  const { loadStripe } = usePaymentProvider();
+  const [stripe] = useState(loadStripe);
+  return (
+    <Elements stripe={stripe} options={options}>
+      {children}
+    </Elements>
+  );
+}

@@ -1,0 +1,33 @@
+/** The two steps of subscribing (spec §1: a register step followed by a payment step), with the current one marked. */
+export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; className?: string }) {
+  const steps = ['Create your account', 'Pay securely'];
+  return (
+    <ol className={`space-y-3 ${className}`} aria-label="Steps to join">
+      {steps.map((label, index) => {
+        const number = index + 1;
+        const done = number < current;
+        const active = number === current;
+        return (
+          <li key={label} className="flex items-center gap-3" aria-current={active ? 'step' : undefined}>
+            <span
+              className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
+                active
+                  ? 'bg-accent text-navy'
+                  : done
+                  ? 'bg-white/80 text-navy'
+                  : 'bg-white/10 text-white/80 ring-1 ring-white/30'
+              }`}
+              aria-hidden="true"
+            >
+              {done ? '✓' : number}
+            </span>
+            <span className={`text-base ${active ? 'font-semibold text-white' : 'text-white/75'}`}>
+              {label}
+              {done ? <span className="sr-only"> (done)</span> : null}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,106 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { ErrorPage } from './components/error-page';
+import { Footer } from './components/footer';
+import { PaymentProvider } from './components/payment-provider';
+import { ProgressBar } from './components/progress-bar';
+import { TopBar } from './components/top-bar';
+import stylesheet from './tailwind.css';
+import { getOptionalUser } from './utils/auth.server';
+import { publicEnv, type PublicEnv } from './utils/env.server';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [
+  { title: 'Stagedoor' },
+  { name: 'description', content: 'Subscribe to your favourite artists: unreleased music, posts, polls and messages.' },
+  { name: 'theme-color', content: '#060f1f' },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getOptionalUser(request);
+  return json({ user: session?.user ?? null, ENV: publicEnv() });
+}
+
+declare global {
+  interface Window {
+    ENV: PublicEnv;
+  }
+}
+
+/** The document around both the app and the error fallback; the root loader's data is absent when it failed. */
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-full bg-navy-dark font-sans text-white antialiased">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-accent px-4 py-2 font-semibold text-navy focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          Skip to content
+        </a>
+        <div className="flex min-h-screen flex-col">{children}</div>
+        {data ? <script dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { user, ENV } = useLoaderData<typeof loader>();
+  return (
+    <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
+      <ProgressBar />
+      <TopBar user={user} />
+      <main id="main" className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+      <Footer marketingUrl={ENV.MARKETING_URL} />
+    </PaymentProvider>
+  );
+}
+
+/** The production marketing site, for an error page whose root loader failed before reading the config. */
+const FALLBACK_MARKETING_URL = 'https://stagedoor.fm';
+
+/** The error fallback of every route (spec §2, §8): a 404 shows the not-found page, anything else the generic one. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>('root');
+  const matches = useMatches();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const artistUsername = matches.map((match) => match.params.artistUsername).find(Boolean);
+  // When the root loader itself failed there is no server data: fall back on what the page was served with.
+  const marketingUrl =
+    data?.ENV.MARKETING_URL ?? (typeof window === 'undefined' ? undefined : window.ENV?.MARKETING_URL) ?? FALLBACK_MARKETING_URL;
+  return (
+    <>
+      <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl={marketingUrl} />
+      <Footer marketingUrl={marketingUrl} />
+    </>
+  );
+}

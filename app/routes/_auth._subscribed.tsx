@@ -1,0 +1,17 @@
+import { json, type LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
+import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
+
+/**
+ * The subscribed branch (spec §2, §6): a viewer who is neither subscribed nor the artist goes to
+ * /{artist}/subscribe; the artist's own pages need no subscription. The pages below read the artist from here
+ * (useRouteLoaderData), so it is fetched once per navigation.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, artist } = await requireSubscriber(request, params.artistUsername);
+  return json({ artist, isOwner: isOwnArtist(user, artist) });
+}
+
+export default function SubscribedLayout() {
+  return <Outlet />;
+}

@@ -1,0 +1,24 @@
+import { json, type LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
+import { requireUser } from '~/utils/auth.server';
+import { connect } from '~/utils/realtime.client';
+
+/**
+ * The authenticated area (spec §2): no session, or an authentication error from /users/me, sends the viewer to
+ * /logout with next and the artist. The token goes to the page for the realtime connection only (the cookie
+ * itself is HttpOnly).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, token } = await requireUser(request, params.artistUsername);
+  return json({ user, token });
+}
+
+export default function AuthenticatedLayout() {
+  const { token } = useLoaderData<typeof loader>();
+  // Opened once the page is interactive (effects run after hydration); dropped by the unauthenticated layout.
+  useEffect(() => {
+    void connect(token);
+  }, [token]);
+  return <Outlet />;
+}

@@ -1,0 +1,80 @@
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { ArtistHero } from '~/components/artist-hero';
+import { subscriberCount, yearlyPricePhrase } from '~/components/artist-card';
+import { accentLinkClass } from '~/components/form-page';
+import { CtaLink, loginHref, PerkList, PriceFigure } from '~/components/subscription-offer';
+import { requireArtist } from '~/utils/auth.server';
+import { getSessionToken } from '~/utils/session.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: `Join ${data.artist.name}'s fan club | Stagedoor` },
+        {
+          name: 'description',
+          content: data.artist.headlineOfferDescription || `The official fan club of ${data.artist.name}.`,
+        },
+      ]
+    : [{ title: 'Stagedoor' }];
+
+/** The artist's join landing (spec §2): an already subscribed viewer goes straight to the artist's page. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const artist = await requireArtist(params.artistUsername, getSessionToken(request), request.signal);
+  if (artist.subscribed) throw redirect(`/${artist.username}`);
+  return json({ artist });
+}
+
+export default function JoinLanding() {
+  const { artist } = useLoaderData<typeof loader>();
+  const subscribeHref = `/${artist.username}/subscribe`;
+  const joinLabel = artist.yearlyPrice === 0 ? 'Join for free' : `Join for ${yearlyPricePhrase(artist)}`;
+
+  return (
+    <div>
+      <ArtistHero artist={artist} eyebrow="Official fan club">
+        <p className="mt-3 text-lg font-medium text-white/85">{subscriberCount(artist.subscribers)}</p>
+        {artist.headlineOfferDescription ? (
+          <p className="mt-5 text-lg leading-relaxed text-white/90 sm:text-xl">{artist.headlineOfferDescription}</p>
+        ) : null}
+        <div className="mt-8 flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-center sm:gap-x-6">
+          <CtaLink to={subscribeHref}>{joinLabel}</CtaLink>
+          <Link to={loginHref(artist.username)} className={`${accentLinkClass} self-center text-base`}>
+            Already a member? Log in
+          </Link>
+        </div>
+      </ArtistHero>
+
+      <section aria-labelledby="offer-title" className="mx-auto max-w-6xl px-4 pb-16 pt-6 sm:px-6 sm:pb-20 lg:pt-4">
+        <div className="grid items-start gap-10 lg:grid-cols-2 lg:gap-16">
+          <div className="overflow-hidden rounded-3xl bg-navy-light ring-1 ring-white/10">
+            <img
+              src={artist.headlineImage}
+              alt={artist.headlineImageAltText}
+              loading="lazy"
+              className="aspect-[4/3] w-full object-cover"
+            />
+          </div>
+          <div>
+            <h2 id="offer-title" className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">
+              What members get
+            </h2>
+            {artist.bio ? <p className="mt-4 text-lg leading-relaxed text-white/80">{artist.bio}</p> : null}
+            <div className="mt-8">
+              <PerkList perks={artist.subscriptionPerks} />
+            </div>
+            <div className="mt-10 rounded-2xl bg-navy-light p-6 ring-1 ring-white/10">
+              <PriceFigure artist={artist} />
+              <p className="mt-1 text-base text-white/75">
+                {artist.yearlyPrice === 0 ? 'Free to join, no card needed.' : 'Billed once a year.'}
+              </p>
+              <CtaLink to={subscribeHref} className="mt-6 w-full">
+                {joinLabel}
+              </CtaLink>
+            </div>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

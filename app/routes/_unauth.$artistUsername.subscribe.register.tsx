@@ -1,0 +1,243 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { yearlyPricePhrase } from '~/components/artist-card';
+import { accentLinkClass, FormPage } from '~/components/form-page';
+import { Field, FormAlert, PasswordField, SubmitButton } from '~/components/forms';
+import { SubscribeSteps } from '~/components/subscribe-steps';
+import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
+import { apiRequest, isHttpError, type ApiErrorBody } from '~/utils/api.server';
+import { getOptionalUser, logoutRedirect, requireArtist } from '~/utils/auth.server';
+import type { Artist } from '~/utils/mappers';
+import { getSessionToken, sessionCookie } from '~/utils/session.server';
+import { RegisterSchema } from '~/utils/validation';
+
+type RegisterFields = { username: string; email: string; password: string };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: data
+      ? `${data.editing ? 'Edit your details' : 'Create your account'} · ${data.artist.name} | Stagedoor`
+      : 'Create your account | Stagedoor',
+  },
+];
+
+function readSearch(request: Request) {
+  const search = new URL(request.url).searchParams;
+  return { edit: search.get('edit') === 'true', promo: search.get('promo') };
+}
+
+/**
+ * Where a fan goes once the register step is done: a paid artist's payment step (spec §2); for a free artist
+ * (yearlyPrice 0: no payment step, spec §1) the artist's page. Creating the free subscription belongs to the
+ * subscribe issue, and happens here, just before this redirect, once its API call exists.
+ */
+function nextStep(artist: Pick<Artist, 'username' | 'yearlyPrice'>, promo: string | null) {
+  return artist.yearlyPrice === 0 ? `/${artist.username}` : paymentHref(artist.username, promo);
+}
+
+/**
+ * The register step (spec §2). Signed in and not editing: on to the payment step, keeping the promo code.
+ * With ?edit=true a signed-in fan corrects the details given at sign-up (the form is prefilled, PUT /users).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { edit, promo } = readSearch(request);
+  const token = getSessionToken(request);
+  if (token && !edit) {
+    const artist = await requireArtist(params.artistUsername, token, request.signal);
+    throw redirect(paymentHref(artist.username, promo));
+  }
+  const [artist, viewer] = await Promise.all([
+    requireArtist(params.artistUsername, token, request.signal),
+    edit ? getOptionalUser(request) : null,
+  ]);
+  return json({
+    artist,
+    promo,
+    editing: Boolean(viewer),
+    defaults: viewer ? { username: viewer.user.username, email: viewer.user.email } : undefined,
+  });
+}
+
+interface RegisterResponse {
+  status: number;
+  data?: { token?: string };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { edit, promo } = readSearch(request);
+  const token = getSessionToken(request);
+  const editing = Boolean(edit && token);
+  const artist = await requireArtist(params.artistUsername, token, request.signal);
+
+  const submission = parseWithZod(await request.formData(), { schema: RegisterSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
+  }
+
+  let body: RegisterResponse & ApiErrorBody;
+  try {
+    body = await apiRequest<RegisterResponse & ApiErrorBody>({
+      method: editing ? 'PUT' : 'POST',
+      path: editing ? '/users' : '/auth/users/register',
+      body: submission.value,
+      token: editing ? token : undefined,
+      signal: request.signal,
+      // Spec §5: only 200, 400 and 422 are valid answers to these calls; 400 and 422 are conflicts.
+      validateStatus: (status) => status === 200 || status === 400 || status === 422,
+    });
+  } catch (error) {
+    if (editing && isHttpError(error, 401, 403)) throw logoutRedirect(request, artist.username);
+    if (isHttpError(error, 429)) {
+      return json(submission.reply({ formErrors: [error.message], hideFields: ['password'] }), { status: 429 });
+    }
+    throw error;
+  }
+
+  if (body.status !== 0) {
+    return json(submission.reply({ fieldErrors: conflictErrors(body), hideFields: ['password'] }), {
+      status: body.status,
+    });
+  }
+  if (editing) throw redirect(nextStep(artist, promo));
+  const newToken = body.data?.token;
+  if (typeof newToken !== 'string' || !newToken) throw new Error('The registration response has no token');
+  throw redirect(nextStep(artist, promo), { headers: { 'Set-Cookie': sessionCookie(newToken) } });
+}
+
+/**
+ * Spec §5, §8: 400 means the username is taken and 422 the email is taken; the API's own sentence is shown on
+ * that field. A 400 that names other fields (input the API refused) shows on those fields.
+ */
+function conflictErrors(body: ApiErrorBody): Record<string, string[]> {
+  const fromApi = Object.fromEntries(
+    Object.entries(body.errors ?? {}).filter(
+      ([field]) => field === 'username' || field === 'email' || field === 'password'
+    )
+  );
+  if (Object.keys(fromApi).length) return fromApi;
+  const message =
+    body.message ?? (body.status === 422 ? 'That email is already taken.' : 'That username is already taken.');
+  return body.status === 422 ? { email: [message] } : { username: [message] };
+}
+
+export default function Register() {
+  const { artist, promo, editing, defaults } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state === 'submitting' && navigation.formMethod?.toLowerCase() === 'post';
+  const [form, fields] = useForm<RegisterFields>({
+    id: 'register',
+    lastResult,
+    defaultValue: defaults,
+    constraint: getZodConstraint(RegisterSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+  });
+  const free = artist.yearlyPrice === 0;
+
+  return (
+    <FormPage
+      title={editing ? 'Edit your details' : 'Create your account'}
+      intro={
+        editing ? (
+          <p>Correct your username or email, and choose your password again.</p>
+        ) : (
+          <p>
+            {free
+              ? `Sign up to join ${artist.name}’s fan club for free.`
+              : `Sign up to join ${artist.name}’s fan club. Payment comes next.`}
+          </p>
+        )
+      }
+      art={<RegisterArt artist={artist} />}
+      aside={
+        <div className="mb-8 flex items-center gap-4 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
+          <img
+            src={artist.avatarUrl}
+            alt=""
+            className="h-14 w-14 shrink-0 rounded-full object-cover ring-2 ring-accent"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-lg font-bold text-white">{artist.name}</p>
+            <p className="text-base text-white/80">Official fan club · {yearlyPricePhrase(artist)}</p>
+          </div>
+        </div>
+      }
+      footer={
+        editing ? null : (
+          <p>
+            Already have an account?{' '}
+            <Link to={loginHref(artist.username, paymentHref(artist.username, promo))} className={accentLinkClass}>
+              Log in
+            </Link>
+          </p>
+        )
+      }
+    >
+      {free ? null : <SubscribeSteps current={1} className="mb-6 border-b border-white/10 pb-6" />}
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field
+          label="Username"
+          inputProps={{
+            ...getInputProps(fields.username, { type: 'text' }),
+            autoComplete: 'username',
+            autoCapitalize: 'none',
+            spellCheck: false,
+          }}
+          errors={fields.username.errors}
+          errorId={fields.username.errorId}
+          hint="Letters and numbers only. This is how the artist and other fans see you."
+        />
+        <Field
+          label="Email address"
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            placeholder: 'Enter your email',
+          }}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        />
+        <PasswordField
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+          errors={fields.password.errors}
+          errorId={fields.password.errorId}
+          hint="At least 10 characters, with an uppercase letter, a lowercase letter, a number and a special character."
+        />
+        <SubmitButton pending={pending}>
+          {editing ? 'Save and continue' : free ? 'Join for free' : 'Continue to payment'}
+        </SubmitButton>
+      </Form>
+    </FormPage>
+  );
+}
+
+/** Beside the form on wide screens: the artist's hero image and what the fan is signing up for. */
+function RegisterArt({
+  artist,
+}: {
+  artist: Pick<Artist, 'heroImage' | 'heroImageAltText' | 'name' | 'subscriptionPerks'>;
+}) {
+  return (
+    <div>
+      <img
+        src={artist.heroImage}
+        alt={artist.heroImageAltText}
+        className="aspect-video w-full rounded-3xl object-cover shadow-2xl shadow-black/40 ring-1 ring-white/15"
+      />
+      {artist.subscriptionPerks.length ? (
+        <div className="mt-10">
+          <p className="text-lg font-bold text-white">What members of {artist.name}’s fan club get</p>
+          <div className="mt-5">
+            <PerkList perks={artist.subscriptionPerks} />
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { safeRedirect } from '~/utils/auth.server';
+import { revokeSession } from '~/utils/login.server';
+import { clearedSessionCookie, getSessionToken } from '~/utils/session.server';
+
+/** Revokes the token on the API (when there is one) and answers with the cookie deleted (spec §9: Max-Age 1). */
+async function endSession(request: Request) {
+  const token = getSessionToken(request);
+  if (token) await revokeSession(token, request.signal);
+  return { 'Set-Cookie': clearedSessionCookie() };
+}
+
+/**
+ * GET /logout (spec §2): where the guards send a visitor without a valid session. It clears the session and
+ * redirects to /login with the same search (artist, next); a server redirect replaces the history entry.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { search } = new URL(request.url);
+  return redirect(`/login${search}`, { headers: await endSession(request) });
+}
+
+const PAYMENT_ROUTE = /^\/([^/?#]+)\/subscribe\/payment\/?(?:[?#].*)?$/;
+
+/**
+ * POST /logout, the account menu's "Log out" (spec §2): from a payment step back to that artist's register
+ * step, from anywhere else back to the same page, which reloads it for a signed-out visitor (and its guards
+ * decide what that visitor may see).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const from = safeRedirect(formData.get('redirectTo'), '/');
+  const payment = PAYMENT_ROUTE.exec(from);
+  const to = payment ? `/${payment[1]}/subscribe/register` : from;
+  return redirect(to, { headers: await endSession(request) });
+}
+
+/** Never rendered (both handlers redirect); it makes /logout a page route, so the menu's Form posts without a reload. */
+export default function Logout() {
+  return null;
+}

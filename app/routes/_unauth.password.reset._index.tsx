@@ -1,0 +1,125 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { accentLinkClass, FormPage } from '~/components/form-page';
+import { FormAlert, PasswordField, SubmitButton } from '~/components/forms';
+import { apiRequest, isHttpError } from '~/utils/api.server';
+import { ResetPasswordSchema } from '~/utils/validation';
+
+export const meta: MetaFunction = () => [{ title: 'Choose a new password | Stagedoor' }];
+
+/** The API's words for a spent or expired link (docs/api.md); used too when the token is missing altogether. */
+const INVALID_LINK = 'This password reset link is invalid or has expired. Please request a new one.';
+
+function readSearch(request: Request) {
+  const search = new URL(request.url).searchParams;
+  const artist = search.get('artist')?.trim();
+  return {
+    token: search.get('token')?.trim() || null,
+    artist: artist && /^[A-Za-z0-9]+$/.test(artist) ? artist : null,
+  };
+}
+
+function requestLinkHref(artist: string | null) {
+  return artist ? `/password/reset/request?${new URLSearchParams({ artist })}` : '/password/reset/request';
+}
+
+/** The reset link of the mail lands here with ?token=… (required, spec §2) and maybe &artist=…. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { token, artist } = readSearch(request);
+  return json({ hasToken: Boolean(token), artist });
+}
+
+/**
+ * POST /auth/password-change?token=… (spec §7). On success the fan logs in with the new password
+ * (/login?pwResetSuccess=true). A spent or expired link is a form error offering a new one.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const { token, artist } = readSearch(request);
+  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  const hideFields = ['password', 'confirmPassword'];
+  if (submission.status !== 'success') return json(submission.reply({ hideFields }), { status: 400 });
+  if (!token) return json(submission.reply({ formErrors: [INVALID_LINK], hideFields }), { status: 400 });
+  try {
+    await apiRequest({
+      method: 'POST',
+      path: '/auth/password-change',
+      params: { token },
+      body: { password: submission.value.password },
+      signal: request.signal,
+    });
+  } catch (error) {
+    if (isHttpError(error, 400, 429)) {
+      const passwordErrors = error.fieldErrors.password;
+      const reply = passwordErrors?.length
+        ? submission.reply({ fieldErrors: { password: passwordErrors }, hideFields })
+        : submission.reply({ formErrors: [error.body?.message ?? INVALID_LINK], hideFields });
+      return json(reply, { status: error.status });
+    }
+    throw error;
+  }
+  const search = new URLSearchParams({ pwResetSuccess: 'true' });
+  if (artist) search.set('artist', artist);
+  throw redirect(`/login?${search}`);
+}
+
+export default function ResetPassword() {
+  const { hasToken, artist } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'reset-password',
+    lastResult,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  });
+  const newLink = (
+    <Link to={requestLinkHref(artist)} className={accentLinkClass}>
+      Request a new link
+    </Link>
+  );
+
+  if (!hasToken) {
+    return (
+      <FormPage title="This link is incomplete" intro={<p>The address you opened has no reset code in it.</p>}>
+        <div className="space-y-4 text-base text-white/85">
+          <p>
+            Open the link from your password reset email again, making sure to copy the whole address, or ask for a new
+            one.
+          </p>
+          <p>{newLink}</p>
+        </div>
+      </FormPage>
+    );
+  }
+
+  return (
+    <FormPage title="Choose a new password" intro={<p>You’ll use it to log in from now on, on every device.</p>}>
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        {form.errors?.length ? (
+          <div className="space-y-2">
+            <FormAlert id={form.errorId} errors={form.errors} />
+            <p className="text-base">{newLink}</p>
+          </div>
+        ) : null}
+        <PasswordField
+          label="New password"
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+          errors={fields.password.errors}
+          errorId={fields.password.errorId}
+          hint="At least 10 characters, with an uppercase letter, a lowercase letter, a number and a special character."
+        />
+        <PasswordField
+          label="Confirm new password"
+          inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+          errors={fields.confirmPassword.errors}
+          errorId={fields.confirmPassword.errorId}
+        />
+        <SubmitButton pending={navigation.state === 'submitting'}>Save new password</SubmitButton>
+      </Form>
+    </FormPage>
+  );
+}

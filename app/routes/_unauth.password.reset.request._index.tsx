@@ -1,0 +1,87 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { accentLinkClass, FormPage } from '~/components/form-page';
+import { Field, FormAlert, SubmitButton } from '~/components/forms';
+import { apiRequest, isHttpError } from '~/utils/api.server';
+import { ResetRequestSchema } from '~/utils/validation';
+
+export const meta: MetaFunction = () => [{ title: 'Reset your password | Stagedoor' }];
+
+/** The artist the fan came from (optional search artist): the mail's link and the way back lead to them. */
+function readArtist(request: Request) {
+  const artist = new URL(request.url).searchParams.get('artist')?.trim();
+  return artist && /^[A-Za-z0-9]+$/.test(artist) ? artist : null;
+}
+
+function withArtist(path: string, artist: string | null) {
+  return artist ? `${path}?${new URLSearchParams({ artist })}` : path;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json({ artist: readArtist(request) });
+}
+
+/** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
+export async function action({ request }: ActionFunctionArgs) {
+  const artist = readArtist(request);
+  const submission = parseWithZod(await request.formData(), { schema: ResetRequestSchema });
+  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  try {
+    await apiRequest({
+      method: 'POST',
+      path: '/auth/users/forgot',
+      body: { email: submission.value.email, artist: artist ?? undefined },
+      signal: request.signal,
+    });
+  } catch (error) {
+    if (isHttpError(error, 429)) return json(submission.reply({ formErrors: [error.message] }), { status: 429 });
+    throw error;
+  }
+  throw redirect(withArtist('/password/reset/request/success', artist));
+}
+
+export default function ResetRequest() {
+  const { artist } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'reset-request',
+    lastResult,
+    constraint: getZodConstraint(ResetRequestSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetRequestSchema }),
+  });
+
+  return (
+    <FormPage
+      title="Reset your password"
+      intro={<p>Enter the email address of your account and we’ll send you a link to choose a new password.</p>}
+      footer={
+        <p>
+          Remembered it?{' '}
+          <Link to={withArtist('/login', artist)} className={accentLinkClass}>
+            Back to log in
+          </Link>
+        </p>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field
+          label="Email address"
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            placeholder: 'Enter your email',
+          }}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        />
+        <SubmitButton pending={navigation.state === 'submitting'}>Send reset link</SubmitButton>
+      </Form>
+    </FormPage>
+  );
+}

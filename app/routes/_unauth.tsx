@@ -1,0 +1,11 @@
+import { Outlet } from '@remix-run/react';
+import { useEffect } from 'react';
+import { disconnect } from '~/utils/realtime.client';
+
+/** The unauthenticated area (spec §2, §4): entering it drops the realtime connection. */
+export default function UnauthenticatedLayout() {
+  useEffect(() => {
+    disconnect();
+  }, []);
+  return <Outlet />;
+}

@@ -1,0 +1,110 @@
+import { env } from './env.server';
+
+/** A non-success answer of the API: its status, and its body when it had one ({ status, message, errors, code }). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | undefined,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.name = 'HttpError';
+  }
+  /** The field errors the API returned, if any. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.body?.errors ?? {};
+  }
+}
+
+export interface ApiErrorBody {
+  status: number;
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+export function isHttpError(error: unknown, ...statuses: number[]): error is HttpError {
+  return error instanceof HttpError && (statuses.length === 0 || statuses.includes(error.status));
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  params?: Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Which statuses count as success; by default any status below 400 (spec §7). */
+  validateStatus?: (status: number) => boolean;
+  /** The stored credential; sent as Authorization: Bearer when present. */
+  token?: string;
+  /** Give up after this many milliseconds in all, retries included. */
+  deadlineMs?: number;
+  /** The first retry's delay, doubled for each next one (spec §9: from 1 s); tests shorten it. */
+  backoffMs?: number;
+}
+
+const RETRIES = 3;
+const BACKOFF_START_MS = 1000;
+const BACKOFF_CAP_MS = 30_000;
+const RETRY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * The one request helper (spec §7) every loader and action uses to reach the API. Returns the parsed body.
+ * Reads (GET) are retried on network errors and 502/503/504 with exponential backoff; writes never are.
+ */
+export async function apiRequest<T = unknown>(options: RequestOptions): Promise<T> {
+  const { method = 'GET', validateStatus = (status) => status < 400, deadlineMs = 10_000, backoffMs = BACKOFF_START_MS } = options;
+  const url = new URL(options.path.replace(/^\/?/, '/'), env().apiUrl);
+  for (const [key, value] of Object.entries(options.params ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) value.forEach((v) => url.searchParams.append(key, String(v)));
+    else url.searchParams.set(key, String(value));
+  }
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(options.body);
+  }
+
+  const deadline = Date.now() + deadlineMs;
+  const idempotent = method === 'GET';
+  for (let attempt = 0; ; attempt++) {
+    const delay = Math.min(backoffMs * 2 ** attempt, BACKOFF_CAP_MS);
+    const mayRetry = idempotent && attempt < RETRIES && Date.now() + delay < deadline;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: payload,
+        signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs),
+      });
+    } catch (error) {
+      if (options.signal?.aborted || !mayRetry) throw error;
+      await sleep(delay);
+      continue;
+    }
+    if (mayRetry && RETRY_STATUSES.has(response.status)) {
+      await response.body?.cancel();
+      await sleep(delay);
+      continue;
+    }
+    const body = await readBody(response);
+    if (!validateStatus(response.status)) throw new HttpError(response.status, body as ApiErrorBody | undefined);
+    return body as T;
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { status: response.status, message: text.slice(0, 200) };
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,42 @@
+import { apiRequest, isHttpError } from './api.server';
+
+/** Spec §8: what a failed log-in tells the user. */
+export const LOGIN_INCORRECT_DETAILS =
+  'The details you entered are incorrect. Please check your email and password and try again.';
+export const LOGIN_TECHNICAL_DIFFICULTIES = "Sorry, we're currently experiencing technical difficulties. Please try again later.";
+
+export type LoginOutcome = { ok: true; token: string } | { ok: false; status: number; message: string };
+
+/**
+ * POST /auth/login (spec §3, §7): `remember` is always true; the answer must carry data.token as a string.
+ * An HTTP 404 or 422 means bad credentials, any other HTTP error (or a malformed answer) is "technical
+ * difficulties"; anything that is not an HTTP error is rethrown (spec §8).
+ */
+export async function logIn(usernameOrEmail: string, password: string, signal?: AbortSignal): Promise<LoginOutcome> {
+  try {
+    const body = await apiRequest<{ data?: { token?: unknown } }>({
+      method: 'POST',
+      path: '/auth/login',
+      body: { username: usernameOrEmail, password, remember: true },
+      signal,
+    });
+    const token = body?.data?.token;
+    if (typeof token !== 'string' || !token) return { ok: false, status: 502, message: LOGIN_TECHNICAL_DIFFICULTIES };
+    return { ok: true, token };
+  } catch (error) {
+    if (isHttpError(error, 404, 422)) return { ok: false, status: 400, message: LOGIN_INCORRECT_DETAILS };
+    if (isHttpError(error)) return { ok: false, status: 503, message: LOGIN_TECHNICAL_DIFFICULTIES };
+    throw error;
+  }
+}
+
+/** POST /auth/logout revokes the token; a token the API no longer knows (401) is already as good as revoked. */
+export async function revokeSession(token: string, signal?: AbortSignal) {
+  try {
+    await apiRequest({ method: 'POST', path: '/auth/logout', token, signal });
+  } catch (error) {
+    if (isHttpError(error, 401)) return;
+    // Logging out must always work for the user: the cookie is cleared whatever the API says.
+    console.error('Could not revoke the session token', error);
+  }
+}

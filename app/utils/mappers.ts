@@ -1,0 +1,133 @@
+/** Mappers of spec §3: what the API sends, normalised to what the pages use. */
+
+export const DEFAULT_AVATAR = '/images/default-avatar.svg';
+export const GENERIC_HERO = '/images/generic-hero.svg';
+export const GENERIC_HEADLINE = '/images/generic-headline.svg';
+
+export interface MeResponse {
+  _id: string;
+  name: string;
+  avatar: string;
+  username: string;
+  email: string;
+  isPerformer: boolean;
+}
+
+export interface CurrentUser {
+  id: string;
+  avatarUrl: string;
+  artist: boolean;
+  name: string;
+  username: string;
+  email: string;
+}
+
+export function mapCurrentUser(me: MeResponse): CurrentUser {
+  return {
+    id: me._id,
+    avatarUrl: me.avatar || DEFAULT_AVATAR,
+    artist: me.isPerformer,
+    name: me.name,
+    username: me.username,
+    email: me.email,
+  };
+}
+
+export interface PublicUserResponse {
+  _id: string;
+  name: string;
+  avatar?: string;
+  username: string;
+}
+
+export interface PublicUser {
+  id: string;
+  avatarUrl: string;
+  name: string;
+  username: string;
+}
+
+export function mapPublicUser(user: PublicUserResponse): PublicUser {
+  return { id: user._id, avatarUrl: user.avatar || DEFAULT_AVATAR, name: user.name, username: user.username };
+}
+
+export interface SuccessImage {
+  imagePath: string | null;
+  altText: string | null;
+}
+
+export interface ArtistResponse {
+  _id: string;
+  name: string;
+  bio?: string;
+  avatar?: string;
+  cover?: string;
+  username: string;
+  stats: { subscribers: number };
+  welcomeVideoPath?: string;
+  activateWelcomeVideo?: boolean;
+  yearlyPrice: number;
+  currency?: string;
+  isSubscribed?: boolean;
+  headlineImage?: string;
+  heroImage?: string;
+  heroImageAltText?: string;
+  headlineImageAltText?: string;
+  vaultPageIntroduction?: string;
+  postsPageIntroduction?: string;
+  privacyPolicy?: string;
+  headlineOfferDescription?: string;
+  subscriptionPerks?: string[];
+  successPageTitle?: string;
+  secondarySuccessMessage?: string;
+  additionalSuccessMessage?: string;
+  successImages?: SuccessImage[];
+}
+
+export function mapArtist(a: ArtistResponse) {
+  return {
+    id: a._id,
+    name: a.name,
+    username: a.username,
+    bio: a.bio ?? '',
+    avatarUrl: a.avatar || DEFAULT_AVATAR,
+    coverUrl: a.cover || null,
+    headlineImage: a.headlineImage || GENERIC_HEADLINE,
+    heroImage: a.heroImage || GENERIC_HERO,
+    heroImageAltText: a.heroImageAltText ?? '',
+    headlineImageAltText: a.headlineImageAltText ?? '',
+    subscribers: a.stats?.subscribers ?? 0,
+    // Spec §3: only when the welcome video is active and has a path.
+    welcomeVideoUrl: a.activateWelcomeVideo && a.welcomeVideoPath ? a.welcomeVideoPath : null,
+    yearlyPrice: a.yearlyPrice,
+    currency: a.currency ?? 'usd',
+    subscribed: a.isSubscribed ?? false,
+    vaultPageIntroduction: a.vaultPageIntroduction ?? '',
+    postsPageIntroduction: a.postsPageIntroduction ?? '',
+    privacyPolicy: a.privacyPolicy ?? '',
+    headlineOfferDescription: a.headlineOfferDescription ?? '',
+    subscriptionPerks: a.subscriptionPerks ?? [],
+    successPageTitle: a.successPageTitle ?? '',
+    secondarySuccessMessage: a.secondarySuccessMessage ?? '',
+    additionalSuccessMessage: a.additionalSuccessMessage ?? '',
+    successImages: a.successImages ?? [],
+  };
+}
+
+export type Artist = ReturnType<typeof mapArtist>;
+
+export interface SubscriptionResponse {
+  _id: string;
+  performerInfo: ArtistResponse;
+}
+
+export function mapSubscription(s: SubscriptionResponse) {
+  return { id: s._id, artist: mapArtist(s.performerInfo) };
+}
+
+export type Subscription = ReturnType<typeof mapSubscription>;
+
+/** Formats a yearly price in major units, e.g. 49.99 → "$49.99". */
+export function formatPrice(amount: number, currency = 'usd') {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
+}

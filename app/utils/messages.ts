@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { mapPublicUser, type PublicUser, type PublicUserResponse } from './mappers';
+
+/**
+ * Conversations and messages (spec §3): the rule for a message's text shared by the send form and the api, the
+ * realtime event names and payloads, the mappers from what the api sends to what the pages use, and the list
+ * operations that keep a page free of duplicates whether a message arrives by event, by refetch or both.
+ */
+
+export const MESSAGE_MAX_LENGTH = 2000;
+
+export const messageErrors = {
+  empty: 'Please write a message.',
+  tooLong: `Your message is too long. Please keep it under ${MESSAGE_MAX_LENGTH} characters.`,
+} as const;
+
+export const MessageTextSchema = z
+  .string({ error: messageErrors.empty })
+  .trim()
+  .min(1, { error: messageErrors.empty, abort: true })
+  .max(MESSAGE_MAX_LENGTH, { error: messageErrors.tooLong });
+
+/** What the send form posts: the text, and the id the client made for it so that a resend is not a second message. */
+export const SendMessageSchema = z.object({
+  text: MessageTextSchema,
+  clientId: z.string().trim().min(1).max(100).optional(),
+});
+
+/** Events the api pushes on the realtime connection, to the rooms of both members of the conversation. */
+export const RealtimeEvent = {
+  /** Sent by the client after a reconnect, with the session token (spec §4, §7). */
+  login: 'auth/login',
+  messageCreated: 'message/created',
+  messageDeleted: 'message/deleted',
+  conversationRead: 'conversation/read',
+  unreadTotal: 'messages/unread-total',
+} as const;
+
+export interface ConversationResponse {
+  _id: string;
+  lastMessage?: string;
+  lastMessageCreatedAt?: string;
+  recipientInfo: PublicUserResponse;
+  totalNotSeenMessages: number;
+  /** Ours: when the recipient last read the conversation, so the sender can show "Seen" on what came before. */
+  recipientReadAt?: string;
+}
+
+export interface MessageResponse {
+  _id: string;
+  conversationId: string;
+  text: string;
+  createdAt: string;
+  /** Present when the sending client gave one: lets the sender swap its optimistic copy for the stored message. */
+  clientId?: string;
+  senderInfo: PublicUserResponse;
+}
+
+export interface MessageCreatedEvent {
+  message: MessageResponse;
+  /** The conversation as the receiving member lists it (their recipient, their unread count). */
+  conversation: ConversationResponse;
+}
+
+export interface MessageDeletedEvent {
+  _id: string;
+  conversationId: string;
+  conversation: ConversationResponse;
+}
+
+export interface ConversationReadEvent {
+  conversationId: string;
+  readerId: string;
+  readAt: string;
+}
+
+export interface UnreadTotalEvent {
+  total: number;
+}
+
+export interface Conversation {
+  id: string;
+  recipient: PublicUser;
+  numUnreadMessages: number;
+  lastMessage: { content: string; utcCreationTimestamp: number } | null;
+  /** The viewer's messages created up to this time have been seen by the recipient. */
+  recipientReadAt: string | null;
+}
+
+export interface Message {
+  id: string;
+  conversationId: string;
+  text: string;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  clientId?: string;
+  sender: PublicUser;
+  /** Shown before the api has stored it (optimistic display); replaced when the stored copy arrives. */
+  pending?: boolean;
+}
+
+export function mapConversation(c: ConversationResponse): Conversation {
+  return {
+    id: c._id,
+    recipient: mapPublicUser(c.recipientInfo),
+    numUnreadMessages: c.totalNotSeenMessages ?? 0,
+    lastMessage:
+      c.lastMessage !== undefined && c.lastMessageCreatedAt
+        ? { content: c.lastMessage, utcCreationTimestamp: Date.parse(c.lastMessageCreatedAt) }
+        : null,
+    recipientReadAt: c.recipientReadAt ?? null,
+  };
+}
+
+/** The conversation list of spec §3: conversations without a last message are dropped. */
+export function mapConversations(list: ConversationResponse[]): Conversation[] {
+  return list.map(mapConversation).filter((c) => c.lastMessage !== null);
+}
+
+export function mapMessage(m: MessageResponse): Message {
+  return {
+    id: m._id,
+    conversationId: m.conversationId,
+    text: m.text,
+    createdAt: m.createdAt,
+    ...(m.clientId ? { clientId: m.clientId } : {}),
+    sender: mapPublicUser(m.senderInfo),
+  };
+}
+
+const newestFirst = (a: Message, b: Message) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1;
+
+/**
+ * Adds messages to a list, newest first, each once: a message already there (same id, or the optimistic copy
+ * with the same clientId from the same sender) is replaced. Events, refetches after a reconnect and older pages
+ * can therefore all be merged in any order.
+ */
+export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
+  const byKey = new Map<string, Message>();
+  const clientKey = (m: Message) => (m.clientId ? `${m.sender.id}:${m.clientId}` : undefined);
+  const clientKeys = new Map<string, string>();
+  for (const m of [...current, ...incoming]) {
+    const ck = clientKey(m);
+    const previousId = ck ? clientKeys.get(ck) : undefined;
+    if (previousId !== undefined && previousId !== m.id) {
+      // The stored copy wins over an optimistic one, whichever arrives last.
+      if (m.pending && !byKey.get(previousId)?.pending) continue;
+      byKey.delete(previousId);
+    }
+    byKey.set(m.id, m);
+    if (ck) clientKeys.set(ck, m.id);
+  }
+  return [...byKey.values()].sort(newestFirst);
+}
+
+export function removeMessage(current: Message[], messageId: string): Message[] {
+  return current.filter((m) => m.id !== messageId);
+}
+
+/** Puts a conversation's new state into the list (from an event), newest activity first, empty ones dropped. */
+export function upsertConversation(current: Conversation[], conversation: Conversation): Conversation[] {
+  const rest = current.filter((c) => c.id !== conversation.id);
+  const list = conversation.lastMessage ? [conversation, ...rest] : rest;
+  return list.sort((a, b) => (b.lastMessage?.utcCreationTimestamp ?? 0) - (a.lastMessage?.utcCreationTimestamp ?? 0));
+}

@@ -1,0 +1,35 @@
+import { parse, serialize } from 'cookie';
+import { env } from './env.server';
+import { SESSION_COOKIE, SESSION_MAX_AGE } from './session-cookie';
+
+/**
+ * The API token lives in the `stagedoor` cookie (spec §9): Path=/, one year, SameSite=Strict, Secure outside
+ * local, and HttpOnly so page scripts cannot read it.
+ */
+export function getSessionToken(request: Request): string | undefined {
+  const header = request.headers.get('Cookie');
+  if (!header) return undefined;
+  const token = parse(header)[SESSION_COOKIE];
+  return token ? token : undefined;
+}
+
+export function sessionCookie(token: string) {
+  return serialize(SESSION_COOKIE, token, {
+    path: '/',
+    maxAge: SESSION_MAX_AGE,
+    sameSite: 'strict',
+    secure: env().secureCookies,
+    httpOnly: true,
+  });
+}
+
+/** Spec §9: deleting the cookie sets Max-Age 1. */
+export function clearedSessionCookie() {
+  return serialize(SESSION_COOKIE, '', {
+    path: '/',
+    maxAge: 1,
+    sameSite: 'strict',
+    secure: env().secureCookies,
+    httpOnly: true,
+  });
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Field schemas carrying the spec's exact messages (§5). The same objects validate in the browser (conform),
+ * in the web actions and again in the API, so a rule and its words live in one place.
+ */
+export const messages = {
+  emailRequired: 'Please enter your email address',
+  emailInvalid: 'Please enter a valid email address',
+  passwordRequired: 'Please enter your password',
+  usernameTooShort: 'Username must be at least 3 characters',
+  usernameTooLong: 'Username must be at most 30 characters',
+  usernameCharacters: 'Username must only contain letters and numbers',
+  passwordTooShort: 'Password must be at least 10 characters long',
+  passwordTooLong: 'Password must be at most 200 characters long',
+  passwordComplexity:
+    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
+  passwordsDiffer: 'Passwords do not match',
+  confirmRequired: 'Please confirm your password',
+} as const;
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 30;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 200;
+
+const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
+
+export const EmailSchema = z
+  .string(required(messages.emailRequired))
+  .trim()
+  .min(1, { error: messages.emailRequired, abort: true })
+  .max(254, { error: messages.emailInvalid, abort: true })
+  .email({ error: messages.emailInvalid })
+  .toLowerCase();
+
+export const UsernameSchema = z
+  .string(required(messages.usernameTooShort))
+  .trim()
+  .toLowerCase()
+  .min(USERNAME_MIN, { error: messages.usernameTooShort, abort: true })
+  .max(USERNAME_MAX, { error: messages.usernameTooLong, abort: true })
+  .regex(/^[a-z0-9]+$/, { error: messages.usernameCharacters });
+
+/** The strong password of registration and reset. */
+export const PasswordSchema = z
+  .string(required(messages.passwordTooShort))
+  .min(PASSWORD_MIN, { error: messages.passwordTooShort, abort: true })
+  .max(PASSWORD_MAX, { error: messages.passwordTooLong, abort: true })
+  .regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).*$/s, { error: messages.passwordComplexity });
+
+/** The log-in form holds usernameOrEmail and password (spec §3); the field must be an email (spec §5). */
+export const LoginSchema = z.object({
+  usernameOrEmail: EmailSchema,
+  password: z
+    .string(required(messages.passwordRequired))
+    .min(1, { error: messages.passwordRequired })
+    .max(PASSWORD_MAX, { error: messages.passwordTooLong }),
+});
+
+export const RegisterSchema = z.object({
+  username: UsernameSchema,
+  email: EmailSchema,
+  password: PasswordSchema,
+});
+
+export const ResetRequestSchema = z.object({
+  email: EmailSchema,
+});
+
+export const ResetPasswordSchema = z
+  .object({
+    password: PasswordSchema,
+    // abort: an empty confirmation is reported alone, not also as a mismatch.
+    confirmPassword: z.string(required(messages.confirmRequired)).min(1, { error: messages.confirmRequired, abort: true }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    error: messages.passwordsDiffer,
+    path: ['confirmPassword'],
+  });

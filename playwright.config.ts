@@ -1,0 +1,54 @@
+import { defineConfig, devices } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+
+/** End-to-end tests run the built app exactly as `npm start` serves it, on ports of their own and a fresh data dir. */
+export const E2E_WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
+export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 8180);
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `stagedoor-e2e-${process.pid}`);
+process.env.E2E_DATA_DIR = E2E_DATA_DIR;
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  globalSetup: './tests/e2e/global-setup.ts',
+  use: {
+    baseURL: `http://localhost:${E2E_WEB_PORT}`,
+    launchOptions: { executablePath: chromium, args: chromiumArgs },
+    trace: 'off',
+    screenshot: 'only-on-failure',
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node build/server/index.js',
+    url: `http://localhost:${E2E_WEB_PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      APP_ENV: 'local',
+      PORT: String(E2E_WEB_PORT),
+      API_PORT: String(E2E_API_PORT),
+      PUBLIC_API_URL: `http://localhost:${E2E_API_PORT}`,
+      PUBLIC_WEB_URL: `http://localhost:${E2E_WEB_PORT}`,
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

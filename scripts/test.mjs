@@ -1,0 +1,74 @@
+// `npm test`: every test (unit, component, api integration, end to end in Chromium), one summary line at the end.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+process.chdir(root);
+const reports = path.join(root, '.cache', 'test-reports');
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  return candidates.find((candidate) => fs.existsSync(candidate));
+}
+
+let chromium = findChromium();
+if (!chromium && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+  console.log('Chromium is missing: installing Debian\'s chromium with apt-get…');
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' });
+  chromium = findChromium();
+}
+if (!chromium) {
+  console.error('Chromium not found: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.');
+  process.exit(1);
+}
+
+if (run('npm', ['run', 'build', '--silent']) !== 0) {
+  console.error('The build failed, so no test ran.');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const vitestJson = path.join(reports, 'vitest.json');
+const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+
+const playwrightJson = path.join(reports, 'playwright.json');
+const playwrightStatus = run('npx', ['playwright', 'test'], {
+  CHROMIUM_PATH: chromium,
+  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+});
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
+
+const vitest = readJson(vitestJson);
+if (vitest) {
+  counts.passed += vitest.numPassedTests;
+  counts.failed += vitest.numFailedTests;
+  counts.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  // A test file that fails to load has no failed test in it, but it is a failure all the same.
+  counts.failed += vitest.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+}
+if (vitestStatus !== 0 && (!vitest || counts.failed === 0)) counts.failed += 1;
+
+const playwright = readJson(playwrightJson);
+const before = counts.failed;
+if (playwright?.stats) {
+  counts.passed += playwright.stats.expected + playwright.stats.flaky;
+  counts.failed += playwright.stats.unexpected;
+  counts.skipped += playwright.stats.skipped;
+}
+if (playwrightStatus !== 0 && counts.failed === before) counts.failed += 1;
+
+console.log('');
+console.log(`vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
+console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+process.exit(counts.failed > 0 ? 1 : 0);

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The spec's four environments; each selects defaults for the API base, Stripe key and cookie security. */
+export const APP_ENVS = ['local', 'staging', 'demo', 'production'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+
+const ENV_DEFAULTS: Record<AppEnv, { publicApiUrl: string; publicWebUrl: string; stripePublishableKey: string }> = {
+  local: { publicApiUrl: 'http://localhost:8080', publicWebUrl: 'http://localhost:3000', stripePublishableKey: '' },
+  staging: { publicApiUrl: 'https://api.staging.stagedoor.fm', publicWebUrl: 'https://staging.stagedoor.fm', stripePublishableKey: '' },
+  demo: { publicApiUrl: 'https://api.demo.stagedoor.fm', publicWebUrl: 'https://demo.stagedoor.fm', stripePublishableKey: '' },
+  production: { publicApiUrl: 'https://api.stagedoor.fm', publicWebUrl: 'https://app.stagedoor.fm', stripePublishableKey: '' },
+};
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+const port = (fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(fallback));
+
+const EnvSchema = z.object({
+  APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).default('local')),
+  /** all: web and api in one process; web or api: one tier alone, so the tiers scale separately. */
+  SERVE: z.preprocess(emptyAsUndefined, z.enum(['all', 'web', 'api']).default('all')),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  PORT: port(3000),
+  API_PORT: port(8080),
+  /** Where the browser reaches the api (spec: the environment's API base). */
+  PUBLIC_API_URL: optionalUrl,
+  /** Where the web server reaches the api; defaults to loopback on API_PORT. */
+  API_URL: optionalUrl,
+  /** The web app's own public address, used in links sent by mail. */
+  PUBLIC_WEB_URL: optionalUrl,
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default('Stagedoor <no-reply@stagedoor.fm>')),
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  MARKETING_URL: z.preprocess(emptyAsUndefined, z.url().default('https://stagedoor.fm')),
+  /** How long an API session token lives, in days. The cookie itself lives one year (spec §9). */
+  SESSION_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(365)),
+  /** Seed demo content into an empty database on start (on by default so a fresh machine shows a live app). */
+  SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export class ConfigError extends Error {}
+
+/** Validates the environment once; a bad value throws a ConfigError whose message is one line naming the variable. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
+  }
+  const e = result.data;
+  const defaults = ENV_DEFAULTS[e.APP_ENV];
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    appEnv: e.APP_ENV,
+    serve: e.SERVE,
+    host: e.HOST,
+    port: e.PORT,
+    apiPort: e.API_PORT,
+    publicApiUrl: stripSlash(e.PUBLIC_API_URL ?? defaults.publicApiUrl),
+    apiUrl: stripSlash(e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`),
+    publicWebUrl: stripSlash(e.PUBLIC_WEB_URL ?? defaults.publicWebUrl),
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? defaults.stripePublishableKey,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    },
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+    marketingUrl: e.MARKETING_URL,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    seedDemo: e.SEED_DEMO === 'true',
+    logLevel: e.LOG_LEVEL,
+    /** Spec §9: the session cookie is Secure in every environment except local. */
+    secureCookies: e.APP_ENV !== 'local',
+  };
+}
+
+function stripSlash(url: string) {
+  return url.replace(/\/+$/, '');
+}
+
+let cached: Config | undefined;
+export function getConfig(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

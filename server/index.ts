@@ -1,0 +1,89 @@
+import type { Server } from 'node:http';
+import { createApi, type Api } from '../api/app.js';
+import { openDb, type Db } from '../api/db/client.js';
+import { acquireLock, DatabaseLockedError, writeAdminToken, type DatabaseLock } from '../api/db/lock.js';
+import { migrate } from '../api/db/migrate.js';
+import { seedIfEmpty } from '../api/db/seed.js';
+import { ConfigError, parseConfig } from './config.js';
+import { createWebServer } from './web.js';
+
+/** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
+async function main() {
+  let config;
+  try {
+    config = parseConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let db: Db | undefined;
+  let api: Api | undefined;
+  let web: Server | undefined;
+  let lock: DatabaseLock | undefined;
+
+  if (config.serve !== 'web') {
+    let adminToken: string | undefined;
+    if (!config.databaseUrl) {
+      // PGlite is single-process: hold its lock for as long as we run, and let the CLI work through us.
+      try {
+        lock = acquireLock(config.dataDir, 'server');
+      } catch (error) {
+        if (error instanceof DatabaseLockedError) {
+          console.error(error.message);
+          process.exit(1);
+        }
+        throw error;
+      }
+      const held = lock;
+      process.on('exit', () => held.release());
+      adminToken = writeAdminToken(config.dataDir);
+    }
+    db = config.databaseUrl ? await openDb({ databaseUrl: config.databaseUrl }) : await openDb({ dataDir: config.dataDir });
+    const applied = await migrate(db);
+    if (applied.length) console.log(`database: applied ${applied.join(', ')}`);
+    if (config.seedDemo && (await seedIfEmpty(db))) console.log('database: seeded demo content (see README for logins)');
+    api = await createApi({ config, db, adminToken });
+    const apiPort = await api.listen(config.apiPort, config.host);
+    lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);
+    console.log(`api listening on http://localhost:${apiPort}`);
+  }
+  if (config.serve !== 'api') {
+    const app = await createWebServer(config);
+    web = await new Promise<Server>((resolve) => {
+      const server = app.listen(config.port, config.host, () => resolve(server));
+    });
+    console.log(`web listening on http://localhost:${config.port}`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests, then stopping`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
+    web?.closeAllConnections?.();
+    await api?.close();
+    await db?.close();
+    lock?.release();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Where this machine reaches the api it just bound: loopback for a wildcard address, else the address itself. */
+function loopbackFor(host: string) {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import compression from 'compression';
+import express from 'express';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Config } from './config.js';
+import { sameSiteBounce } from './same-site-bounce.js';
+
+/** The web tier: static assets and the Remix request handler. */
+export async function createWebServer(config: Config, root = process.cwd()) {
+  const buildPath = path.join(root, 'build/web/index.js');
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(compression());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  // Fingerprinted build output never changes: cache it for a year.
+  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
+  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
+
+  app.use(sameSiteBounce);
+  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV === 'development' ? 'development' : 'production' }));
+  return app;
+}

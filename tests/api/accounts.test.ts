@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { EMAIL_TAKEN, INCORRECT_DETAILS, USERNAME_TAKEN } from '../../api/auth/routes';
+import { messages } from '../../app/utils/validation';
+import {
+  call,
+  clientAddress,
+  describeEachDatabase,
+  FAN_PASSWORD,
+  login,
+  registerFan,
+  startTestApi,
+  uniqueName,
+  type TestApi,
+} from '../helpers/api';
+
+/** Accounts over real HTTP (spec §7): registration, log-in, the current user, log-out and the register step's edit. */
+describeEachDatabase('accounts', (database) => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const register = (body: unknown) =>
+    call<{ token: string }>(t.url, 'POST', '/auth/users/register', { body, headers: { 'x-forwarded-for': clientAddress() } });
+
+  it('registers a fan: status 0 and a token that signs them in', async () => {
+    const username = uniqueName();
+    const answer = await register({ username, email: `${username}@example.com`, password: FAN_PASSWORD });
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe(0);
+    expect(answer.body.data.token).toEqual(expect.any(String));
+    const me = await call(t.url, 'GET', '/users/me', { token: answer.body.data.token });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ username, email: `${username}@example.com`, isPerformer: false });
+  });
+
+  it('trims and lowercases the username and the email', async () => {
+    const username = uniqueName();
+    const answer = await register({ username: `  ${username.toUpperCase()} `, email: ` ${username.toUpperCase()}@Example.COM `, password: FAN_PASSWORD });
+    expect(answer.status).toBe(200);
+    const me = await call(t.url, 'GET', '/users/me', { token: answer.body.data.token });
+    expect(me.body.data).toMatchObject({ username, email: `${username}@example.com` });
+  });
+
+  it('answers 400 for a taken username and 422 for a taken email, whatever their case', async () => {
+    const fan = await registerFan(t);
+    const other = uniqueName();
+
+    const sameName = await register({ username: fan.username.toUpperCase(), email: `${other}@example.com`, password: FAN_PASSWORD });
+    expect(sameName.status).toBe(400);
+    expect(sameName.body).toMatchObject({ status: 400, message: USERNAME_TAKEN, errors: { username: [USERNAME_TAKEN] } });
+
+    const sameEmail = await register({ username: other, email: fan.email.toUpperCase(), password: FAN_PASSWORD });
+    expect(sameEmail.status).toBe(422);
+    expect(sameEmail.body).toMatchObject({ status: 422, message: EMAIL_TAKEN, errors: { email: [EMAIL_TAKEN] } });
+
+    // Both taken: the username is reported, as the spec's 400 comes first.
+    const both = await register({ username: fan.username, email: fan.email, password: FAN_PASSWORD });
+    expect(both.status).toBe(400);
+  });
+
+  it('counts usernames that would shadow a page of the web app as taken', async () => {
+    const other = uniqueName();
+    for (const username of ['discover', 'login', 'Password']) {
+      const answer = await register({ username, email: `${other}@example.com`, password: FAN_PASSWORD });
+      expect(answer.status, username).toBe(400);
+      expect(answer.body.errors).toEqual({ username: [USERNAME_TAKEN] });
+    }
+  });
+
+  it('answers 400 with the spec §5 message on each field, never 500', async () => {
+    const name = uniqueName();
+    const valid = { username: name, email: `${name}@example.com`, password: FAN_PASSWORD };
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ ...valid, email: '' }, 'email', messages.emailRequired],
+      [{ ...valid, email: '   ' }, 'email', messages.emailRequired],
+      [{ ...valid, email: undefined }, 'email', messages.emailRequired],
+      [{ ...valid, email: 'not-an-email' }, 'email', messages.emailInvalid],
+      [{ ...valid, username: 'ab' }, 'username', messages.usernameTooShort],
+      [{ ...valid, username: undefined }, 'username', messages.usernameTooShort],
+      [{ ...valid, username: 'fan_club' }, 'username', messages.usernameCharacters],
+      [{ ...valid, username: 'a'.repeat(31) }, 'username', messages.usernameTooLong],
+      [{ ...valid, password: 'Short-1' }, 'password', messages.passwordTooShort],
+      [{ ...valid, password: undefined }, 'password', messages.passwordTooShort],
+      [{ ...valid, password: 'alllowercase-1' }, 'password', messages.passwordComplexity],
+      [{ ...valid, password: 'NoNumbersHere!' }, 'password', messages.passwordComplexity],
+      [{ ...valid, password: 'NoSpecials123' }, 'password', messages.passwordComplexity],
+    ];
+    for (const [body, field, message] of cases) {
+      const answer = await register(body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.status).toBe(400);
+      expect(answer.body.errors?.[field], JSON.stringify(body)).toContain(message);
+    }
+    const all = await register({});
+    expect(all.status).toBe(400);
+    expect(Object.keys(all.body.errors ?? {}).sort()).toEqual(['email', 'password', 'username']);
+  });
+
+  it('answers 4xx, never 500, for bodies that are not what a form sends', async () => {
+    const bodies: { body?: unknown; headers?: Record<string, string> }[] = [
+      { body: '{"username":', headers: { 'content-type': 'application/json' } },
+      { body: [1, 2] },
+      { body: { username: 42, email: true, password: null } },
+      { body: 'plain text', headers: { 'content-type': 'text/plain' } },
+      {},
+    ];
+    for (const { body, headers } of bodies) {
+      const answer = await call(t.url, 'POST', '/auth/users/register', { body, headers: { 'x-forwarded-for': clientAddress(), ...headers } });
+      expect(answer.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(answer.body.message).toEqual(expect.any(String));
+    }
+  });
+
+  it('logs in by email or by username, in any case, with a new token each time', async () => {
+    const fan = await registerFan(t);
+    const byEmail = await login(t, fan.email.toUpperCase(), fan.password);
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body).toEqual({ status: 0, data: { token: expect.any(String) } });
+    const byUsername = await login(t, fan.username, fan.password);
+    expect(byUsername.status).toBe(200);
+    expect(byUsername.body.data.token).not.toBe(byEmail.body.data.token);
+    for (const token of [byEmail.body.data.token, byUsername.body.data.token, fan.token]) {
+      expect((await call(t.url, 'GET', '/users/me', { token })).status).toBe(200);
+    }
+  });
+
+  it('answers 422 with the same body for a wrong password and for an unknown user', async () => {
+    const fan = await registerFan(t);
+    const wrongPassword = await login(t, fan.email, 'Wrong-Password-1');
+    const unknownUser = await login(t, `${uniqueName('nobody')}@example.com`, fan.password);
+    expect(wrongPassword.status).toBe(422);
+    expect(unknownUser.status).toBe(422);
+    expect(wrongPassword.body).toEqual({ status: 422, message: INCORRECT_DETAILS });
+    expect(unknownUser.body).toEqual(wrongPassword.body);
+  });
+
+  it('validates the log-in body with the spec §5 messages', async () => {
+    const empty = await call(t.url, 'POST', '/auth/login', { body: { username: '  ', password: '' }, headers: { 'x-forwarded-for': clientAddress() } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual({ username: [messages.emailRequired], password: [messages.passwordRequired] });
+    const missing = await call(t.url, 'POST', '/auth/login', { body: {}, headers: { 'x-forwarded-for': clientAddress() } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual({ username: [messages.emailRequired], password: [messages.passwordRequired] });
+  });
+
+  it('GET /users/me answers exactly the spec §3 fields', async () => {
+    const fan = await registerFan(t);
+    const me = await call(t.url, 'GET', '/users/me', { token: fan.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      status: 0,
+      data: { _id: fan.id, name: fan.username, avatar: '', username: fan.username, email: fan.email, isPerformer: false },
+    });
+  });
+
+  it('GET /users/me answers 401 without a token, with an unknown or malformed one, and with an expired one', async () => {
+    const fan = await registerFan(t);
+    const tries = [
+      {},
+      { token: 'not-a-real-token' },
+      { headers: { authorization: `Basic ${fan.token}` } },
+      { headers: { authorization: 'Bearer' } },
+      { token: 'x'.repeat(500) },
+    ];
+    for (const options of tries) {
+      const answer = await call(t.url, 'GET', '/users/me', options);
+      expect(answer.status, JSON.stringify(options)).toBe(401);
+      expect(answer.body).toEqual({ status: 401, message: 'Token expired' });
+    }
+    await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = $1`, [fan.id]);
+    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).status).toBe(401);
+  });
+
+  it('GET /users/me answers 403 for a forbidden account', async () => {
+    const fan = await registerFan(t);
+    await t.db.query(`UPDATE users SET status = 'forbidden' WHERE id = $1`, [fan.id]);
+    const me = await call(t.url, 'GET', '/users/me', { token: fan.token });
+    expect(me.status).toBe(403);
+    expect(me.body).toEqual({ status: 403, message: 'Access forbidden' });
+  });
+
+  it('logs out: that token stops working, the fan’s other sessions do not', async () => {
+    const fan = await registerFan(t);
+    const other = (await login(t, fan.email, fan.password)).body.data.token;
+    const out = await call(t.url, 'POST', '/auth/logout', { token: fan.token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ status: 0, data: { success: true } });
+    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).status).toBe(401);
+    expect((await call(t.url, 'POST', '/auth/logout', { token: fan.token })).status).toBe(401);
+    expect((await call(t.url, 'GET', '/users/me', { token: other })).status).toBe(200);
+  });
+
+  it('PUT /users changes username, email and password; this session stays, the others end', async () => {
+    const fan = await registerFan(t);
+    const otherSession = (await login(t, fan.email, fan.password)).body.data.token;
+    const username = uniqueName('edited');
+    const changes = { username, email: `${username}@example.com`, password: 'Another-Pass-2' };
+    const answer = await call(t.url, 'PUT', '/users', { token: fan.token, body: changes });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      status: 0,
+      data: { _id: fan.id, name: username, avatar: '', username, email: changes.email, isPerformer: false },
+    });
+    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data).toMatchObject({ username, email: changes.email });
+    expect((await call(t.url, 'GET', '/users/me', { token: otherSession })).status).toBe(401);
+    expect((await login(t, changes.email, changes.password)).status).toBe(200);
+    expect((await login(t, fan.username, fan.password)).status).toBe(422);
+  });
+
+  it('PUT /users keeps the user’s own username and email without a conflict, and answers 400/422 for someone else’s', async () => {
+    const [fan, other] = await Promise.all([registerFan(t), registerFan(t)]);
+    const same = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: fan.username, email: fan.email, password: FAN_PASSWORD } });
+    expect(same.status).toBe(200);
+
+    const takenName = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: other.username.toUpperCase(), email: fan.email, password: FAN_PASSWORD } });
+    expect(takenName.status).toBe(400);
+    expect(takenName.body.errors).toEqual({ username: [USERNAME_TAKEN] });
+
+    const takenEmail = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: fan.username, email: other.email.toUpperCase(), password: FAN_PASSWORD } });
+    expect(takenEmail.status).toBe(422);
+    expect(takenEmail.body.errors).toEqual({ email: [EMAIL_TAKEN] });
+
+    const invalid = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: 'a!', email: 'nope', password: 'short' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors).toEqual({
+      username: [messages.usernameTooShort],
+      email: [messages.emailInvalid],
+      password: [messages.passwordTooShort],
+    });
+
+    const anonymous = await call(t.url, 'PUT', '/users', { body: { username: fan.username, email: fan.email, password: FAN_PASSWORD } });
+    expect(anonymous.status).toBe(401);
+    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data).toMatchObject({ username: fan.username, email: fan.email });
+  });
+
+  it('answers unknown paths with 404 in the same envelope', async () => {
+    const answer = await call(t.url, 'GET', '/no/such/path');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ status: 404, message: 'Not found' });
+  });
+
+  it('GET /healthz answers ok while the database answers', async () => {
+    const answer = await call(t.url, 'GET', '/healthz');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'ok' });
+  });
+});

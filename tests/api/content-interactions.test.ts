@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMENTS_PER_MINUTE } from '../../api/comments/routes';
+import { pollMessages } from '../../api/polls/routes';
+import { interactionMessages } from '../../app/utils/content-validation';
+import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { createArtist, createFan, subscribe, type ContentUser as TestUser } from './content-fixtures';
+
+let t: TestApi;
+
+async function cast() {
+  const [artist, fan, otherFan, stranger, otherArtist] = await Promise.all([
+    createArtist(t),
+    createFan(t),
+    createFan(t),
+    createFan(t),
+    createArtist(t),
+  ]);
+  await subscribe(t, fan, artist);
+  await subscribe(t, otherFan, artist);
+  return { artist, fan, otherFan, stranger, otherArtist };
+}
+
+async function create(artist: TestUser, body: Record<string, unknown> = {}) {
+  const answer = await call(t.url, 'POST', '/content', {
+    token: artist.token,
+    body: { title: 'Item', content: 'Words', tags: 'post', ...body },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body.data;
+}
+
+const POLL = { enabled: true, title: 'Which city next?', answers: [{ text: 'Lisbon' }, { text: 'Oslo' }, { text: 'Lagos' }] };
+
+/** The whole file runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (reported skipped otherwise). */
+describeEachDatabase('polls, comments, bookmarks, collections and presale codes', (database) => {
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe(`polls`, () => {
+    it('a fan sees no results before voting, votes once, and gets the results', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, { tags: 'poll', poll: POLL });
+      const before = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.poll;
+      expect(before).toMatchObject({ title: 'Which city next?', showResults: false, totalVotes: null, votedAnswerId: null });
+      expect(before.answers.map((answer: { text: string; votes: null }) => [answer.text, answer.votes])).toEqual([
+        ['Lisbon', null],
+        ['Oslo', null],
+        ['Lagos', null],
+      ]);
+      const [lisbon, oslo] = before.answers;
+
+      const voted = await call(t.url, 'POST', `/polls/${before._id}/vote`, { token: fan.token, body: { answerId: oslo._id } });
+      expect(voted.status).toBe(200);
+      expect(voted.body.data).toMatchObject({ showResults: true, totalVotes: 1, votedAnswerId: oslo._id });
+      expect(voted.body.data.answers.map((answer: { votes: number }) => answer.votes)).toEqual([0, 1, 0]);
+
+      const again = await call(t.url, 'POST', `/polls/${before._id}/vote`, { token: fan.token, body: { answerId: lisbon._id } });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toBe(pollMessages.alreadyVoted);
+
+      await call(t.url, 'POST', `/polls/${before._id}/vote`, { token: otherFan.token, body: { answerId: lisbon._id } });
+      const after = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.poll;
+      expect(after).toMatchObject({ totalVotes: 2, votedAnswerId: oslo._id, showResults: true });
+      // The artist always sees the results.
+      const artistView = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data.poll;
+      expect(artistView.answers.map((answer: { votes: number }) => answer.votes)).toEqual([1, 1, 0]);
+    });
+
+    it('refuses the artist, outsiders, unknown answers, and polls fans cannot see yet', async () => {
+      const { artist, fan, stranger } = await cast();
+      const item = await create(artist, { poll: POLL });
+      const pollId = item.poll._id;
+      const answerId = item.poll.answers[0]._id;
+      expect((await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: artist.token, body: { answerId } })).status).toBe(403);
+      expect((await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: stranger.token, body: { answerId } })).status).toBe(403);
+      expect((await call(t.url, 'POST', `/polls/${pollId}/vote`, { body: { answerId } })).status).toBe(401);
+      const unknown = await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: fan.token, body: { answerId: 'nope' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.errors).toEqual({ answerId: [pollMessages.answerRequired] });
+      expect((await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: fan.token, body: {} })).body.errors).toEqual({
+        answerId: [pollMessages.answerRequired],
+      });
+
+      const draft = await create(artist, { poll: POLL, draft: true });
+      const hidden = await call(t.url, 'POST', `/polls/${draft.poll._id}/vote`, { token: fan.token, body: { answerId: draft.poll.answers[0]._id } });
+      expect(hidden.status).toBe(404);
+    });
+  });
+
+  describe(`comments`, () => {
+    it('fans and the artist comment; the list is newest first and paged', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist);
+      const texts = ['first', 'second', 'third', 'fourth', 'fifth'];
+      const ids: string[] = [];
+      for (const [index, text] of texts.entries()) {
+        const author = [fan, otherFan, artist][index % 3];
+        const posted = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: author.token, body: { text: ` ${text} ` } });
+        expect(posted.status).toBe(201);
+        expect(posted.body.data).toMatchObject({ text, author: { _id: author.id, username: author.username }, isArtist: author === artist });
+        ids.push(posted.body.data._id);
+        await t.db.query(`UPDATE comments SET created_at = now() - make_interval(mins => $2) WHERE id = $1`, [posted.body.data._id, 10 - index]);
+      }
+      const page = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token, query: { limit: 2 } });
+      expect(page.body.data.total).toBe(5);
+      expect(page.body.data.data.map((comment: { text: string }) => comment.text)).toEqual(['fifth', 'fourth']);
+      const next = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token, query: { limit: 2, offset: 2 } });
+      expect(next.body.data.data.map((comment: { text: string }) => comment.text)).toEqual(['third', 'second']);
+
+      // A link to a comment (spec commentId) opens the page that holds it.
+      const linked = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token, query: { limit: 2, commentId: ids[0] } });
+      expect(linked.body.data.offset).toBe(4);
+      expect(linked.body.data.data.map((comment: { _id: string }) => comment._id)).toEqual([ids[0]]);
+
+      expect((await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.stats.comments).toBe(5);
+    });
+
+    it('checks the text with the shared messages', async () => {
+      const { artist, fan } = await cast();
+      const item = await create(artist);
+      const empty = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: '   ' } });
+      expect(empty.status).toBe(400);
+      expect(empty.body.errors).toEqual({ text: [interactionMessages.commentRequired] });
+      const long = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: 'x'.repeat(1001) } });
+      expect(long.body.errors).toEqual({ text: [interactionMessages.commentTooLong] });
+    });
+
+    it('its author and the artist delete a comment; nobody else can', async () => {
+      const { artist, fan, otherFan, otherArtist } = await cast();
+      const item = await create(artist);
+      const post = async (author: TestUser, text: string) =>
+        (await call(t.url, 'POST', `/content/${item._id}/comments`, { token: author.token, body: { text } })).body.data;
+      const mine = await post(fan, 'mine');
+      const theirs = await post(otherFan, 'theirs');
+
+      const listed = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token });
+      const canDelete = Object.fromEntries(listed.body.data.data.map((comment: { text: string; canDelete: boolean }) => [comment.text, comment.canDelete]));
+      expect(canDelete).toEqual({ mine: true, theirs: false });
+
+      expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: fan.token })).status).toBe(403);
+      expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: otherArtist.token })).status).toBe(403);
+      expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`)).status).toBe(401);
+      expect((await call(t.url, 'DELETE', `/comments/${mine._id}`, { token: fan.token })).status).toBe(200);
+      expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: artist.token })).status).toBe(200);
+      expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: artist.token })).status).toBe(404);
+      expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token })).body.data).toEqual({ data: [], total: 0, offset: 0 });
+    });
+
+    it('limits how fast one viewer can comment', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist);
+      for (let i = 0; i < COMMENTS_PER_MINUTE; i++) {
+        expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: `hi ${i}` } })).status).toBe(201);
+      }
+      const flooded = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: 'one more' } });
+      expect(flooded.status).toBe(429);
+      expect(Number(flooded.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: otherFan.token, body: { text: 'me too' } })).status).toBe(201);
+    });
+
+    it('outsiders can neither read nor write comments', async () => {
+      const { artist, stranger } = await cast();
+      const item = await create(artist);
+      expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: stranger.token })).status).toBe(403);
+      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: stranger.token, body: { text: 'hi' } })).status).toBe(403);
+      expect((await call(t.url, 'GET', `/content/${item._id}/comments`)).status).toBe(401);
+    });
+  });
+
+  describe(`bookmarks`, () => {
+    it('a fan bookmarks, finds bookmarks again filtered and sorted, and removes them', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const demo = await create(artist, { title: 'Demo', tags: 'demo' });
+      const live = await create(artist, { title: 'Live', tags: 'live' });
+      const news = await create(artist, { title: 'News', tags: 'announcement' });
+      for (const item of [demo, live, news]) {
+        const marked = await call(t.url, 'POST', `/content/${item._id}/bookmark`, { token: fan.token });
+        expect(marked.body.data).toEqual({ bookmarked: true });
+        await t.db.query(`UPDATE bookmarks SET created_at = now() - make_interval(mins => $2) WHERE item_id = $1`, [
+          item._id,
+          item === demo ? 3 : item === live ? 2 : 1,
+        ]);
+      }
+      // Twice is still once.
+      await call(t.url, 'POST', `/content/${demo._id}/bookmark`, { token: fan.token });
+
+      const titles = async (query: Record<string, string>) => {
+        const answer = await call(t.url, 'GET', '/bookmarks', { token: fan.token, query });
+        expect(answer.status).toBe(200);
+        return answer.body.data.data.map((item: { title: string; isBookmarked: boolean }) => {
+          expect(item.isBookmarked).toBe(true);
+          return item.title;
+        });
+      };
+      expect(await titles({})).toEqual(['News', 'Live', 'Demo']);
+      expect(await titles({ sort: 'asc' })).toEqual(['Demo', 'Live', 'News']);
+      expect(await titles({ types: 'demo,live' })).toEqual(['Live', 'Demo']);
+      expect(await titles({ performer: artist.username })).toEqual(['News', 'Live', 'Demo']);
+      expect((await call(t.url, 'GET', '/bookmarks', { token: otherFan.token })).body.data).toEqual({ data: [], total: 0 });
+      expect((await call(t.url, 'GET', `/content/${demo._id}`, { token: fan.token })).body.data.isBookmarked).toBe(true);
+      expect((await call(t.url, 'GET', `/content/${demo._id}`, { token: otherFan.token })).body.data.isBookmarked).toBe(false);
+
+      expect((await call(t.url, 'DELETE', `/content/${live._id}/bookmark`, { token: fan.token })).body.data).toEqual({ bookmarked: false });
+      expect(await titles({})).toEqual(['News', 'Demo']);
+    });
+
+    it('hides bookmarks the fan may no longer read', async () => {
+      const { artist, fan } = await cast();
+      const item = await create(artist, { title: 'Kept' });
+      await call(t.url, 'POST', `/content/${item._id}/bookmark`, { token: fan.token });
+      expect((await call(t.url, 'GET', '/bookmarks', { token: fan.token })).body.data.total).toBe(1);
+      await t.db.query(`UPDATE content_items SET state = 'draft' WHERE id = $1`, [item._id]);
+      expect((await call(t.url, 'GET', '/bookmarks', { token: fan.token })).body.data.total).toBe(0);
+      await t.db.query(`UPDATE content_items SET state = 'published' WHERE id = $1`, [item._id]);
+      await t.db.query(`UPDATE subscriptions SET status = 'canceled' WHERE user_id = $1`, [fan.id]);
+      expect((await call(t.url, 'GET', '/bookmarks', { token: fan.token })).body.data.total).toBe(0);
+    });
+
+    it('outsiders cannot bookmark', async () => {
+      const { artist, stranger } = await cast();
+      const item = await create(artist);
+      expect((await call(t.url, 'POST', `/content/${item._id}/bookmark`, { token: stranger.token })).status).toBe(403);
+      expect((await call(t.url, 'GET', '/bookmarks')).status).toBe(401);
+    });
+  });
+
+  describe(`collections`, () => {
+    it('the artist groups items in an order; fans read them in that order or sorted, filtered', async () => {
+      const { artist, fan, stranger } = await cast();
+      const a = await create(artist, { title: 'A', tags: 'demo' });
+      const b = await create(artist, { title: 'B', tags: 'session' });
+      const c = await create(artist, { title: 'C', tags: 'demo' });
+      const hidden = await create(artist, { title: 'Hidden', tags: 'demo', draft: true });
+      for (const [index, item] of [a, b, c].entries()) {
+        await t.db.query(`UPDATE content_items SET publish_at = now() - make_interval(mins => $2) WHERE id = $1`, [item._id, 10 - index]);
+      }
+      const made = await call(t.url, 'POST', '/collections', {
+        token: artist.token,
+        body: { title: ' Spring sessions ', description: 'Recorded in March', itemIds: [c._id, hidden._id, a._id, b._id] },
+      });
+      expect(made.status).toBe(201);
+      expect(made.body.data).toMatchObject({ title: 'Spring sessions', description: 'Recorded in March', itemCount: 4, cover: null });
+      const id = made.body.data._id;
+
+      const read = async (user: TestUser, query: Record<string, string> = {}) => {
+        const answer = await call(t.url, 'GET', `/collections/${id}`, { token: user.token, query });
+        expect(answer.status).toBe(200);
+        return answer.body.data;
+      };
+      const fanView = await read(fan);
+      expect(fanView).toMatchObject({ title: 'Spring sessions', itemCount: 3, items: { total: 3 } });
+      expect(fanView.items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'A', 'B']);
+      expect((await read(artist)).items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'Hidden', 'A', 'B']);
+      expect((await read(fan, { sort: 'asc' })).items.data.map((item: { title: string }) => item.title)).toEqual(['A', 'B', 'C']);
+      expect((await read(fan, { sort: 'desc', types: 'demo' })).items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'A']);
+
+      const listed = await call(t.url, 'GET', `/performers/${artist.username}/collections`, { token: fan.token });
+      expect(listed.body.data).toMatchObject({ total: 1, data: [{ _id: id, itemCount: 3 }] });
+      expect((await call(t.url, 'GET', `/performers/${artist.username}/collections`, { token: stranger.token })).status).toBe(403);
+      expect((await call(t.url, 'GET', `/collections/${id}`, { token: stranger.token })).status).toBe(403);
+
+      // Reordering.
+      const reordered = await call(t.url, 'PUT', `/collections/${id}`, {
+        token: artist.token,
+        body: { title: 'Spring sessions', description: '', itemIds: [b._id, a._id] },
+      });
+      expect(reordered.status).toBe(200);
+      expect((await read(fan)).items.data.map((item: { title: string }) => item.title)).toEqual(['B', 'A']);
+    });
+
+    it('fans do not see a collection with nothing published in it', async () => {
+      const { artist, fan } = await cast();
+      const draft = await create(artist, { draft: true });
+      await call(t.url, 'POST', '/collections', { token: artist.token, body: { title: 'Soon', itemIds: [draft._id] } });
+      expect((await call(t.url, 'GET', `/performers/${artist.username}/collections`, { token: fan.token })).body.data.total).toBe(0);
+      expect((await call(t.url, 'GET', `/performers/${artist.username}/collections`, { token: artist.token })).body.data.total).toBe(1);
+    });
+
+    it('only the artist makes and changes collections, of their own items', async () => {
+      const { artist, fan, otherArtist } = await cast();
+      const theirs = await create(otherArtist);
+      const refused = await call(t.url, 'POST', '/collections', { token: artist.token, body: { title: 'Mine', itemIds: [theirs._id] } });
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.errors ?? {})).toEqual(['itemIds']);
+      expect((await call(t.url, 'POST', '/collections', { token: fan.token, body: { title: 'Mine' } })).status).toBe(403);
+      const noTitle = await call(t.url, 'POST', '/collections', { token: artist.token, body: { title: '' } });
+      expect(noTitle.body.errors).toEqual({ title: [interactionMessages.collectionTitleRequired] });
+
+      const made = await call(t.url, 'POST', '/collections', { token: artist.token, body: { title: 'Mine' } });
+      const id = made.body.data._id;
+      expect((await call(t.url, 'PUT', `/collections/${id}`, { token: otherArtist.token, body: { title: 'Theirs' } })).status).toBe(403);
+      expect((await call(t.url, 'DELETE', `/collections/${id}`, { token: otherArtist.token })).status).toBe(403);
+      expect((await call(t.url, 'DELETE', `/collections/${id}`, { token: artist.token })).status).toBe(200);
+      expect((await call(t.url, 'GET', `/collections/${id}`, { token: artist.token })).status).toBe(404);
+    });
+  });
+
+  describe(`presale codes`, () => {
+    const presale = { tags: 'ticketPresale', presale: { ticketUrl: 'https://tickets.example/tour' } };
+
+    it('each subscribed fan gets their own code, the same one on every view, shown only to them', async () => {
+      const { artist, fan, otherFan, stranger } = await cast();
+      const item = await create(artist, presale);
+      const first = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token });
+      expect(first.status).toBe(200);
+      expect(first.body.data.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+      expect(first.body.data.revokedAt).toBeNull();
+      expect((await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data.code).toBe(first.body.data.code);
+      const other = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: otherFan.token });
+      expect(other.body.data.code).not.toBe(first.body.data.code);
+
+      // Neither the item nor the other fan's answers carry someone else's code.
+      const read = await call(t.url, 'GET', `/content/${item._id}`, { token: otherFan.token });
+      expect(JSON.stringify(read.body)).not.toContain(first.body.data.code);
+      expect((await call(t.url, 'GET', `/content/${item._id}/presale-codes`, { token: otherFan.token })).status).toBe(403);
+
+      expect((await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: stranger.token })).status).toBe(403);
+      expect((await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: artist.token })).status).toBe(403);
+      const notPresale = await create(artist);
+      expect((await call(t.url, 'GET', `/content/${notPresale._id}/presale-code`, { token: fan.token })).status).toBe(404);
+    });
+
+    it('the artist traces a leaked code to its fan and revokes it', async () => {
+      const { artist, fan } = await cast();
+      const item = await create(artist, presale);
+      const { code } = (await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data;
+      const traced = await call(t.url, 'GET', `/content/${item._id}/presale-codes`, { token: artist.token, query: { code: code.toLowerCase() } });
+      expect(traced.body.data).toMatchObject({ total: 1, data: [{ code, fan: { _id: fan.id, username: fan.username } }] });
+      const codeId = traced.body.data.data[0]._id;
+      const revoked = await call(t.url, 'DELETE', `/content/${item._id}/presale-codes/${codeId}`, { token: artist.token });
+      expect(revoked.status).toBe(200);
+      expect(revoked.body.data.revokedAt).not.toBeNull();
+      const seen = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token });
+      expect(seen.body.data).toMatchObject({ code, revokedAt: revoked.body.data.revokedAt });
+    });
+  });
+});

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemMessages } from '../../api/content/routes';
+import { signature } from '../../api/media/signing';
+import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { createArtist, createFan, localLink, subscribe, upload, wav, type ContentUser as TestUser } from './content-fixtures';
+
+let t: TestApi;
+
+/** Every file under DATA_DIR/media, temporary ones included. */
+function storedFiles() {
+  const root = path.join(t.dataDir, 'media');
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(root, name)).isFile());
+}
+
+const png = (width = 1200, height = 800) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+
+async function uploaded(artist: TestUser, bytes: Uint8Array, options: Parameters<typeof upload>[3] = {}) {
+  const answer = await upload(t, artist.token, bytes, options);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body.data;
+}
+
+/** The whole file runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (reported skipped otherwise). */
+describeEachDatabase('media', (database) => {
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe(`uploads`, () => {
+    it('takes an image, records its size and makes a 480 px thumbnail', async () => {
+      const artist = await createArtist(t);
+      const image = await uploaded(artist, await png(), { filename: 'poster.png', type: 'image/png' });
+      expect(image).toMatchObject({ kind: 'image', mime: 'image/png', width: 1200, height: 800 });
+      expect(image.url).toMatch(/^http:\/\/localhost:8080\/media\/[^?]+\?expires=\d+&sig=/);
+      const thumb = await fetch(localLink(t, image.thumbnailUrl));
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('content-type')).toBe('image/webp');
+      const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 480, height: 320 });
+    });
+
+    it('takes audio by its content, whatever it is called', async () => {
+      const artist = await createArtist(t);
+      const audio = await uploaded(artist, wav(), { filename: 'voice-note.bin' });
+      expect(audio).toMatchObject({ kind: 'audio', mime: 'audio/wav', size: wav().length, thumbnailUrl: null });
+    });
+
+    it('refuses a renamed text file and keeps nothing', async () => {
+      const artist = await createArtist(t);
+      const before = storedFiles().length;
+      const text = new TextEncoder().encode('just some notes, not a song\n'.repeat(500));
+      for (const [filename, type] of [
+        ['song.mp3', 'audio/mpeg'],
+        ['photo.png', 'image/png'],
+      ]) {
+        const refused = await upload(t, artist.token, text, { filename, type });
+        expect(refused.status).toBe(415);
+        expect(refused.body.message).toMatch(/^This file type isn't supported\. Upload /);
+        expect(refused.body.errors?.file).toEqual([refused.body.message]);
+      }
+      expect(storedFiles().length).toBe(before);
+      expect((await t.db.query('SELECT 1 FROM media WHERE owner_id = $1', [artist.id])).length).toBe(0);
+    });
+
+    it('refuses a file of another kind than the form asked for', async () => {
+      const artist = await createArtist(t);
+      const refused = await upload(t, artist.token, wav(), { filename: 'cover.png', kind: 'image' });
+      expect(refused.status).toBe(415);
+      expect(refused.body.message).toBe("This file type isn't supported. Upload a JPEG, PNG, WebP or GIF image.");
+    });
+
+    it('refuses an image over 15 MB part-way through and keeps nothing', async () => {
+      const artist = await createArtist(t);
+      const before = storedFiles().length;
+      const header = await png(16, 16);
+      const big = new Uint8Array(15 * 1024 * 1024 + 100);
+      big.set(header);
+      const refused = await upload(t, artist.token, big, { filename: 'huge.png' });
+      expect(refused.status).toBe(413);
+      expect(refused.body.message).toBe('This file is too large. Images can be at most 15 MB.');
+      expect(storedFiles().length).toBe(before);
+      expect((await t.db.query('SELECT 1 FROM media WHERE owner_id = $1', [artist.id])).length).toBe(0);
+    });
+
+    it('refuses an image it cannot read', async () => {
+      const artist = await createArtist(t);
+      const before = storedFiles().length;
+      const broken = new Uint8Array(await png(64, 64)).slice(0, 120);
+      const refused = await upload(t, artist.token, broken, { filename: 'broken.png' });
+      expect(refused.status).toBe(415);
+      expect(refused.body.message).toBe("This image couldn't be read. Please upload a different file.");
+      expect(storedFiles().length).toBe(before);
+    });
+
+    it('asks for a file when none is sent', async () => {
+      const artist = await createArtist(t);
+      const empty = await upload(t, artist.token, new Uint8Array(0));
+      expect(empty.status).toBe(400);
+      expect(empty.body.message).toBe('Please choose a file to upload.');
+      const json = await call(t.url, 'POST', '/media', { token: artist.token, body: {} });
+      expect(json.status).toBe(400);
+    });
+
+    it('is for artists only', async () => {
+      const fan = await createFan(t);
+      expect((await upload(t, fan.token, wav())).status).toBe(403);
+      expect((await upload(t, undefined, wav())).status).toBe(401);
+    });
+
+    it('content may use only the artist’s own uploads, an image as thumbnail, and an image for a photo', async () => {
+      const [artist, other] = await Promise.all([createArtist(t), createArtist(t)]);
+      const theirs = await uploaded(other, await png(40, 40));
+      const audio = await uploaded(artist, wav());
+      const body = { title: 'x', content: 'y', tags: 'photo' };
+      const refused = await call(t.url, 'POST', '/content', { token: artist.token, body: { ...body, thumbnailId: theirs._id, mediaId: audio._id } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual({ thumbnailId: [itemMessages.mediaMissing], mediaId: [itemMessages.photoRequired] });
+      const notImage = await call(t.url, 'POST', '/content', { token: artist.token, body: { ...body, tags: 'demo', thumbnailId: audio._id } });
+      expect(notImage.body.errors).toEqual({ thumbnailId: [itemMessages.thumbnailNotImage] });
+    });
+  });
+
+  describe(`serving media`, () => {
+    async function publishedAudio() {
+      const [artist, fan, stranger] = await Promise.all([createArtist(t), createFan(t), createFan(t)]);
+      await subscribe(t, fan, artist);
+      const bytes = wav(20_000);
+      const media = await uploaded(artist, bytes);
+      const created = await call(t.url, 'POST', '/content', {
+        token: artist.token,
+        body: { title: 'Demo', content: 'listen', tags: 'demo', mediaId: media._id },
+      });
+      const read = await call(t.url, 'GET', `/content/${created.body.data._id}`, { token: fan.token });
+      return { artist, fan, stranger, bytes, item: read.body.data, link: read.body.data.media.url as string };
+    }
+
+    it('gives fans a signed link that works without an Authorization header, cached privately', async () => {
+      const { bytes, link, item } = await publishedAudio();
+      expect(item.mediaType).toBe('audio');
+      const response = await fetch(localLink(t, link));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('audio/wav');
+      expect(response.headers.get('accept-ranges')).toBe('bytes');
+      expect(response.headers.get('content-length')).toBe(String(bytes.length));
+      expect(response.headers.get('cache-control')).toMatch(/^private, max-age=\d+, immutable$/);
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+    });
+
+    it('answers Range requests with 206 and exactly the bytes asked for', async () => {
+      const { bytes, link } = await publishedAudio();
+      const url = localLink(t, link);
+      const middle = await fetch(url, { headers: { range: 'bytes=100-1099' } });
+      expect(middle.status).toBe(206);
+      expect(middle.headers.get('content-range')).toBe(`bytes 100-1099/${bytes.length}`);
+      expect(middle.headers.get('content-length')).toBe('1000');
+      expect(new Uint8Array(await middle.arrayBuffer())).toEqual(bytes.slice(100, 1100));
+
+      const tail = await fetch(url, { headers: { range: 'bytes=-44' } });
+      expect(tail.status).toBe(206);
+      expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.slice(bytes.length - 44));
+
+      const open = await fetch(url, { headers: { range: `bytes=${bytes.length - 10}-` } });
+      expect(open.headers.get('content-range')).toBe(`bytes ${bytes.length - 10}-${bytes.length - 1}/${bytes.length}`);
+      expect(new Uint8Array(await open.arrayBuffer())).toEqual(bytes.slice(bytes.length - 10));
+
+      const beyond = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
+      expect(beyond.status).toBe(416);
+      expect(beyond.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+    });
+
+    it('answers HEAD with the size and no body', async () => {
+      const { bytes, link } = await publishedAudio();
+      const head = await fetch(localLink(t, link), { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(bytes.length));
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+    });
+
+    it('answers 304 when the browser already has the file', async () => {
+      const { link } = await publishedAudio();
+      const first = await fetch(localLink(t, link));
+      await first.arrayBuffer();
+      const again = await fetch(localLink(t, link), { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    });
+
+    it('refuses a link without a signature, with a wrong one, or an expired one', async () => {
+      const { link, item } = await publishedAudio();
+      const bare = new URL(localLink(t, link));
+      bare.search = '';
+      expect((await fetch(bare)).status).toBe(401);
+
+      const tampered = new URL(localLink(t, link));
+      tampered.searchParams.set('sig', tampered.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')));
+      expect((await fetch(tampered)).status).toBe(403);
+
+      const extended = new URL(localLink(t, link));
+      extended.searchParams.set('expires', String(Number(extended.searchParams.get('expires')) + 86_400));
+      expect((await fetch(extended)).status).toBe(403);
+
+      // A link the server really signed, whose time is up.
+      const [secret] = await t.db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'media-links'`);
+      const expires = Math.floor(Date.now() / 1000) - 60;
+      const sig = signature(Buffer.from(secret.value, 'hex'), item.media._id, 'original', expires);
+      const expired = await fetch(new URL(`/media/${item.media._id}?expires=${expires}&sig=${sig}`, t.url));
+      expect(expired.status).toBe(403);
+      expect((await expired.json()).message).toBe('This link to the file has expired. Reload the page to get a new one.');
+    });
+
+    it('with the Authorization header: the artist and subscribers only', async () => {
+      const { artist, fan, stranger, item } = await publishedAudio();
+      const url = new URL(`/media/${item.media._id}`, t.url);
+      const as = (token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect((await as(artist.token)).status).toBe(200);
+      expect((await as(fan.token)).status).toBe(200);
+      expect((await as(stranger.token)).status).toBe(403);
+      await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [fan.id]);
+      expect((await as(fan.token)).status).toBe(403);
+    });
+
+    it('unsubscribed viewers get no links at all', async () => {
+      const { stranger, item } = await publishedAudio();
+      const read = await call(t.url, 'GET', `/content/${item._id}`, { token: stranger.token });
+      expect(read.status).toBe(403);
+      expect(JSON.stringify(read.body)).not.toContain('/media/');
+    });
+
+    it('deleting the item deletes its files', async () => {
+      const { artist, item } = await publishedAudio();
+      const link = localLink(t, item.media.url);
+      const before = storedFiles().length;
+      expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: artist.token })).status).toBe(200);
+      expect(storedFiles().length).toBe(before - 1);
+      expect((await fetch(link)).status).toBe(404);
+    });
+
+    it('replacing an item’s file on edit deletes the old one', async () => {
+      const artist = await createArtist(t);
+      const first = await uploaded(artist, wav(1000));
+      const second = await uploaded(artist, wav(2000));
+      const body = { title: 'Demo', content: 'listen', tags: 'demo' };
+      const created = await call(t.url, 'POST', '/content', { token: artist.token, body: { ...body, mediaId: first._id } });
+      await call(t.url, 'PUT', `/content/${created.body.data._id}`, { token: artist.token, body: { ...body, mediaId: second._id } });
+      expect((await t.db.query('SELECT id FROM media WHERE owner_id = $1', [artist.id])).map((row: any) => row.id)).toEqual([second._id]);
+    });
+  });
+});

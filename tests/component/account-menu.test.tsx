@@ -1,0 +1,61 @@
+import { json, type ActionFunctionArgs } from '@remix-run/node';
+import { createRemixStub } from '@remix-run/testing';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AccountMenu } from '~/components/account-menu';
+
+const fan = { username: 'juniperfan', email: 'juniper.fan@example.com', avatarUrl: '/images/default-avatar.svg' };
+
+function renderMenu(path = '/novaricci/vault?sort=asc') {
+  const posted: FormData[] = [];
+  const Stub = createRemixStub([
+    { path: '/:artistUsername/*', Component: () => <AccountMenu user={fan} /> },
+    {
+      path: '/logout',
+      async action({ request }: ActionFunctionArgs) {
+        posted.push(await request.formData());
+        return json(null);
+      },
+    },
+  ]);
+  render(<Stub initialEntries={[path]} />);
+  return { posted, user: userEvent.setup() };
+}
+
+describe('account menu', () => {
+  it('is triggered by the user badge: the avatar and "Logged in as" with the username', async () => {
+    renderMenu();
+    const trigger = await screen.findByRole('button', { name: 'Logged in as juniperfan' });
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    expect(within(trigger).getByRole('presentation', { hidden: true })).toHaveAttribute('src', fan.avatarUrl);
+    expect(screen.queryByText('Account details')).not.toBeInTheDocument();
+  });
+
+  it('opens a 250 px panel with "Account details", the username, the email and "Log out"', async () => {
+    const { user } = renderMenu();
+    await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
+    const menu = await screen.findByRole('menu');
+    expect(menu).toHaveClass('w-[250px]');
+    expect(within(menu).getByText('Account details')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Username juniperfan' })).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Email juniper.fan@example.com' })).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Log out' })).toBeInTheDocument();
+  });
+
+  it('closes again on Escape', async () => {
+    const { user } = renderMenu();
+    await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
+    await screen.findByRole('menu');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  });
+
+  it('logs out with a form post to /logout that carries the current page', async () => {
+    const { user, posted } = renderMenu();
+    await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0].get('redirectTo')).toBe('/novaricci/vault?sort=asc');
+  });
+});

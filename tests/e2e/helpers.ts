@@ -1,0 +1,93 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** Where the tests reach the api and the web app (the same defaults as playwright.config.ts). */
+export const apiBase = `http://localhost:${process.env.E2E_API_PORT ?? 8180}`;
+export const webBase = `http://localhost:${process.env.E2E_WEB_PORT ?? 3100}`;
+
+/**
+ * Every page a browser test visits is scanned with axe-core; serious and critical violations fail the test
+ * (ARCHITECTURE.md "Tests"). The message lists each rule with the first offending elements, so a failure
+ * says what to fix. Works in contexts with JavaScript disabled too (see scanSnapshot).
+ */
+export async function expectNoA11yViolations(page: Page) {
+  const results = (await timersRun(page)) ? await scanLive(page) : await scanSnapshot(page);
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = blocking
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 3).map((n) => `  ${n.target.join(' ')}`).join('\n')}`)
+    .join('\n');
+  expect(blocking, `axe violations on ${page.url()}:\n${report}`).toEqual([]);
+}
+
+/**
+ * Scans the page once its finite CSS transitions and animations are over: text caught mid-fade (a dialog
+ * opening, a button coming back from its disabled opacity) would fail the contrast rule for a moment.
+ */
+async function scanLive(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  return new AxeBuilder({ page }).analyze();
+}
+
+/** False in a context with JavaScript disabled: evaluate still works there, but timers never fire. */
+async function timersRun(page: Page) {
+  const probe = page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 0)));
+  return Promise.race([probe, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))]);
+}
+
+/**
+ * axe needs timers, which a JavaScript-disabled page does not run. So the page's current DOM is loaded, at the
+ * same URL and viewport, into a scratch page that runs inline scripts but fetches no script files (nothing
+ * hydrates), and scanned there: the same markup and styles the fan without JavaScript sees.
+ */
+async function scanSnapshot(page: Page) {
+  const html = await page.content();
+  const url = page.url();
+  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
+  try {
+    const scratch = await context.newPage();
+    await scratch.route('**/*', (route) => {
+      const request = route.request();
+      if (request.resourceType() === 'document' && request.url() === url) {
+        return route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' });
+      }
+      return request.resourceType() === 'script' ? route.abort() : route.continue();
+    });
+    await scratch.goto(url);
+    return await new AxeBuilder({ page: scratch }).analyze();
+  } finally {
+    await context.close();
+  }
+}
+
+export interface Fan {
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+let counter = 0;
+
+/** A name no other test run has used: letters and digits only, as usernames must be (spec §5). */
+export function uniqueName(prefix = 'fan') {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`.toLowerCase();
+}
+
+/** Registers a new fan through the API (POST /auth/users/register) and returns the credentials and token. */
+export async function registerFan(request: APIRequestContext, base = apiBase, prefix = 'fan'): Promise<Fan> {
+  const username = uniqueName(prefix);
+  const fan = { username, email: `${username}@example.com`, password: 'Backstage-Pass-1' };
+  const response = await request.post(`${base}/auth/users/register`, { data: fan });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { status: number; data: { token: string } };
+  expect(body.status).toBe(0);
+  return { ...fan, token: body.data.token };
+}

@@ -1,0 +1,38 @@
+import { expect } from '@playwright/test';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+/**
+ * The password-reset link of the newest mail to `email` in the server's outbox (DATA_DIR/outbox, one JSON file a
+ * mail, names sortable by time). The api writes the mail after it answers, so this waits for it to appear.
+ */
+export async function resetLinkFromOutbox(email: string, after = 0): Promise<string> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const names = (await fs.readdir(dir).catch(() => [] as string[]))
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+          .reverse();
+        for (const name of names) {
+          const mail = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as OutboxMail;
+          if (mail.to !== email || Date.parse(mail.sentAt) < after) continue;
+          link = /https?:\/\/\S+\/password\/reset\?token=\S+/.exec(mail.text)?.[0];
+          return Boolean(link);
+        }
+        return false;
+      },
+      { message: `a password reset mail to ${email} in ${dir}`, timeout: 10_000 }
+    )
+    .toBe(true);
+  return link!;
+}

@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe } from 'vitest';
+import { createApi, type Api } from '../../api/app';
+import { openDb, type Db } from '../../api/db/client';
+import { migrate } from '../../api/db/migrate';
+import { readOutbox } from '../../api/mail/mailer';
+import { parseConfig, type Config } from '../../server/config';
+
+/**
+ * The shared api test helper: the real api listening on port 0 over a real database, reached over HTTP.
+ * PGlite in memory always; PostgreSQL in a fresh schema (dropped afterwards) when TEST_DATABASE_URL is set.
+ * PGlite takes seconds to start, so a test file starts one api in beforeAll and each test makes its own users.
+ */
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+export interface TestDatabase {
+  name: 'PGlite' | 'PostgreSQL';
+  /** Why this database is not tested in this run, if it is not. */
+  skip?: string;
+}
+
+export const testDatabases: TestDatabase[] = [
+  { name: 'PGlite' },
+  { name: 'PostgreSQL', skip: TEST_DATABASE_URL ? undefined : 'set TEST_DATABASE_URL=postgres://… to run it' },
+];
+
+/** One describe block per database; a database that cannot run here shows up as skipped, with the reason. */
+export function describeEachDatabase(title: string, body: (database: TestDatabase) => void) {
+  for (const database of testDatabases) {
+    const name = `${title} (${database.name}${database.skip ? ` — skipped: ${database.skip}` : ''})`;
+    describe.skipIf(Boolean(database.skip))(name, () => body(database));
+  }
+}
+
+/** Opens an empty, migrated database of that kind; drop() removes what it created. */
+export async function openTestDb(database: TestDatabase['name'] = 'PGlite'): Promise<{ db: Db; schema?: string; drop(): Promise<void> }> {
+  if (database === 'PostgreSQL') {
+    if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max: 5 });
+    await migrate(db);
+    return {
+      db,
+      schema,
+      async drop() {
+        await db.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await db.close();
+      },
+    };
+  }
+  const db = await openDb({ dataDir: null });
+  await migrate(db);
+  return { db, drop: () => db.close() };
+}
+
+export interface TestApi {
+  url: string;
+  api: Api;
+  db: Db;
+  config: Config;
+  /** The api's own DATA_DIR (a temp folder): mail goes to its outbox, media under it. */
+  dataDir: string;
+  outboxDir: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  database?: TestDatabase['name'];
+  /** More environment for parseConfig (PUBLIC_WEB_URL…). */
+  env?: Record<string, string>;
+  adminToken?: string;
+  /** Use this DATA_DIR instead of a fresh temp folder (kept on close). */
+  dataDir?: string;
+}
+
+/** Starts the api as server/index.ts does (config from parseConfig, the outbox mailer), on 127.0.0.1:0. */
+export async function startTestApi(options: StartOptions = {}): Promise<TestApi> {
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-api-'));
+  const { db, drop } = await openTestDb(options.database);
+  const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...options.env } as unknown as NodeJS.ProcessEnv);
+  const api = await createApi({ config, db, adminToken: options.adminToken });
+  const port = await api.listen(0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    api,
+    db,
+    config,
+    dataDir,
+    outboxDir: path.join(dataDir, 'outbox'),
+    async close() {
+      await api.close();
+      await drop();
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: { status: number; data: T; message?: string; errors?: Record<string, string[]> };
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | number>;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call to the api, as the web's request helper makes it (Bearer token, JSON body). */
+export async function call<T = any>(base: string, method: string, pathname: string, options: CallOptions = {}): Promise<Answer<T>> {
+  const url = new URL(pathname, base);
+  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+let counter = 0;
+
+/** A username no other test has used: letters and digits only, at most 30 characters (spec §5). */
+export function uniqueName(prefix = 'fan') {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}${randomBytes(2).toString('hex')}`.toLowerCase();
+}
+
+/**
+ * A client address of its own for each caller: the api trusts X-Forwarded-For from loopback (the web tier), so
+ * tests that register many users do not share one per-address budget, as real fans would not.
+ */
+export function clientAddress() {
+  counter += 1;
+  return `2001:db8::${counter.toString(16)}`;
+}
+
+export const FAN_PASSWORD = 'Backstage-Pass-1';
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** Registers a fan through POST /auth/users/register, as the sign-up page does. */
+export async function registerFan(t: TestApi, prefix = 'fan'): Promise<TestUser> {
+  const username = uniqueName(prefix);
+  const credentials = { username, email: `${username}@example.com`, password: FAN_PASSWORD };
+  const answer = await call(t.url, 'POST', '/auth/users/register', { body: credentials, headers: { 'x-forwarded-for': clientAddress() } });
+  if (answer.status !== 200) throw new Error(`register failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  const [row] = await t.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [username]);
+  return { ...credentials, id: row.id, token: answer.body.data.token };
+}
+
+/** Logs in through POST /auth/login from an address of its own; answers the raw reply. */
+export function login(t: TestApi, username: string, password: string, address = clientAddress()) {
+  return call<{ token: string }>(t.url, 'POST', '/auth/login', {
+    body: { username, password, remember: true },
+    headers: { 'x-forwarded-for': address },
+  });
+}
+
+/** Makes an existing user an artist with a profile (the seed and the CLI make them through createArtist). */
+export async function makeArtist(t: TestApi, user: TestUser, profile: { yearlyPriceCents?: number; name?: string } = {}) {
+  await t.db.query('UPDATE users SET is_performer = true, name = $2 WHERE id = $1', [user.id, profile.name ?? user.username]);
+  await t.db.query('INSERT INTO artist_profiles (user_id, yearly_price_cents) VALUES ($1, $2)', [user.id, profile.yearlyPriceCents ?? 0]);
+}
+
+/** A subscription row, as the subscribe issue's payment step will create it: active for a year. */
+export async function subscribe(t: TestApi, fanId: string, artistId: string) {
+  await t.db.query(
+    `INSERT INTO subscriptions (user_id, artist_id, status, type, expires_at) VALUES ($1, $2, 'active', 'yearly', now() + interval '1 year')`,
+    [fanId, artistId],
+  );
+}
+
+/** Waits for the mail to this address to land in the outbox (it is sent after the api has answered). */
+export async function waitForMail(t: TestApi, to: string, { after = 0, timeoutMs = 5000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = (await readOutbox(t.outboxDir)).filter((mail) => mail.to === to);
+    if (mails.length > after) return mails[mails.length - 1];
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every mail to this address so far. */
+export async function mailsTo(t: TestApi, to: string) {
+  return (await readOutbox(t.outboxDir)).filter((mail) => mail.to === to);
+}
