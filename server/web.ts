@@ -14,7 +14,8 @@ export async function createWebServer(config: Config, root = process.cwd()) {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // Only a proxy on this host or a private network may say who the client is (as on the api).
+  app.set('trust proxy', ['loopback', 'linklocal', 'uniquelocal']);
   app.use(compression());
 
   app.get('/healthz', (_req, res) => {
@@ -26,6 +27,6 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
 
   app.use(sameSiteBounce);
-  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV === 'development' ? 'development' : 'production' }));
+  app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ clientIp: req.ip }), mode: process.env.NODE_ENV === 'development' ? 'development' : 'production' }));
   return app;
 }

@@ -3,7 +3,13 @@ import NProgress from 'nprogress';
 import { useEffect } from 'react';
 
 // Spec §2: speed 100 ms and a 100 ms trickle; the bar's colour and 2 px height are in tailwind.css.
-NProgress.configure({ showSpinner: false, speed: 100, trickleSpeed: 100 });
+// The template drops NProgress's default role="bar", which is not an ARIA role (axe flags it).
+NProgress.configure({
+  showSpinner: false,
+  speed: 100,
+  trickleSpeed: 100,
+  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+});
 
 /**
  * The thin loading bar at the top of every page (spec §2, §4: idle → in progress → complete → idle).

@@ -65,7 +65,7 @@ interface RegisterResponse {
   data?: { token?: string };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const { edit, promo } = readSearch(request);
   const token = getSessionToken(request);
   const editing = Boolean(edit && token);
@@ -84,6 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       body: submission.value,
       token: editing ? token : undefined,
       signal: request.signal,
+      clientIp: context.clientIp,
       // Spec §5: only 200, 400 and 422 are valid answers to these calls; 400 and 422 are conflicts.
       validateStatus: (status) => status === 200 || status === 400 || status === 422,
     });

@@ -40,13 +40,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * Shared by this page (a plain form post, so it works without JavaScript) and the log-in dialog (a fetcher
  * posting intent=dialog, which gets { ok: true } and reloads the page itself).
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: LoginSchema });
   if (submission.status !== 'success') {
     return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
   }
-  const outcome = await logIn(submission.value.usernameOrEmail, submission.value.password, request.signal);
+  const outcome = await logIn(submission.value.usernameOrEmail, submission.value.password, request.signal, context.clientIp);
   if (!outcome.ok) {
     return json(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), { status: outcome.status });
   }

@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * POST /auth/password-change?token=… (spec §7). On success the fan logs in with the new password
  * (/login?pwResetSuccess=true). A spent or expired link is a form error offering a new one.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const { token, artist } = readSearch(request);
   const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
   const hideFields = ['password', 'confirmPassword'];
@@ -48,6 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
       params: { token },
       body: { password: submission.value.password },
       signal: request.signal,
+      clientIp: context.clientIp,
     });
   } catch (error) {
     if (isHttpError(error, 400, 429)) {

@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const artist = readArtist(request);
   const submission = parseWithZod(await request.formData(), { schema: ResetRequestSchema });
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
@@ -34,6 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
       path: '/auth/users/forgot',
       body: { email: submission.value.email, artist: artist ?? undefined },
       signal: request.signal,
+      clientIp: context.clientIp,
     });
   } catch (error) {
     if (isHttpError(error, 429)) return json(submission.reply({ formErrors: [error.message] }), { status: 429 });

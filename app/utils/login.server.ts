@@ -12,13 +12,19 @@ export type LoginOutcome = { ok: true; token: string } | { ok: false; status: nu
  * An HTTP 404 or 422 means bad credentials, any other HTTP error (or a malformed answer) is "technical
  * difficulties"; anything that is not an HTTP error is rethrown (spec §8).
  */
-export async function logIn(usernameOrEmail: string, password: string, signal?: AbortSignal): Promise<LoginOutcome> {
+export async function logIn(
+  usernameOrEmail: string,
+  password: string,
+  signal?: AbortSignal,
+  clientIp?: string,
+): Promise<LoginOutcome> {
   try {
     const body = await apiRequest<{ data?: { token?: unknown } }>({
       method: 'POST',
       path: '/auth/login',
       body: { username: usernameOrEmail, password, remember: true },
       signal,
+      clientIp,
     });
     const token = body?.data?.token;
     if (typeof token !== 'string' || !token) return { ok: false, status: 502, message: LOGIN_TECHNICAL_DIFFICULTIES };
