@@ -74,3 +74,16 @@ export function ArtistCard({
     </article>
   );
 }
+
+/** A grid of artist cards: subscribed artists link to their page, the others to their join page. */
+export function ArtistGrid({ artists, className = 'mt-6' }: { artists: ArtistCardData[]; className?: string }) {
+  return (
+    <ul className={`${className} grid gap-6 sm:grid-cols-2 lg:grid-cols-3`}>
+      {artists.map((artist) => (
+        <li key={artist.username}>
+          <ArtistCard artist={artist} to={artist.subscribed ? `/${artist.username}` : `/${artist.username}/join`} />
+        </li>
+      ))}
+    </ul>
+  );
+}

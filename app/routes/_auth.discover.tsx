@@ -1,6 +1,6 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
-import { ArtistCard } from '~/components/artist-card';
+import { ArtistCard, ArtistGrid } from '~/components/artist-card';
 import { inputClassName } from '~/components/forms';
 import { apiRequest } from '~/utils/api.server';
 import { fetchSubscriptions, logoutRedirect, requireUser } from '~/utils/auth.server';
@@ -126,16 +126,7 @@ export default function Discover() {
               : `${q ? `Artists matching “${q}”` : 'All artists'}: ${first}–${last} of ${total}`}
           </p>
           {results.length ? (
-            <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {results.map((artist) => (
-                <li key={artist.id}>
-                  <ArtistCard
-                    artist={artist}
-                    to={artist.subscribed ? `/${artist.username}` : `/${artist.username}/join`}
-                  />
-                </li>
-              ))}
-            </ul>
+            <ArtistGrid artists={results} />
           ) : null}
           {total > PAGE_SIZE ? (
             <nav aria-label="Search result pages" className="mt-8 flex items-center justify-between gap-4">

@@ -1,6 +1,6 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { ArtistCard } from '~/components/artist-card';
+import { ArtistGrid } from '~/components/artist-card';
 import { CtaLink } from '~/components/subscription-offer';
 import { apiRequest } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
@@ -108,16 +108,7 @@ export default function Landing() {
           ) : null}
         </div>
         {artists.length ? (
-          <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {artists.map((artist) => (
-              <li key={artist.id}>
-                <ArtistCard
-                  artist={artist}
-                  to={artist.subscribed ? `/${artist.username}` : `/${artist.username}/join`}
-                />
-              </li>
-            ))}
-          </ul>
+          <ArtistGrid artists={artists} className="mt-8" />
         ) : (
           <p className="mt-8 rounded-2xl bg-navy-light p-6 text-lg text-white/80 ring-1 ring-white/10">
             No artists have opened their fan club yet. Check back soon.
