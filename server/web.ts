@@ -5,6 +5,7 @@ import express from 'express';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from './config.js';
+import { requestScope } from '../app/utils/request-scope.server.js';
 import { sameSiteBounce } from './same-site-bounce.js';
 
 /** The web tier: static assets and the Remix request handler. */
@@ -27,6 +28,14 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
 
   app.use(sameSiteBounce);
-  app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ clientIp: req.ip }), mode: process.env.NODE_ENV === 'development' ? 'development' : 'production' }));
+  const remix = createRequestHandler({
+    build,
+    getLoadContext: (req) => ({ clientIp: req.ip }),
+    mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
+  });
+  // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
+  app.all('*', (req, res, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? requestScope.run(new Map(), () => remix(req, res, next)) : remix(req, res, next),
+  );
   return app;
 }

@@ -10,6 +10,7 @@ import {
   type MeResponse,
   type SubscriptionResponse,
 } from './mappers';
+import { oncePerRequest } from './request-scope.server';
 import { getSessionToken } from './session.server';
 
 /**
@@ -37,9 +38,12 @@ export function logoutRedirect(request: Request, artistUsername?: string) {
   return redirect(`/logout?${search}`);
 }
 
-export async function fetchMe(token: string, signal?: AbortSignal) {
-  const body = await apiRequest<{ data: MeResponse }>({ path: '/users/me', token, signal });
-  return mapCurrentUser(body.data);
+/** GET /users/me, asked once per page request however many loaders need the user. */
+export function fetchMe(token: string, signal?: AbortSignal) {
+  return oncePerRequest(`me:${token}`, async () => {
+    const body = await apiRequest<{ data: MeResponse }>({ path: '/users/me', token, signal });
+    return mapCurrentUser(body.data);
+  });
 }
 
 /** The signed-in user, or null when there is no session (an expired or refused token counts as none). */
