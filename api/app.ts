@@ -12,6 +12,7 @@ import type { Db } from './db/client.js';
 import { handleError, notFound } from './http.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { messageRoutes } from './messages/routes.js';
+import { paymentRoutes } from './payments/routes.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
@@ -77,6 +78,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   userRoutes(app, ctx);
   performerRoutes(app, ctx);
   subscriptionRoutes(app, ctx);
+  paymentRoutes(app, ctx);
   await contentApi(app, ctx);
   if (adminToken) adminRoutes(app, ctx, adminToken);
   const realtime = await createRealtime(app.server, ctx);
