@@ -76,7 +76,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
     const refused = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: paid.id } });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors.type).toBeDefined();
+    expect(refused.body.errors!.type).toBeDefined();
     expect(await subscribed(fan, paid)).toBe(false);
   });
 
@@ -126,24 +126,24 @@ describeEachDatabase('payments with the test gateway', (database) => {
       body: { number: CARDS.success, expMonth: 1, expYear: 20, cvc: '123' },
     });
     expect(past.status).toBe(400);
-    expect(past.body.errors.expMonth).toEqual([EXPIRED_MESSAGE]);
+    expect(past.body.errors!.expMonth).toEqual([EXPIRED_MESSAGE]);
     const real = await call(t.url, 'POST', '/payment/test-gateway/cards', {
       token: fan.token,
       body: { number: '4111 1111 1111 1111', expMonth: 12, expYear: 2040, cvc: '123' },
     });
     expect(real.status).toBe(400);
-    expect(real.body.errors.number).toEqual([NOT_A_TEST_CARD]);
+    expect(real.body.errors!.number).toEqual([NOT_A_TEST_CARD]);
     const typo = await call(t.url, 'POST', '/payment/test-gateway/cards', {
       token: fan.token,
       body: { number: '4242 4242 4242 4241', expMonth: 12, expYear: 2040, cvc: '12' },
     });
     expect(typo.status).toBe(400);
-    expect(Object.keys(typo.body.errors).sort()).toEqual(['cvc', 'number']);
+    expect(Object.keys(typo.body.errors!).sort()).toEqual(['cvc', 'number']);
     // Another fan's card token cannot be used.
     const stranger = await registerFan(t);
     const stolen = await pay(stranger, { cardId: await card(fan, CARDS.success) });
     expect(stolen.status).toBe(400);
-    expect(stolen.body.errors.cardId).toBeDefined();
+    expect(stolen.body.errors!.cardId).toBeDefined();
     expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [stranger.id])).toBe(0);
   });
 
@@ -235,7 +235,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     ]) {
       const answer = await pay(fan, { cardId, promo: code });
       expect(answer.status, code).toBe(400);
-      expect(answer.body.errors.promo).toEqual([message]);
+      expect(answer.body.errors!.promo).toEqual([message]);
     }
     expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [fan.id])).toBe(0);
 
@@ -247,8 +247,8 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const second = await registerFan(t);
     const usedUp = await pay(second, { cardId: await card(second, CARDS.success), promo: 'ONCE' });
     expect(usedUp.status).toBe(400);
-    expect(usedUp.body.errors.promo).toEqual([PROMO_USED_UP]);
-    expect((await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'ONCE' } })).body.errors.promo).toEqual([
+    expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
+    expect((await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'ONCE' } })).body.errors!.promo).toEqual([
       PROMO_USED_UP,
     ]);
   });
@@ -284,14 +284,14 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(asArtist.status).toBe(403);
     const wrongGateway = await pay(fan, { paymentGateway: 'stripe', cardId: 'pm_card_visa' });
     expect(wrongGateway.status).toBe(400);
-    expect(wrongGateway.body.errors.paymentGateway).toBeDefined();
+    expect(wrongGateway.body.errors!.paymentGateway).toBeDefined();
     const noCard = await pay(fan, {});
     expect(noCard.status).toBe(400);
-    expect(noCard.body.errors.cardId).toBeDefined();
+    expect(noCard.body.errors!.cardId).toBeDefined();
     expect((await pay(fan, { performerId: '00000000-0000-0000-0000-000000000000', cardId: 'x' })).status).toBe(404);
     const badType = await pay(fan, { type: 'monthly' });
     expect(badType.status).toBe(400);
-    expect(badType.body.errors.type).toBeDefined();
+    expect(badType.body.errors!.type).toBeDefined();
   });
 
   it('auto-renewal turns off and on; the fan’s subscription shows start, end and price', async () => {
