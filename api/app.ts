@@ -13,6 +13,7 @@ import { handleError, notFound } from './http.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { messageRoutes } from './messages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
@@ -77,6 +78,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   performerRoutes(app, ctx);
+  performerProfileRoutes(app, ctx);
   subscriptionRoutes(app, ctx);
   paymentRoutes(app, ctx);
   await contentApi(app, ctx);

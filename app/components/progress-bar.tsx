@@ -9,6 +9,7 @@ NProgress.configure({
   speed: 100,
   trickleSpeed: 100,
   template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+  barSelector: '.bar',
 });
 
 /**
