@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { cardMessages, isExpired, luhnValid } from '../../app/utils/payment-validation.js';
 import type { Config } from '../../server/config.js';
 import { one, type Db } from '../db/client.js';
 import { badRequest } from '../http.js';
@@ -27,26 +28,11 @@ export const TEST_CARDS: Record<string, { brand: string; behaviour: Behaviour }>
   '4000000000000119': { brand: 'Visa', behaviour: 'processing_error' },
 };
 
-export const NOT_A_TEST_CARD =
-  'This is a test payment and real cards are not accepted. Use a test card such as 4242 4242 4242 4242.';
-export const CARD_NUMBER_MESSAGE = 'Please enter a valid card number.';
-export const EXPIRY_MESSAGE = 'Please enter the expiry date as MM/YY.';
-export const EXPIRED_MESSAGE = 'Your card’s expiry date is in the past.';
-export const CVC_MESSAGE = 'Please enter the 3 or 4 digit security code.';
-
-/** Luhn's check digit: catches most mistyped numbers before any call. */
-export function luhnValid(digits: string) {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
+export const NOT_A_TEST_CARD = cardMessages.notTestCard;
+export const CARD_NUMBER_MESSAGE = cardMessages.number;
+export const EXPIRY_MESSAGE = cardMessages.expiry;
+export const EXPIRED_MESSAGE = cardMessages.expired;
+export const CVC_MESSAGE = cardMessages.cvc;
 
 export const TestCardSchema = z.object({
   number: z
@@ -69,11 +55,6 @@ export const TestCardSchema = z.object({
     .transform((year) => (year < 100 ? 2000 + year : year)),
   cvc: z.string({ error: CVC_MESSAGE }).trim().regex(/^\d{3,4}$/, { error: CVC_MESSAGE }),
 });
-
-/** True when the card's last valid month is over (a card is valid through the end of its expiry month). */
-export function isExpired(expMonth: number, expYear: number, now = new Date()) {
-  return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
-}
 
 export interface TestCard {
   id: string;
