@@ -189,8 +189,10 @@ function ArtistAccount({
 }) {
   return (
     <div className="mt-10 grid gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
-      <ProfileForm artist={artist} welcomeVideoOn={welcomeVideoOn} saved={saved} />
-      <section aria-labelledby="subscribers-title" className="h-fit rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 lg:order-last">
+      <section
+        aria-labelledby="subscribers-title"
+        className="h-fit rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 lg:col-start-2 lg:row-start-1"
+      >
         <h2 id="subscribers-title" className="text-xl font-bold text-white">
           Subscribers
         </h2>
@@ -214,6 +216,9 @@ function ArtistAccount({
           <p className="mt-4 text-base text-white/80">No subscribers yet. Share your join page: /{artist.username}/join</p>
         )}
       </section>
+      <div className="min-w-0 lg:col-start-1 lg:row-start-1">
+        <ProfileForm artist={artist} welcomeVideoOn={welcomeVideoOn} saved={saved} />
+      </div>
     </div>
   );
 }

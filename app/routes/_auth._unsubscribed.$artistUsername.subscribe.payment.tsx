@@ -7,7 +7,9 @@ import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/com
 import { StripeCardForm } from '~/components/stripe-card-form';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { paymentHref } from '~/components/subscription-offer';
+import { usePaymentProvider } from '~/components/payment-provider';
 import { useHydrated } from '~/components/use-hydrated';
+import { useEffect, useState } from 'react';
 import { isHttpError } from '~/utils/api.server';
 import { logoutRedirect, requireArtist, requireUser } from '~/utils/auth.server';
 import { formatPrice, type Artist } from '~/utils/mappers';
@@ -393,10 +395,20 @@ function StripePayment(props: {
   actionData?: ActionData;
 }) {
   const hydrated = useHydrated();
+  const { loadStripe } = usePaymentProvider();
+  // Elements only once Stripe.js has loaded; until then, or if it cannot load (blocked, offline), Checkout.
+  const [stripeReady, setStripeReady] = useState(false);
+  useEffect(() => {
+    if (!hydrated || !props.publishableKey) return;
+    loadStripe().then(
+      (stripe) => setStripeReady(Boolean(stripe)),
+      () => setStripeReady(false),
+    );
+  }, [hydrated, props.publishableKey, loadStripe]);
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post';
   const errors = props.actionData?.result?.error?.[''] ?? undefined;
-  if (hydrated && props.publishableKey) return <StripeCardForm {...props} errors={errors ?? undefined} />;
+  if (stripeReady) return <StripeCardForm {...props} errors={errors ?? undefined} />;
   return (
     <Form method="post" className="space-y-5">
       <FormAlert errors={errors ?? undefined} />

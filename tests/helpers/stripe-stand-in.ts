@@ -167,7 +167,7 @@ export async function startStripeStandIn() {
         mode: body.mode,
         status: 'open',
         payment_status: 'unpaid',
-        url: `https://checkout.stripe.test/c/pay/${counter}`,
+        url: '',
         success_url: body.success_url,
         cancel_url: body.cancel_url,
         client_reference_id: body.client_reference_id,
@@ -178,6 +178,7 @@ export async function startStripeStandIn() {
         subscription_data: body.subscription_data ?? {},
         subscription: null as string | null,
       };
+      session.url = `https://checkout.stripe.test/c/pay/${session.id}`;
       sessions.set(session.id, session);
       return { status: 200, body: session };
     }
@@ -232,6 +233,7 @@ export async function startStripeStandIn() {
     /** The fan paid on the Checkout page: the session completes with a new active subscription. */
     completeCheckout(sessionId: string) {
       const session = sessions.get(sessionId)!;
+      if (session.status === 'complete') return session.subscription as string;
       const created = createSubscription({
         customer: session.customer,
         items: [{ price_data: session.line_items[0].price_data }],
@@ -243,6 +245,10 @@ export async function startStripeStandIn() {
       session.payment_status = 'paid';
       session.subscription = created.body.id;
       return created.body.id as string;
+    },
+    /** Where Checkout sends the fan back to after paying. */
+    successUrl(sessionId: string) {
+      return sessions.get(sessionId)?.success_url as string | undefined;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
