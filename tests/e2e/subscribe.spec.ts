@@ -153,6 +153,19 @@ test('a free artist: the register step completes the subscription and shows the 
   await expect(page.getByText('Free', { exact: true })).toBeVisible();
 });
 
+test('a signed-in fan joins a free artist from the subscribe page with one button', async ({ page, context, request }) => {
+  const fan = await registerFan(request, apiBase, 'freesigned');
+  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await page.goto('/juniperlane/subscribe');
+  // Free: on to register, and signed in: on to the payment step, which is a single "Join for free" button.
+  await expect(page).toHaveURL('/juniperlane/subscribe/payment');
+  await expect(page.getByRole('heading', { level: 1, name: 'Join for free' })).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: 'Join for free' }).click();
+  await expect(page).toHaveURL('/juniperlane/subscribe/success');
+});
+
 test('discover sends a fan with exactly one subscription to that artist', async ({ page, context, request }) => {
   const fan = await registerFan(request, apiBase, 'onesub');
   const performer = await request.get(`${apiBase}/performers/juniperlane`);
