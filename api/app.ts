@@ -13,6 +13,7 @@ import { handleError, notFound } from './http.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { messageRoutes } from './messages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
@@ -81,7 +82,8 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   performerProfileRoutes(app, ctx);
   subscriptionRoutes(app, ctx);
   paymentRoutes(app, ctx);
-  await contentApi(app, ctx);
+  const content = await contentApi(app, ctx);
+  performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken);
   const realtime = await createRealtime(app.server, ctx);
   conversationRoutes(app, ctx);

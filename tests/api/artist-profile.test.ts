@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { upload } from './content-fixtures';
 import { profileMessages } from '../../app/utils/artist-profile-validation';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, subscribe, type TestApi, type TestUser } from '../helpers/api';
 
@@ -70,5 +72,30 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
     const answer = await call(t.url, 'GET', '/performers/me/subscribers', { token: artist.token, query: { limit: 5 } });
     expect(answer.body.data.total).toBe(2);
     expect(answer.body.data.data.map((s: { username: string }) => s.username)).toEqual([second.username, first.username]);
+  });
+
+  it('profile images: an uploaded image becomes the hero image, served publicly while the profile uses it', async () => {
+    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 200, b: 90 } } }).png().toBuffer();
+    const uploaded = await upload(t, artist.token, png, { filename: 'hero.png', type: 'image/png', kind: 'image' });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const id = uploaded.body.data._id as string;
+
+    // Not public before a profile uses it.
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
+    const set = await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { heroImage: id } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data.heroImage).toBe(`${t.config.publicApiUrl}/performers/images/${id}`);
+    const served = await fetch(new URL(`/performers/images/${id}`, t.url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+
+    // Someone else's upload cannot be named; clearing makes it private again.
+    const other = await registerFan(t, 'otherprofile');
+    await makeArtist(t, other);
+    expect((await call(t.url, 'PUT', '/performers/me/images', { token: other.token, body: { avatar: id } })).status).toBe(400);
+    await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { heroImage: null } });
+    expect((await call(t.url, 'GET', `/performers/${artist.username}`)).body.data.heroImage).toBe('');
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
   });
 });
