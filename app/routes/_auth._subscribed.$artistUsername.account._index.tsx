@@ -6,6 +6,7 @@ import type { TextareaHTMLAttributes } from 'react';
 import { subscriberCount } from '~/components/artist-card';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
+import { env } from '~/utils/env.server';
 import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.server';
 import { ArtistProfileSchema } from '~/utils/artist-profile-validation';
 import { DEFAULT_AVATAR, formatPrice, type Artist, type ArtistResponse } from '~/utils/mappers';
@@ -57,9 +58,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 interface AccountActionData {
-  intent: 'auto-renew' | 'profile';
+  intent: 'auto-renew' | 'profile' | 'images';
   error?: string;
   result?: SubmissionResult<string[]>;
+  imageErrors?: Record<string, string[]>;
+}
+
+const IMAGE_SLOTS = [
+  { name: 'avatar', label: 'Avatar' },
+  { name: 'cover', label: 'Cover' },
+  { name: 'heroImage', label: 'Hero image' },
+  { name: 'headlineImage', label: 'Headline image' },
+] as const;
+
+/** Sends one file through the content api's upload (POST /media?kind=image), which checks its type and size. */
+async function uploadImage(token: string, file: File, signal: AbortSignal): Promise<{ id: string } | { error: string }> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const response = await fetch(new URL('/media?kind=image', env().apiUrl), {
+    method: 'POST',
+    body: form,
+    headers: { Authorization: `Bearer ${token}` },
+    signal,
+  });
+  const body = (await response.json().catch(() => undefined)) as { data?: { _id: string }; message?: string; errors?: Record<string, string[]> } | undefined;
+  if (response.ok && body?.data) return { id: body.data._id };
+  return { error: body?.errors?.file?.[0] ?? body?.message ?? 'This image could not be uploaded.' };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -84,6 +108,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
       throw error;
     }
     throw redirect(`${here}?saved=renewal`);
+  }
+
+  if (intent === 'images' && isOwnArtist(user, artist)) {
+    const errors: Record<string, string[]> = {};
+    const chosen: Record<string, string> = {};
+    for (const slot of IMAGE_SLOTS) {
+      const file = formData.get(slot.name);
+      if (!(file instanceof File) || file.size === 0) continue;
+      const uploaded = await uploadImage(token, file, request.signal);
+      if ('error' in uploaded) errors[slot.name] = [uploaded.error];
+      else chosen[slot.name] = uploaded.id;
+    }
+    if (Object.keys(errors).length) return json<AccountActionData>({ intent: 'images', imageErrors: errors }, { status: 400 });
+    if (!Object.keys(chosen).length) {
+      return json<AccountActionData>({ intent: 'images', imageErrors: { form: ['Choose at least one image to upload.'] } }, { status: 400 });
+    }
+    await apiRequest({ method: 'PUT', path: '/performers/me/images', body: chosen, token, signal: request.signal });
+    throw redirect(`${here}?saved=images`);
   }
 
   if (intent === 'profile' && isOwnArtist(user, artist)) {
@@ -120,7 +162,7 @@ export default function Account() {
           subscribers={data.subscribers}
           total={data.total}
           welcomeVideoOn={data.welcomeVideoOn}
-          saved={data.saved === 'profile'}
+          saved={data.saved}
         />
       )}
     </div>
@@ -185,7 +227,7 @@ function ArtistAccount({
   subscribers: Subscriber[];
   total: number;
   welcomeVideoOn: boolean;
-  saved: boolean;
+  saved: string | null;
 }) {
   return (
     <div className="mt-10 grid gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -217,7 +259,8 @@ function ArtistAccount({
         )}
       </section>
       <div className="min-w-0 lg:col-start-1 lg:row-start-1">
-        <ProfileForm artist={artist} welcomeVideoOn={welcomeVideoOn} saved={saved} />
+        <ProfileForm artist={artist} welcomeVideoOn={welcomeVideoOn} saved={saved === 'profile'} />
+        <ImagesForm artist={artist} saved={saved === 'images'} />
       </div>
     </div>
   );
@@ -340,6 +383,65 @@ function ProfileForm({ artist, welcomeVideoOn, saved }: { artist: Artist; welcom
         </fieldset>
         <SubmitButton pending={pending} className="sm:w-auto">
           Save changes
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+function ImagesForm({ artist, saved }: { artist: Artist; saved: boolean }) {
+  const actionData = useActionData<typeof action>() as AccountActionData | undefined;
+  const errors = actionData?.intent === 'images' ? actionData.imageErrors : undefined;
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'images';
+  const current: Record<string, string | null> = {
+    avatar: artist.avatarUrl,
+    cover: artist.coverUrl,
+    heroImage: artist.heroImage,
+    headlineImage: artist.headlineImage,
+  };
+  const alt: Record<string, string> = { heroImage: artist.heroImageAltText, headlineImage: artist.headlineImageAltText };
+  return (
+    <section aria-labelledby="images-title" className="mt-10 rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 sm:p-8">
+      <h2 id="images-title" className="text-2xl font-bold text-white">
+        Images
+      </h2>
+      <p className="mt-2 text-base text-white/80">JPEG, PNG, WebP or GIF, up to 15 MB. Describe the hero and headline images above.</p>
+      {saved ? (
+        <p role="status" className="mt-4 rounded-lg bg-accent/15 px-3 py-2 text-base text-accent">
+          Images saved.
+        </p>
+      ) : null}
+      <Form method="post" encType="multipart/form-data" className="mt-6 space-y-6">
+        <FormAlert errors={errors?.form} />
+        <input type="hidden" name="intent" value="images" />
+        <div className="grid gap-6 sm:grid-cols-2">
+          {IMAGE_SLOTS.map((slot) => {
+            const error = errors?.[slot.name];
+            return (
+              <div key={slot.name}>
+                <label htmlFor={`image-${slot.name}`} className="mb-1.5 block text-sm font-medium text-white/90">
+                  {slot.label}
+                </label>
+                {current[slot.name] ? (
+                  <img src={current[slot.name]!} alt={alt[slot.name] ?? ''} className="mb-2 aspect-video w-full rounded-lg bg-black/30 object-cover" />
+                ) : null}
+                <input
+                  id={`image-${slot.name}`}
+                  name={slot.name}
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp,image/gif"
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `image-${slot.name}-error` : undefined}
+                  className="block w-full text-sm text-white/85 file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-white/25"
+                />
+                <ErrorList id={`image-${slot.name}-error`} errors={error} />
+              </div>
+            );
+          })}
+        </div>
+        <SubmitButton pending={pending} className="sm:w-auto">
+          Upload images
         </SubmitButton>
       </Form>
     </section>

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase } from './helpers';
 
 /**
@@ -243,6 +244,19 @@ test('the artist edits their offer on the account page and sees their subscriber
   await expect(page.getByRole('status')).toHaveText('Saved. Fans see the changes now.');
   const pub = (await (await request.get(`${apiBase}/performers/thelatenights`)).json()) as { data: { successPageTitle: string; yearlyPrice: number } };
   expect(pub.data).toMatchObject({ successPageTitle: title, yearlyPrice: 29.99 });
+
+  // A new hero image, through the media upload; it shows with its description.
+  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 240, g: 200, b: 30 } } }).png().toBuffer();
+  await page.getByLabel('Hero image', { exact: true }).setInputFiles({ name: 'hero.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Upload images' }).click();
+  await expect(page.getByRole('status')).toHaveText('Images saved.');
+  const hero = page.getByRole('img', { name: 'The Late Nights in white over a city skyline under a full moon' });
+  await expect(hero).toHaveAttribute('src', /\/performers\/images\/[0-9a-f-]{36}$/);
+  expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  // A text file is refused on its field.
+  await page.getByLabel('Avatar', { exact: true }).setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await page.getByRole('button', { name: 'Upload images' }).click();
+  await expect(page.getByLabel('Avatar', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 });
 
 /** A browser context with JavaScript off, for the no-JS journey. */
