@@ -11,7 +11,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (user.artist) throw redirect(`/${user.username}`);
   const artist = await requireArtist(params.artistUsername, token, request.signal);
   if (artist.subscribed) throw redirect(`/${artist.username}`);
-  return json({ artist, user });
+  return json({ artist });
 }
 
 export default function UnsubscribedLayout() {

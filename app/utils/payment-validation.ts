@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The payment page's forms: the test gateway's card form and the promo code. The api's test gateway checks the
- * same card rules with the same words (api/payments/test-gateway.ts).
+ * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same
+ * words (api/payments/test-gateway.ts).
  */
 export const cardMessages = {
   number: 'Please enter a valid card number.',
@@ -10,7 +10,6 @@ export const cardMessages = {
   expiry: 'Please enter the expiry date as MM/YY.',
   expired: 'Your card’s expiry date is in the past.',
   cvc: 'Please enter the 3 or 4 digit security code.',
-  promo: 'Please enter a promo code.',
 } as const;
 
 /** Luhn's check digit: catches most mistyped numbers before any call. */
@@ -60,6 +59,3 @@ export const TestCardFormSchema = z.object({
   idempotencyKey: z.string().max(100).optional(),
 });
 
-export const PromoFormSchema = z.object({
-  promo: z.string(required(cardMessages.promo)).trim().min(1, { error: cardMessages.promo }).max(60),
-});
