@@ -17,7 +17,9 @@ export type FailureReason =
   | 'incorrect_cvc'
   | 'processing_error'
   | 'authentication_failed'
-  | 'gateway_unreachable';
+  | 'gateway_unreachable'
+  /** Another payment for the same membership succeeded first: this one was called off. */
+  | 'superseded';
 
 export const FAILURE_MESSAGES: Record<FailureReason, string> = {
   card_declined: 'Your card was declined. Please use a different card, or contact your bank.',
@@ -29,6 +31,7 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
     'Your bank could not confirm this payment, so you have not been charged. Please try again or use a different card.',
   gateway_unreachable:
     'We could not reach our payment provider, so you have not been charged. Please try again in a moment.',
+  superseded: 'You have already paid for this membership with another payment, so this one was called off and not charged.',
 };
 
 /** What the client needs to finish a payment that requires the fan's authentication (3-D Secure). */

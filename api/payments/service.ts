@@ -229,6 +229,7 @@ export async function applyOutcome(db: Db, gateway: PaymentGateway | null, payme
     );
   }
   if (outcome.status === 'succeeded') {
+    let superseded: PaymentRow[] = [];
     await db.transaction(async (tx) => {
       const payment = await one<PaymentRow>(
         tx,
@@ -255,7 +256,20 @@ export async function applyOutcome(db: Db, gateway: PaymentGateway | null, payme
         cardId: payment.cardId,
       });
       await tx.query('UPDATE payments SET subscription_id = $2 WHERE id = $1', [paymentId, subscriptionId]);
+      superseded = await tx.query<PaymentRow>(
+        `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'superseded', failure_message = $3, updated_at = now()
+          WHERE user_id = $1 AND artist_id = $2 AND id <> $4 AND kind = 'subscribe' AND status = 'requires_action'
+          RETURNING id, promo_code_id AS "promoCodeId", gateway_subscription_id AS "gatewaySubscriptionId",
+                    gateway_payment_id AS "gatewayPaymentId", action_result AS "actionResult", action_secret AS "actionSecret",
+                    card_id AS "cardId"`,
+        [payment.userId, payment.artistId, FAILURE_MESSAGES.superseded, paymentId],
+      );
     });
+    // A payment still waiting for authentication must not charge too once this one has paid: call it off.
+    for (const other of superseded) {
+      if (other.promoCodeId) await releasePromo(db, other.promoCodeId);
+      if (gateway?.abandon) await gateway.abandon(storedPayment(other));
+    }
   } else if (outcome.status === 'requires_action') {
     await db.query(
       `UPDATE payments SET status = 'requires_action', next_action = $2::jsonb,
@@ -399,6 +413,15 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     throw badRequest(message, { paymentGateway: [message] });
   }
   if (!input.cardId && gateway.name === 'test') throw badRequest('Please enter your card details.', { cardId: ['Please enter your card details.'] });
+
+  // A payment left "processing" by a crash would block this fan forever (one in flight per club): give up on it.
+  const stale = await db.query<{ promoCodeId: string | null }>(
+    `UPDATE payments SET status = 'failed', failure_reason = 'processing_error', failure_message = $3, updated_at = now()
+      WHERE user_id = $1 AND artist_id = $2 AND status = 'processing' AND updated_at < now() - interval '10 minutes'
+      RETURNING promo_code_id AS "promoCodeId"`,
+    [viewer.id, artist.id, FAILURE_MESSAGES.processing_error],
+  );
+  for (const row of stale) if (row.promoCodeId) await releasePromo(db, row.promoCodeId);
 
   const promo: PromoRow | null = input.promo?.trim() ? await resolvePromo(db, artist.id, input.promo) : null;
   const amountCents = discountedCents(artist.yearlyPriceCents, promo);

@@ -205,6 +205,30 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await subscribed(fan, paid)).toBe(false);
   });
 
+  it('a payment waiting for authentication is called off when another payment for the club succeeds first', async () => {
+    const fan = await registerFan(t);
+    const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
+    // Approving the first one now charges nothing more.
+    const url = new URL(waiting.nextAction.url);
+    const page = await (await fetch(new URL(url.pathname + url.search, t.url))).text();
+    expect(page).toContain('already been answered');
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'superseded' } });
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
+  });
+
+  it('a payment left processing by a crash does not block the fan for ever', async () => {
+    const fan = await registerFan(t);
+    await t.db.query(
+      `INSERT INTO payments (user_id, artist_id, gateway, status, amount_cents, list_price_cents, updated_at)
+       VALUES ($1, $2, 'test', 'processing', 4999, 4999, now() - interval '1 hour')`,
+      [fan.id, paid.id],
+    );
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'failed'`, [fan.id])).toBe(1);
+  });
+
   it('promo codes: percent and amount off, expired, used up, for another artist, unknown', async () => {
     await createPromo(t.db, { artist: paid.username, code: 'HALF', percentOff: 50 });
     await createPromo(t.db, { artist: paid.username, code: 'TENOFF', amountOff: 1000 });
