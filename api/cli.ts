@@ -10,6 +10,7 @@ import { migrate } from './db/migrate.js';
 import { seed, type SeedSummary } from './db/seed.js';
 import { ApiError, type FieldErrors } from './http.js';
 import { createArtist, NewArtistSchema, type CreatedArtist } from './performers/create.js';
+import { createPromo, NewPromoSchema, type CreatedPromo } from './payments/promos.js';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -25,6 +26,7 @@ Usage: ${USAGE} <command> [options]
 
 Commands:
   create-artist   Create an artist account (isPerformer) with a profile
+  create-promo    Create a promo code for an artist's fan club (percent or amount off the first year)
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
 
 Run "${USAGE} <command> --help" for the options of one command.
@@ -41,6 +43,20 @@ Options:
   --name           the name shown to fans, e.g. "Nova Ricci"
   --yearly-price   the yearly subscription price in major units, e.g. 49.99; 0 makes joining free
   -h, --help       show this help`;
+
+const CREATE_PROMO_HELP = `Usage: ${USAGE} create-promo --artist U --code C (--percent-off N | --amount-off A) [--expires-at DATE] [--max-redemptions N]
+
+Creates a promo code that fans type on the payment page (or bring as ?promo=C). It takes a percent or an amount off
+the first year; renewals are at the full price.
+
+Options:
+  --artist            the artist's username
+  --code              3 to 40 letters, digits, dashes or underscores; fans may type it in any case
+  --percent-off       1 to 100
+  --amount-off        an amount in major units, e.g. 5 or 4.99 (give this or --percent-off)
+  --expires-at        optional: the code stops working at this date and time, e.g. 2027-01-31 or 2027-01-31T18:00Z
+  --max-redemptions   optional: how many payments may use it
+  -h, --help          show this help`;
 
 const SEED_HELP = `Usage: ${USAGE} seed
 
@@ -70,10 +86,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   try {
     const [command, ...rest] = argv;
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-      io.out(rest[0] === 'create-artist' ? CREATE_ARTIST_HELP : rest[0] === 'seed' ? SEED_HELP : HELP);
+      io.out(
+        rest[0] === 'create-artist' ? CREATE_ARTIST_HELP : rest[0] === 'create-promo' ? CREATE_PROMO_HELP : rest[0] === 'seed' ? SEED_HELP : HELP,
+      );
       return 0;
     }
     if (command === 'create-artist') return await createArtistCommand(rest, io);
+    if (command === 'create-promo') return await createPromoCommand(rest, io);
     if (command === 'seed') return await seedCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
@@ -143,6 +162,70 @@ async function createArtistCommand(args: string[], io: CliIo) {
   const price = result.yearlyPrice > 0 ? `${formatPrice(result.yearlyPrice)} a year` : 'free to join';
   io.out(`Created artist ${result.username} (${result.name}, ${result.email}), ${price}${via}.`);
   io.out(`Their page: ${config.publicWebUrl}/${result.username}`);
+  return 0;
+}
+
+const PROMO_FLAGS: Record<string, string> = {
+  artist: '--artist',
+  code: '--code',
+  percentOff: '--percent-off',
+  amountOff: '--amount-off',
+  expiresAt: '--expires-at',
+  maxRedemptions: '--max-redemptions',
+};
+
+/** Checks the create-promo arguments with the same schema as POST /admin/promos. */
+export function parseCreatePromoArgs(args: string[]) {
+  const { values } = parseCommandArgs('create-promo', args, {
+    artist: { type: 'string' },
+    code: { type: 'string' },
+    'percent-off': { type: 'string' },
+    'amount-off': { type: 'string' },
+    'expires-at': { type: 'string' },
+    'max-redemptions': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return { help: true as const };
+  for (const flag of ['artist', 'code'] as const) {
+    if (values[flag] === undefined) {
+      throw new CliError(`--${flag} is required. Usage: ${USAGE} create-promo --artist U --code C --percent-off 20`, 2);
+    }
+  }
+  const input = {
+    artist: values.artist,
+    code: values.code,
+    percentOff: values['percent-off'],
+    amountOff: values['amount-off'],
+    expiresAt: values['expires-at'],
+    maxRedemptions: values['max-redemptions'],
+  };
+  const result = NewPromoSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CliError(`${PROMO_FLAGS[String(issue.path[0])] ?? 'arguments'}: ${issue.message}`, 2);
+  }
+  return { help: false as const, promo: result.data, input };
+}
+
+async function createPromoCommand(args: string[], io: CliIo) {
+  const parsed = parseCreatePromoArgs(args);
+  if (parsed.help) {
+    io.out(CREATE_PROMO_HELP);
+    return 0;
+  }
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<CreatedPromo>(config, {
+    path: '/admin/promos',
+    body: parsed.input,
+    direct: (db) => createPromo(db, parsed.promo),
+  });
+  const off = result.percentOff ? `${result.percentOff}% off` : `${formatPrice(result.amountOff ?? 0)} off`;
+  const limits = [
+    result.expiresAt ? `until ${result.expiresAt}` : null,
+    result.maxRedemptions ? `for ${result.maxRedemptions} payment${result.maxRedemptions === 1 ? '' : 's'}` : null,
+  ].filter(Boolean);
+  io.out(`Created promo code ${result.code} for ${result.artist}: ${off} the first year${limits.length ? `, ${limits.join(', ')}` : ''}${via}.`);
+  io.out(`Share it as: ${config.publicWebUrl}/${result.artist}/subscribe?promo=${encodeURIComponent(result.code)}`);
   return 0;
 }
 

@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe SDK sends its calls instead of Stripe's servers (tests point it at a local stand-in). */
+  STRIPE_API_URL: optionalUrl,
   SMTP_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -98,6 +100,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       secretKey: e.STRIPE_SECRET_KEY,
       publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? defaults.stripePublishableKey,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiUrl: e.STRIPE_API_URL,
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

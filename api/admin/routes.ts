@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.js';
 import { seed } from '../db/seed.js';
 import { ApiError, ok, parse } from '../http.js';
+import { createPromo, NewPromoSchema } from '../payments/promos.js';
 import { createArtist, NewArtistSchema } from '../performers/create.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
@@ -23,6 +24,11 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
   app.post('/admin/artists', { onRequest: guard }, async (request) => {
     const artist = parse(NewArtistSchema, request.body);
     return ok(await createArtist(ctx.db, artist));
+  });
+
+  app.post('/admin/promos', { onRequest: guard }, async (request) => {
+    const promo = parse(NewPromoSchema, request.body);
+    return ok(await createPromo(ctx.db, promo));
   });
 
   app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db)));

@@ -10,6 +10,7 @@ import { loginHref, paymentHref, PerkList } from '~/components/subscription-offe
 import { apiRequest, isHttpError, type ApiErrorBody } from '~/utils/api.server';
 import { getOptionalUser, logoutRedirect, requireArtist } from '~/utils/auth.server';
 import type { Artist } from '~/utils/mappers';
+import { subscribeToArtist } from '~/utils/payments.server';
 import { getSessionToken, sessionCookie } from '~/utils/session.server';
 import { RegisterSchema } from '~/utils/validation';
 
@@ -29,12 +30,11 @@ function readSearch(request: Request) {
 }
 
 /**
- * Where a fan goes once the register step is done: a paid artist's payment step (spec §2); for a free artist
- * (yearlyPrice 0: no payment step, spec §1) the artist's page. Creating the free subscription belongs to the
- * subscribe issue, and happens here, just before this redirect, once its API call exists.
+ * Where a fan goes once the register step is done: the payment step (spec §2), keeping the promo code. (For a free
+ * artist that step is a "Join for free" button; a new fan of a free artist never sees it: see the action.)
  */
-function nextStep(artist: Pick<Artist, 'username' | 'yearlyPrice'>, promo: string | null) {
-  return artist.yearlyPrice === 0 ? `/${artist.username}` : paymentHref(artist.username, promo);
+function nextStep(artist: Pick<Artist, 'username'>, promo: string | null) {
+  return paymentHref(artist.username, promo);
 }
 
 /**
@@ -104,7 +104,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (editing) throw redirect(nextStep(artist, promo));
   const newToken = body.data?.token;
   if (typeof newToken !== 'string' || !newToken) throw new Error('The registration response has no token');
-  throw redirect(nextStep(artist, promo), { headers: { 'Set-Cookie': sessionCookie(newToken) } });
+  const headers = { 'Set-Cookie': sessionCookie(newToken) };
+  if (artist.yearlyPrice === 0) {
+    // A free artist (spec §1: no payment step): the register step itself completes the subscription.
+    await subscribeToArtist(newToken, { type: 'free', performerId: artist.id }, undefined, request.signal);
+    throw redirect(`/${artist.username}/subscribe/success`, { headers });
+  }
+  throw redirect(nextStep(artist, promo), { headers });
 }
 
 /**

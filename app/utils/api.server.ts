@@ -41,6 +41,8 @@ export interface RequestOptions {
   backoffMs?: number;
   /** The browser's address, passed on so the API's per-address rate limits see the fan and not the web tier. */
   clientIp?: string;
+  /** More request headers (e.g. Idempotency-Key on a payment). */
+  headers?: Record<string, string>;
 }
 
 const RETRIES = 3;
@@ -60,7 +62,7 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
     if (Array.isArray(value)) value.forEach((v) => url.searchParams.append(key, String(v)));
     else url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.clientIp) headers['X-Forwarded-For'] = options.clientIp;
   let payload: string | undefined;

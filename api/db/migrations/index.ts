@@ -1,10 +1,12 @@
 import { sql as accounts } from './0001_accounts.js';
 import { sql as messages } from './0002_messages.js';
 import { sql as content } from './0003_content.js';
+import { sql as payments } from './0004_payments.js';
 
 /** Every migration in the order it is applied. Never edit one that has shipped: add the next. */
 export const migrations: { id: string; sql: string }[] = [
   { id: '0001_accounts', sql: accounts },
   { id: '0002_messages', sql: messages },
   { id: '0003_content', sql: content },
+  { id: '0004_payments', sql: payments },
 ];

@@ -1,0 +1,35 @@
+import { formatPrice } from '../../app/utils/mappers.js';
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The test gateway's authentication page: what a bank's 3-D Secure page is to Stripe. Plain HTML with two forms,
+ * so it works without JavaScript; it says plainly that it is a test and nothing is charged.
+ */
+export function approvalPage(payment: { id: string; status: string; amountCents: number; currency: string; actionSecret: string | null; actionResult: string | null; artistName: string }) {
+  const amount = formatPrice(payment.amountCents / 100, payment.currency);
+  const open = payment.status === 'requires_action' && !payment.actionResult;
+  const action = `/payment/test-gateway/authenticate/${encodeURIComponent(payment.id)}`;
+  const hidden = `<input type="hidden" name="secret" value="${escape(payment.actionSecret ?? '')}">`;
+  const body = open
+    ? `<p>Approve the payment of <strong>${escape(amount)}</strong> to <strong>${escape(payment.artistName)}</strong>’s fan club?</p>
+       <form method="post" action="${action}">${hidden}<input type="hidden" name="decision" value="approve">
+         <button type="submit" class="primary">Approve payment</button></form>
+       <form method="post" action="${action}">${hidden}<input type="hidden" name="decision" value="fail">
+         <button type="submit" class="secondary">Fail authentication</button></form>`
+    : `<p>This payment has already been answered. You can close this page.</p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Authenticate your payment (test) | Stagedoor</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#eef1f6;color:#13203a;font-family:system-ui,-apple-system,sans-serif}
+main{max-width:26rem;margin:1rem;padding:2rem;background:#fff;border-radius:1rem;box-shadow:0 10px 30px rgba(0,0,0,.12)}
+h1{font-size:1.5rem;margin:0 0 .5rem}.note{background:#fff5c2;border:1px solid #d4b800;border-radius:.5rem;padding:.75rem;font-size:.95rem}
+form{margin-top:1rem}button{width:100%;padding:.85rem 1rem;border-radius:999px;font-size:1rem;font-weight:600;cursor:pointer}
+.primary{background:#13203a;color:#fff;border:0}.secondary{background:#fff;color:#13203a;border:2px solid #13203a}
+button:focus-visible{outline:3px solid #2457d6;outline-offset:2px}
+</style></head><body><main>
+<h1>Authenticate your payment</h1>
+<p class="note"><strong>Test payment.</strong> This page stands in for your bank’s security check (3-D Secure). Nothing is charged.</p>
+${body}
+</main></body></html>`;
+}

@@ -1,0 +1,102 @@
+/**
+ * The payment-gateway interface. Two implementations: the test gateway (./test-gateway.ts, the default without
+ * Stripe keys) and Stripe (./stripe-gateway.ts). Both drive the same state machine (./service.ts):
+ *
+ *   processing ──▶ succeeded
+ *        │    └──▶ failed (reason)
+ *        └──▶ requires_action ──(fan authenticates, client calls confirm)──▶ succeeded | failed
+ */
+
+export type GatewayName = 'test' | 'stripe';
+
+/** Why a payment failed, as a code the client can switch on; FAILURE_MESSAGES says it to the fan. */
+export type FailureReason =
+  | 'card_declined'
+  | 'expired_card'
+  | 'insufficient_funds'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'authentication_failed'
+  | 'gateway_unreachable'
+  /** Another payment for the same membership succeeded first: this one was called off. */
+  | 'superseded';
+
+export const FAILURE_MESSAGES: Record<FailureReason, string> = {
+  card_declined: 'Your card was declined. Please use a different card, or contact your bank.',
+  expired_card: 'Your card has expired. Please use a different card.',
+  insufficient_funds: 'Your card has insufficient funds. Please use a different card.',
+  incorrect_cvc: 'Your card’s security code is incorrect. Please check it and try again.',
+  processing_error: 'Something went wrong while processing your card. You have not been charged; please try again.',
+  authentication_failed:
+    'Your bank could not confirm this payment, so you have not been charged. Please try again or use a different card.',
+  gateway_unreachable:
+    'We could not reach our payment provider, so you have not been charged. Please try again in a moment.',
+  superseded: 'You have already paid for this membership with another payment, so this one was called off and not charged.',
+};
+
+/** What the client needs to finish a payment that requires the fan's authentication (3-D Secure). */
+export type NextAction =
+  /** Send the browser here (the test gateway's approval page, Stripe Checkout); it comes back to the return URL. */
+  | { type: 'redirect'; url: string }
+  /** Stripe.js finishes it in the page: stripe.handleNextAction({ clientSecret }), then the client calls confirm. */
+  | { type: 'stripe_sdk'; clientSecret: string };
+
+/** What the gateway knows about the payment: ids to find it again, and the end of the period it paid for. */
+export interface GatewayRefs {
+  gatewaySubscriptionId?: string;
+  gatewayPaymentId?: string;
+  gatewayInvoiceId?: string;
+  periodEnd?: Date;
+  /** The gateway's customer id for the fan, to reuse next time. */
+  customerId?: string;
+}
+
+export type GatewayOutcome =
+  | ({ status: 'succeeded' } & GatewayRefs)
+  | ({ status: 'requires_action'; nextAction: NextAction; actionSecret?: string } & GatewayRefs)
+  | ({ status: 'failed'; reason: FailureReason; message?: string } & GatewayRefs);
+
+export interface SubscribeCharge {
+  paymentId: string;
+  /** Sent to the gateway so a retried call never makes a second charge there either. */
+  idempotencyKey: string;
+  user: { id: string; email: string; username: string; stripeCustomerId: string | null };
+  artist: { id: string; username: string; name: string; stripeProductId: string | null };
+  /** The card source: a test-gateway token, or a Stripe PaymentMethod (pm_…). Absent: Stripe Checkout. */
+  cardId?: string;
+  /** The first year's amount, after the promo code. */
+  amountCents: number;
+  /** The artist's yearly price: what each renewal costs. */
+  listPriceCents: number;
+  currency: string;
+  promo: { id: string; code: string; percentOff: number | null; amountOffCents: number | null; stripeCouponId: string | null } | null;
+  /** Where the fan comes back after authenticating or after Stripe Checkout (the web's confirm page). */
+  returnUrl: string;
+  /** Where Stripe Checkout sends a fan who gives up. */
+  cancelUrl: string;
+}
+
+/** A payment as stored, as much as the gateways need to confirm it or renew it. */
+export interface StoredPayment {
+  id: string;
+  gatewaySubscriptionId: string | null;
+  gatewayPaymentId: string | null;
+  actionResult: string | null;
+  actionSecret: string | null;
+  cardId: string | null;
+}
+
+export interface PaymentGateway {
+  readonly name: GatewayName;
+  /** Charges the first year and sets up the yearly renewal. */
+  subscribe(charge: SubscribeCharge): Promise<GatewayOutcome>;
+  /** After the fan authenticated (or came back from Checkout): where the payment stands now. */
+  confirm(payment: StoredPayment): Promise<GatewayOutcome>;
+  /** Turns the yearly renewal off (cancel at period end) or on again. */
+  setAutoRenew(gatewaySubscriptionId: string, autoRenew: boolean): Promise<void>;
+  /** Gives up a payment that will not complete (a declined first payment): nothing stays half-created. */
+  abandon?(payment: StoredPayment): Promise<void>;
+}
+
+/** A gateway call that could not be made (network, gateway down): the payment fails as gateway_unreachable. */
+export class GatewayUnreachableError extends Error {}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { one, type Db, type Queryable } from '../db/client.js';
+import { badRequest, unprocessable } from '../http.js';
+
+/**
+ * Promo codes: per artist, a percent or an amount off the first year, with an optional expiry and an optional
+ * limit on redemptions. A code is reserved when a payment starts (so "used up" is exact under concurrency) and
+ * released again when that payment fails.
+ */
+
+export const PROMO_UNKNOWN = 'This promo code is not valid.';
+export const PROMO_WRONG_ARTIST = 'This promo code is not valid for this artist.';
+export const PROMO_EXPIRED = 'This promo code has expired.';
+export const PROMO_USED_UP = 'This promo code has already been used the maximum number of times.';
+
+export interface PromoRow {
+  id: string;
+  artistId: string;
+  code: string;
+  percentOff: number | null;
+  amountOffCents: number | null;
+  expiresAt: Date | null;
+  maxRedemptions: number | null;
+  timesRedeemed: number;
+  stripeCouponId: string | null;
+}
+
+const PROMO_SELECT = `SELECT id, artist_id AS "artistId", code, percent_off AS "percentOff", amount_off_cents AS "amountOffCents",
+  expires_at AS "expiresAt", max_redemptions AS "maxRedemptions", times_redeemed AS "timesRedeemed",
+  stripe_coupon_id AS "stripeCouponId" FROM promo_codes`;
+
+/** The first year's price after the code: never below zero. */
+export function discountedCents(priceCents: number, promo: Pick<PromoRow, 'percentOff' | 'amountOffCents'> | null) {
+  if (!promo) return priceCents;
+  if (promo.percentOff) return Math.max(0, priceCents - Math.round((priceCents * promo.percentOff) / 100));
+  return Math.max(0, priceCents - (promo.amountOffCents ?? 0));
+}
+
+/** Finds a usable code for this artist or throws 400 with errors.promo saying why it cannot be used. */
+export async function resolvePromo(db: Queryable, artistId: string, code: string): Promise<PromoRow> {
+  const trimmed = code.trim();
+  const rows = await db.query<PromoRow>(`${PROMO_SELECT} WHERE lower(code) = lower($1)`, [trimmed]);
+  const promo = rows.find((row) => row.artistId === artistId);
+  if (!promo) throw badRequest(rows.length ? PROMO_WRONG_ARTIST : PROMO_UNKNOWN, { promo: [rows.length ? PROMO_WRONG_ARTIST : PROMO_UNKNOWN] });
+  if (promo.expiresAt && new Date(promo.expiresAt).getTime() <= Date.now()) throw badRequest(PROMO_EXPIRED, { promo: [PROMO_EXPIRED] });
+  if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions) throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
+  return promo;
+}
+
+/** Takes one redemption, or throws "used up" when another fan took the last one a moment ago. */
+export async function reservePromo(tx: Queryable, promoId: string) {
+  const row = await one(
+    tx,
+    `UPDATE promo_codes SET times_redeemed = times_redeemed + 1
+      WHERE id = $1 AND (max_redemptions IS NULL OR times_redeemed < max_redemptions) RETURNING id`,
+    [promoId],
+  );
+  if (!row) throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
+}
+
+export async function releasePromo(db: Queryable, promoId: string) {
+  await db.query('UPDATE promo_codes SET times_redeemed = greatest(times_redeemed - 1, 0) WHERE id = $1', [promoId]);
+}
+
+const CODE_MESSAGE = 'A promo code is 3 to 40 letters, digits, dashes or underscores.';
+const DISCOUNT_MESSAGE = 'Give either a percent off (1 to 100) or an amount off, not both.';
+
+export const NewPromoSchema = z
+  .object({
+    artist: z.string({ error: 'Name the artist (their username).' }).trim().min(1, { error: 'Name the artist (their username).' }),
+    code: z.string({ error: CODE_MESSAGE }).trim().regex(/^[A-Za-z0-9_-]{3,40}$/, { error: CODE_MESSAGE }),
+    percentOff: z.coerce.number().int().min(1, { error: 'The percent off must be from 1 to 100.' }).max(100, { error: 'The percent off must be from 1 to 100.' }).optional(),
+    amountOff: z
+      .union([z.number(), z.string().trim()])
+      .refine((value) => /^\d{1,6}(\.\d{1,2})?$/.test(String(value)) && Number(value) > 0, {
+        error: 'The amount off must be more than 0 with at most two decimals, e.g. 5 or 4.99.',
+      })
+      .transform((value) => Math.round(Number(value) * 100))
+      .optional(),
+    expiresAt: z.coerce.date({ error: 'The expiry must be a date, e.g. 2027-01-31.' }).optional(),
+    maxRedemptions: z.coerce.number().int().min(1, { error: 'The redemption limit must be a whole number of at least 1.' }).optional(),
+  })
+  .refine((value) => (value.percentOff === undefined) !== (value.amountOff === undefined), { error: DISCOUNT_MESSAGE, path: ['percentOff'] });
+
+export type NewPromo = z.output<typeof NewPromoSchema>;
+
+export interface CreatedPromo {
+  id: string;
+  artist: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  expiresAt: string | null;
+  maxRedemptions: number | null;
+}
+
+/** Creates a promo code for an artist (the CLI's create-promo and POST /admin/promos). */
+export async function createPromo(db: Db, promo: NewPromo): Promise<CreatedPromo> {
+  const artist = await one<{ id: string; username: string }>(
+    db,
+    'SELECT id, username FROM users WHERE lower(username) = lower($1) AND is_performer',
+    [promo.artist],
+  );
+  if (!artist) throw badRequest(`There is no artist with the username "${promo.artist}".`, { artist: ['No such artist'] });
+  try {
+    const row = await one<{ id: string; expiresAt: Date | null }>(
+      db,
+      `INSERT INTO promo_codes (artist_id, code, percent_off, amount_off_cents, expires_at, max_redemptions)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, expires_at AS "expiresAt"`,
+      [artist.id, promo.code, promo.percentOff ?? null, promo.amountOff ?? null, promo.expiresAt ?? null, promo.maxRedemptions ?? null],
+    );
+    return {
+      id: row!.id,
+      artist: artist.username,
+      code: promo.code,
+      percentOff: promo.percentOff ?? null,
+      amountOff: promo.amountOff === undefined ? null : promo.amountOff / 100,
+      expiresAt: row!.expiresAt ? new Date(row!.expiresAt).toISOString() : null,
+      maxRedemptions: promo.maxRedemptions ?? null,
+    };
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') {
+      throw unprocessable(`${artist.username} already has the promo code "${promo.code}".`, { code: ['Already exists'] });
+    }
+    throw error;
+  }
+}

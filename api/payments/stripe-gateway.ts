@@ -1,0 +1,241 @@
+import Stripe from 'stripe';
+import type { Config } from '../../server/config.js';
+import type { Db } from '../db/client.js';
+import {
+  GatewayUnreachableError,
+  type FailureReason,
+  type GatewayOutcome,
+  type PaymentGateway,
+  type StoredPayment,
+  type SubscribeCharge,
+} from './gateway.js';
+
+/**
+ * Stripe: a yearly recurring subscription per fan and artist, billed by Stripe, which renews it and tells us by
+ * webhook (./webhooks.ts). The card comes from Stripe Elements as a PaymentMethod (pm_…); without JavaScript the
+ * page has no Elements, so the same call without a card opens a Stripe Checkout session instead.
+ */
+
+export function createStripeClient(config: Config): Stripe {
+  const { secretKey, apiUrl } = config.stripe;
+  const target = apiUrl ? new URL(apiUrl) : undefined;
+  return new Stripe(secretKey ?? '', {
+    // Our own stand-in in tests (STRIPE_API_URL); Stripe's servers otherwise.
+    ...(target
+      ? {
+          host: target.hostname,
+          port: target.port || (target.protocol === 'http:' ? 80 : 443),
+          protocol: target.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
+
+/** Stripe's decline codes mapped onto our reasons; anything else declined is a plain decline. */
+function reasonFor(code: string | null | undefined, declineCode?: string | null): FailureReason {
+  const key = declineCode || code || '';
+  if (key === 'expired_card') return 'expired_card';
+  if (key === 'insufficient_funds') return 'insufficient_funds';
+  if (key === 'incorrect_cvc' || key === 'invalid_cvc') return 'incorrect_cvc';
+  if (key === 'processing_error') return 'processing_error';
+  if (key === 'payment_intent_authentication_failure' || key === 'authentication_required') return 'authentication_failed';
+  return 'card_declined';
+}
+
+/** The PaymentIntent behind a client secret (pi_…_secret_…). */
+function intentIdFromSecret(secret: string) {
+  return secret.split('_secret_')[0];
+}
+
+function periodEndOf(subscription: Stripe.Subscription): Date | undefined {
+  const end = subscription.items?.data?.[0]?.current_period_end;
+  return typeof end === 'number' ? new Date(end * 1000) : undefined;
+}
+
+export function createStripeGateway(db: Db, config: Config, stripe = createStripeClient(config)): PaymentGateway {
+  /** Every call goes through here: a network failure becomes GatewayUnreachableError. */
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
+        throw new GatewayUnreachableError((error as Error).message);
+      }
+      throw error;
+    }
+  }
+
+  async function customerFor(charge: SubscribeCharge) {
+    if (charge.user.stripeCustomerId) return charge.user.stripeCustomerId;
+    const customer = await call(() =>
+      stripe.customers.create(
+        { email: charge.user.email, name: charge.user.username, metadata: { userId: charge.user.id } },
+        { idempotencyKey: `customer-${charge.user.id}` },
+      ),
+    );
+    await db.query('UPDATE users SET stripe_customer_id = $2 WHERE id = $1 AND stripe_customer_id IS NULL', [charge.user.id, customer.id]);
+    return customer.id;
+  }
+
+  async function productFor(charge: SubscribeCharge) {
+    if (charge.artist.stripeProductId) return charge.artist.stripeProductId;
+    const product = await call(() =>
+      stripe.products.create(
+        { name: `${charge.artist.name} fan club (yearly)`, metadata: { artistId: charge.artist.id } },
+        { idempotencyKey: `product-${charge.artist.id}` },
+      ),
+    );
+    await db.query('UPDATE artist_profiles SET stripe_product_id = $2 WHERE user_id = $1 AND stripe_product_id IS NULL', [
+      charge.artist.id,
+      product.id,
+    ]);
+    return product.id;
+  }
+
+  /** Our promo code as a Stripe coupon for the first invoice only, made once per code. */
+  async function couponFor(charge: SubscribeCharge) {
+    const promo = charge.promo;
+    if (!promo) return undefined;
+    if (promo.stripeCouponId) return promo.stripeCouponId;
+    const coupon = await call(() =>
+      stripe.coupons.create(
+        {
+          name: promo.code,
+          duration: 'once',
+          ...(promo.percentOff ? { percent_off: promo.percentOff } : { amount_off: promo.amountOffCents ?? 0, currency: charge.currency }),
+          metadata: { promoCodeId: promo.id },
+        },
+        { idempotencyKey: `coupon-${promo.id}` },
+      ),
+    );
+    await db.query('UPDATE promo_codes SET stripe_coupon_id = $2 WHERE id = $1 AND stripe_coupon_id IS NULL', [promo.id, coupon.id]);
+    return coupon.id;
+  }
+
+  /** Where a subscription's first payment stands, from its latest invoice's PaymentIntent. */
+  async function outcomeOf(subscription: Stripe.Subscription, customerId: string): Promise<GatewayOutcome> {
+    const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
+    const refs = {
+      gatewaySubscriptionId: subscription.id,
+      gatewayInvoiceId: invoice?.id ?? (typeof subscription.latest_invoice === 'string' ? subscription.latest_invoice : undefined),
+      periodEnd: periodEndOf(subscription),
+      customerId,
+    };
+    if (subscription.status === 'active' || subscription.status === 'trialing') return { status: 'succeeded', ...refs };
+    const secret = invoice?.confirmation_secret?.client_secret;
+    if (!secret) return { status: 'failed', reason: 'processing_error', ...refs };
+    const intent = await call(() => stripe.paymentIntents.retrieve(intentIdFromSecret(secret)));
+    const withIntent = { ...refs, gatewayPaymentId: intent.id };
+    if (intent.status === 'succeeded') return { status: 'succeeded', ...withIntent };
+    if (intent.status === 'requires_action') {
+      return { status: 'requires_action', nextAction: { type: 'stripe_sdk', clientSecret: secret }, ...withIntent };
+    }
+    const error = intent.last_payment_error;
+    return { status: 'failed', reason: reasonFor(error?.code, error?.decline_code), ...withIntent };
+  }
+
+  return {
+    name: 'stripe',
+
+    async subscribe(charge) {
+      try {
+        const [customer, product, coupon] = await Promise.all([customerFor(charge), productFor(charge), couponFor(charge)]);
+        const metadata = { paymentId: charge.paymentId, userId: charge.user.id, artistId: charge.artist.id };
+        const priceData = {
+          currency: charge.currency,
+          product,
+          unit_amount: charge.listPriceCents,
+          recurring: { interval: 'year' as const },
+        };
+        if (!charge.cardId) {
+          // No Elements (JavaScript off): Stripe Checkout takes the card and 3-D Secure on its own page.
+          const session = await call(() =>
+            stripe.checkout.sessions.create(
+              {
+                mode: 'subscription',
+                customer,
+                client_reference_id: charge.paymentId,
+                line_items: [{ price_data: priceData, quantity: 1 }],
+                ...(coupon ? { discounts: [{ coupon }] } : {}),
+                subscription_data: { metadata },
+                metadata,
+                success_url: charge.returnUrl,
+                cancel_url: charge.cancelUrl,
+              },
+              { idempotencyKey: `checkout-${charge.idempotencyKey}` },
+            ),
+          );
+          return {
+            status: 'requires_action',
+            nextAction: { type: 'redirect', url: session.url ?? '' },
+            gatewayPaymentId: session.id,
+            customerId: customer,
+          };
+        }
+        const cardId = charge.cardId;
+        await call(() => stripe.paymentMethods.attach(cardId, { customer }, { idempotencyKey: `attach-${charge.idempotencyKey}` }));
+        const subscription = await call(() =>
+          stripe.subscriptions.create(
+            {
+              customer,
+              items: [{ price_data: priceData }],
+              default_payment_method: cardId,
+              ...(coupon ? { discounts: [{ coupon }] } : {}),
+              payment_behavior: 'allow_incomplete',
+              metadata,
+              expand: ['latest_invoice.confirmation_secret'],
+            },
+            { idempotencyKey: `subscribe-${charge.idempotencyKey}` },
+          ),
+        );
+        return await outcomeOf(subscription, customer);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) {
+          return { status: 'failed', reason: reasonFor(error.code, error.decline_code) };
+        }
+        throw error;
+      }
+    },
+
+    async confirm(payment: StoredPayment) {
+      if (payment.gatewayPaymentId?.startsWith('cs_')) {
+        const sessionId = payment.gatewayPaymentId;
+        const session = await call(() => stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] }));
+        const subscription = typeof session.subscription === 'object' ? session.subscription : null;
+        if (session.status === 'complete' && subscription && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')) {
+          return {
+            status: 'succeeded',
+            gatewaySubscriptionId: subscription.id,
+            gatewayInvoiceId: typeof subscription.latest_invoice === 'string' ? subscription.latest_invoice : subscription.latest_invoice?.id,
+            periodEnd: periodEndOf(subscription),
+          };
+        }
+        if (session.status === 'expired') return { status: 'failed', reason: 'authentication_failed' };
+        return { status: 'requires_action', nextAction: { type: 'redirect', url: session.url ?? '' } };
+      }
+      if (!payment.gatewaySubscriptionId) return { status: 'failed', reason: 'processing_error' };
+      const subscriptionId = payment.gatewaySubscriptionId;
+      const subscription = await call(() =>
+        stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] }),
+      );
+      const outcome = await outcomeOf(subscription, typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id);
+      // The fan came back from authenticating: still needing it means it did not succeed.
+      if (outcome.status === 'failed' && outcome.reason === 'card_declined') return { ...outcome, reason: 'authentication_failed' };
+      return outcome;
+    },
+
+    async setAutoRenew(gatewaySubscriptionId, autoRenew) {
+      await call(() => stripe.subscriptions.update(gatewaySubscriptionId, { cancel_at_period_end: !autoRenew }));
+    },
+
+    async abandon(payment) {
+      // A subscription whose first payment failed stays "incomplete" at Stripe: cancel it so nothing is left behind.
+      if (!payment.gatewaySubscriptionId) return;
+      const id = payment.gatewaySubscriptionId;
+      await call(() => stripe.subscriptions.cancel(id)).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import Stripe from 'stripe';
+import { one } from '../db/client.js';
+import { ApiError, badRequest } from '../http.js';
+import { FAILURE_MESSAGES } from './gateway.js';
+import { applyOutcome, PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
+
+/**
+ * Stripe webhooks, verified by signature and applied idempotently, in any order, any number of times:
+ * - a duplicate delivery (same event id) is acknowledged and skipped (stripe_events);
+ * - invoice.paid only ever moves a subscription's end later (greatest), so an old invoice arriving late changes nothing;
+ * - customer.subscription.updated is applied only when newer than the last event applied to that subscription;
+ * - customer.subscription.deleted is final: nothing after it brings the subscription back.
+ */
+
+type Event = { id: string; type: string; created: number; data: { object: Record<string, any> } };
+
+export const BAD_SIGNATURE = 'The webhook signature is not valid.';
+
+function verify(pc: PaymentsContext, rawBody: string, signature: string | undefined): Event {
+  const secret = pc.config.stripe.webhookSecret;
+  if (!secret) throw new ApiError(404, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
+  if (!signature) throw badRequest(BAD_SIGNATURE);
+  try {
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret) as unknown as Event;
+  } catch {
+    throw badRequest(BAD_SIGNATURE);
+  }
+}
+
+export async function handleStripeWebhook(pc: PaymentsContext, rawBody: string, signature: string | undefined) {
+  const event = verify(pc, rawBody, signature);
+  const fresh = await one(pc.db, 'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);
+  if (!fresh) return { received: true, duplicate: true };
+  try {
+    await apply(pc, event);
+  } catch (error) {
+    // Not applied: forget the event so Stripe's retry applies it.
+    await pc.db.query('DELETE FROM stripe_events WHERE id = $1', [event.id]);
+    throw error;
+  }
+  return { received: true, duplicate: false };
+}
+
+const idOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined;
+
+function invoiceSubscriptionId(invoice: Record<string, any>) {
+  return idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
+}
+
+function invoicePeriodEnd(invoice: Record<string, any>): Date | undefined {
+  const ends: number[] = (invoice.lines?.data ?? []).map((line: any) => line?.period?.end).filter((end: unknown) => typeof end === 'number');
+  return ends.length ? new Date(Math.max(...ends) * 1000) : undefined;
+}
+
+function subscriptionPeriodEnd(subscription: Record<string, any>): Date | undefined {
+  const end = subscription.items?.data?.[0]?.current_period_end ?? subscription.current_period_end;
+  return typeof end === 'number' ? new Date(end * 1000) : undefined;
+}
+
+/** The open first payment behind a Stripe subscription, found by its id or by the paymentId we put in its metadata. */
+async function openPayment(pc: PaymentsContext, subscriptionId: string | undefined, paymentId: string | undefined) {
+  if (subscriptionId) {
+    const bySubscription = await one<PaymentRow>(pc.db, `${PAYMENT_SELECT} WHERE p.gateway_subscription_id = $1 AND p.kind = 'subscribe' ORDER BY p.created_at DESC LIMIT 1`, [subscriptionId]);
+    if (bySubscription) return bySubscription;
+  }
+  if (paymentId && /^[0-9a-f-]{36}$/i.test(paymentId)) return one<PaymentRow>(pc.db, `${PAYMENT_SELECT} WHERE p.id = $1`, [paymentId]);
+  return undefined;
+}
+
+async function apply(pc: PaymentsContext, event: Event) {
+  const object = event.data.object;
+  const created = new Date(event.created * 1000);
+  switch (event.type) {
+    case 'invoice.paid': {
+      const subscriptionId = invoiceSubscriptionId(object);
+      if (!subscriptionId) return;
+      const periodEnd = invoicePeriodEnd(object);
+      const paymentId = object.parent?.subscription_details?.metadata?.paymentId;
+      const first = await openPayment(pc, subscriptionId, paymentId);
+      if (first && (first.status === 'processing' || first.status === 'requires_action')) {
+        // The first payment, paid before the fan's page confirmed it: complete it from here.
+        await applyOutcome(pc.db, null, first.id, {
+          status: 'succeeded',
+          gatewaySubscriptionId: subscriptionId,
+          gatewayInvoiceId: object.id,
+          periodEnd,
+        });
+        return;
+      }
+      const subscription = await one<{ id: string; userId: string; artistId: string; currency: string }>(
+        pc.db,
+        `UPDATE subscriptions SET expires_at = greatest(expires_at, coalesce($2, expires_at)), updated_at = now()
+          WHERE gateway_subscription_id = $1 AND status = 'active'
+          RETURNING id, user_id AS "userId", artist_id AS "artistId", currency`,
+        [subscriptionId, periodEnd ?? null],
+      );
+      if (!subscription) return;
+      // The renewal's own record (the first invoice already has one: the conflict skips it).
+      await pc.db.query(
+        `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents,
+                               currency, gateway_subscription_id, gateway_invoice_id, period_end)
+         VALUES ($1, $2, $3, 'stripe', 'renewal', 'succeeded', $4, $4, $5, $6, $7, $8)
+         ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING`,
+        [subscription.userId, subscription.artistId, subscription.id, Number(object.amount_paid ?? 0), subscription.currency, subscriptionId, object.id, periodEnd ?? null],
+      );
+      return;
+    }
+    case 'invoice.payment_failed': {
+      const subscriptionId = invoiceSubscriptionId(object);
+      if (!subscriptionId) return;
+      // A failed renewal: recorded; access lasts until the paid year ends, and Stripe retries by its own schedule.
+      // (A failed first payment is answered to the fan directly, not here.)
+      await pc.db.query(
+        `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents,
+                               currency, gateway_subscription_id, gateway_invoice_id, failure_reason, failure_message)
+         SELECT s.user_id, s.artist_id, s.id, 'stripe', 'renewal', 'failed', $2, $2, s.currency, $1, $3, 'card_declined', $4
+           FROM subscriptions s WHERE s.gateway_subscription_id = $1
+         ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING`,
+        [subscriptionId, Number(object.amount_due ?? 0), object.id, FAILURE_MESSAGES.card_declined],
+      );
+      return;
+    }
+    case 'customer.subscription.updated': {
+      if (object.status === 'canceled') return endSubscription(pc, object, created);
+      await pc.db.query(
+        `UPDATE subscriptions
+            SET auto_renew = NOT $2, expires_at = greatest(expires_at, coalesce($3, expires_at)),
+                gateway_synced_at = $4, updated_at = now()
+          WHERE gateway_subscription_id = $1 AND status = 'active'
+            AND (gateway_synced_at IS NULL OR gateway_synced_at <= $4)`,
+        [object.id, Boolean(object.cancel_at_period_end), subscriptionPeriodEnd(object) ?? null, created],
+      );
+      return;
+    }
+    case 'customer.subscription.deleted':
+      return endSubscription(pc, object, created);
+    default:
+      return;
+  }
+}
+
+/** The subscription ended at Stripe: access ends when it ended (or now), and no later event revives it. */
+async function endSubscription(pc: PaymentsContext, object: Record<string, any>, created: Date) {
+  const endedAt = typeof object.ended_at === 'number' ? new Date(object.ended_at * 1000) : created;
+  await pc.db.query(
+    `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
+            gateway_synced_at = greatest(coalesce(gateway_synced_at, $3), $3), updated_at = now()
+      WHERE gateway_subscription_id = $1 AND status <> 'canceled'`,
+    [object.id, endedAt, created],
+  );
+}

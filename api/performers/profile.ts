@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ArtistProfileSchema } from '../../app/utils/artist-profile-validation.js';
+import { requireViewer } from '../auth/viewer.js';
+import type { ApiContext } from '../context.js';
+import { forbidden, ok, parse } from '../http.js';
+import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
+import { findArtistByUsername, serializeArtist } from './queries.js';
+
+const SubscribersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** The signed-in artist's own profile and offer, and who subscribed to them. */
+export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
+  const { db } = ctx;
+
+  async function requireSelfArtist(request: Parameters<typeof requireViewer>[1]) {
+    const viewer = await requireViewer(db, request);
+    if (!viewer.isPerformer) throw forbidden('Only artists have a profile to edit.');
+    return viewer;
+  }
+
+  /** Replaces the editable profile fields; answers the artist as GET /performers/{username} does. */
+  app.put('/performers/me', async (request) => {
+    const viewer = await requireSelfArtist(request);
+    const p = parse(ArtistProfileSchema, request.body);
+    await db.transaction(async (tx) => {
+      await tx.query('UPDATE users SET name = $2, updated_at = now() WHERE id = $1', [viewer.id, p.name]);
+      await tx.query(
+        `UPDATE artist_profiles SET bio = $2, yearly_price_cents = $3, headline_offer_description = $4,
+                subscription_perks = $5::jsonb, success_page_title = $6, secondary_success_message = $7,
+                additional_success_message = $8, hero_image_alt_text = $9, headline_image_alt_text = $10,
+                activate_welcome_video = $11, updated_at = now()
+          WHERE user_id = $1`,
+        [
+          viewer.id,
+          p.bio,
+          Math.round(p.yearlyPrice * 100),
+          p.headlineOfferDescription,
+          JSON.stringify(p.subscriptionPerks),
+          p.successPageTitle,
+          p.secondarySuccessMessage,
+          p.additionalSuccessMessage,
+          p.heroImageAltText,
+          p.headlineImageAltText,
+          p.activateWelcomeVideo,
+        ],
+      );
+    });
+    const artist = await findArtistByUsername(db, viewer.username, viewer.id);
+    return ok(serializeArtist(artist!));
+  });
+
+  /** The artist's subscribers, newest first, with when each joined. */
+  app.get('/performers/me/subscribers', async (request) => {
+    const viewer = await requireSelfArtist(request);
+    const query = parse(SubscribersQuery, request.query);
+    const [rows, total] = await Promise.all([
+      db.query<{ id: string; username: string; name: string; avatar: string; startedAt: Date; type: string }>(
+        `SELECT u.id, u.username, u.name, u.avatar, s.started_at AS "startedAt", s.type
+           FROM subscriptions s JOIN users u ON u.id = s.user_id
+          WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}
+          ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
+        [viewer.id, query.limit, query.offset],
+      ),
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM subscriptions s WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`, [viewer.id]),
+    ]);
+    return ok({
+      data: rows.map((r) => ({ _id: r.id, username: r.username, name: r.name, avatar: r.avatar, startedAt: new Date(r.startedAt).toISOString(), type: r.type })),
+      total: total[0]?.total ?? 0,
+    });
+  });
+}

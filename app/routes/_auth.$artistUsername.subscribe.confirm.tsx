@@ -1,0 +1,36 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { isHttpError } from '~/utils/api.server';
+import { requireUser } from '~/utils/auth.server';
+import { confirmPayment } from '~/utils/payments.server';
+
+export const meta: MetaFunction = () => [{ title: 'Finishing your payment | Stagedoor' }];
+
+/**
+ * Where the fan comes back after authenticating a payment (the test gateway's approval page, Stripe's 3-D Secure)
+ * or after Stripe Checkout. Such returns start on another site, so the SameSite=Strict cookie is missing on the
+ * first request: server/same-site-bounce.ts answers it with a same-site reload that carries the cookie, and this
+ * loader then runs signed in. It asks the api to confirm (POST /payment/{id}/confirm) and leads the fan on:
+ * success page, back to the authentication page, or back to the payment form with the reason.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { token } = await requireUser(request, params.artistUsername);
+  const artist = params.artistUsername ?? '';
+  const paymentId = new URL(request.url).searchParams.get('payment');
+  const paymentPage = `/${artist}/subscribe/payment`;
+  if (!paymentId) throw redirect(paymentPage);
+  let payment;
+  try {
+    payment = await confirmPayment(token, paymentId, request.signal);
+  } catch (error) {
+    if (isHttpError(error, 404)) throw new Response('Not found', { status: 404 });
+    throw error;
+  }
+  if (payment.status === 'succeeded') throw redirect(`/${artist}/subscribe/success`);
+  if (payment.status === 'requires_action' && payment.nextAction?.type === 'redirect') throw redirect(payment.nextAction.url);
+  throw redirect(`${paymentPage}?${new URLSearchParams({ payment: paymentId })}`);
+}
+
+/** Never shown: the loader always redirects. */
+export default function ConfirmPayment() {
+  return null;
+}

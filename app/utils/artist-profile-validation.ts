@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * The artist's own profile and offer (the account page's form and PUT /performers/me): one schema for the browser,
+ * the action and the api. Prices are typed in major units ("49.99") and stored in cents.
+ */
+export const profileMessages = {
+  name: 'Please enter your name as fans see it.',
+  nameTooLong: 'Your name must be at most 100 characters.',
+  price: 'Enter the yearly price as an amount of 0 or more with at most two decimals, e.g. 49.99 (0 makes joining free).',
+  tooLong: (max: number) => `Please shorten this to at most ${max} characters.`,
+  perk: 'Each perk must be at most 200 characters.',
+  perks: 'List at most 10 perks.',
+} as const;
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: profileMessages.tooLong(max) })
+    .optional()
+    .transform((value) => value ?? '');
+
+const PRICE = /^\d{1,6}(\.\d{1,2})?$/;
+
+export const ArtistProfileSchema = z.object({
+  name: z.string({ error: profileMessages.name }).trim().min(1, { error: profileMessages.name }).max(100, { error: profileMessages.nameTooLong }),
+  bio: text(2000),
+  yearlyPrice: z
+    .union([z.number(), z.string().trim()], { error: profileMessages.price })
+    .refine((value) => PRICE.test(String(value)), { error: profileMessages.price })
+    .transform((value) => Number(value)),
+  headlineOfferDescription: text(500),
+  /** One perk a line in the form; a list in the api. */
+  subscriptionPerks: z
+    .union([z.array(z.string()), z.string()])
+    .optional()
+    .transform((value) =>
+      (Array.isArray(value) ? value : (value ?? '').split(/\r?\n/)).map((perk) => perk.trim()).filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(200, { error: profileMessages.perk })).max(10, { error: profileMessages.perks })),
+  successPageTitle: text(100),
+  secondarySuccessMessage: text(500),
+  additionalSuccessMessage: text(500),
+  heroImageAltText: text(200),
+  headlineImageAltText: text(200),
+  activateWelcomeVideo: z
+    .union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')])
+    .optional()
+    .transform((value) => value === true || value === 'on' || value === 'true'),
+});
+
+export type ArtistProfileInput = z.input<typeof ArtistProfileSchema>;
+export type ArtistProfileValues = z.output<typeof ArtistProfileSchema>;

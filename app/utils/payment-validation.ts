@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same
+ * words (api/payments/test-gateway.ts).
+ */
+export const cardMessages = {
+  number: 'Please enter a valid card number.',
+  notTestCard: 'This is a test payment and real cards are not accepted. Use a test card such as 4242 4242 4242 4242.',
+  expiry: 'Please enter the expiry date as MM/YY.',
+  expired: 'Your card’s expiry date is in the past.',
+  cvc: 'Please enter the 3 or 4 digit security code.',
+} as const;
+
+/** Luhn's check digit: catches most mistyped numbers before any call. */
+export function luhnValid(digits: string) {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** True when the card's last valid month is over (a card is valid through the end of its expiry month). */
+export function isExpired(expMonth: number, expYear: number, now = new Date()) {
+  return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
+}
+
+const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
+
+export const CardNumberSchema = z
+  .string(required(cardMessages.number))
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^\d{12,19}$/, { error: cardMessages.number }).refine(luhnValid, { error: cardMessages.number }));
+
+/** MM/YY (or MM/YYYY) into month and four-digit year; a past month is refused. */
+export const ExpirySchema = z
+  .string(required(cardMessages.expiry))
+  .trim()
+  .regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, { error: cardMessages.expiry })
+  .transform((value) => {
+    const [month, year] = value.split('/').map((part) => Number(part.trim()));
+    return { expMonth: month, expYear: year < 100 ? 2000 + year : year };
+  })
+  .refine((value) => !isExpired(value.expMonth, value.expYear), { error: cardMessages.expired });
+
+export const CvcSchema = z.string(required(cardMessages.cvc)).trim().regex(/^\d{3,4}$/, { error: cardMessages.cvc });
+
+export const TestCardFormSchema = z.object({
+  number: CardNumberSchema,
+  expiry: ExpirySchema,
+  cvc: CvcSchema,
+  promo: z.string().trim().max(60).optional(),
+  idempotencyKey: z.string().max(100).optional(),
+});
+

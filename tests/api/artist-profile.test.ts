@@ -1,0 +1,101 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { upload } from './content-fixtures';
+import { profileMessages } from '../../app/utils/artist-profile-validation';
+import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, subscribe, type TestApi, type TestUser } from '../helpers/api';
+
+/** PUT /performers/me and GET /performers/me/subscribers: the artist's own account page. */
+describeEachDatabase('the artist’s profile and subscribers', (database) => {
+  let t: TestApi;
+  let artist: TestUser;
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name });
+    artist = await registerFan(t, 'profileartist');
+    await makeArtist(t, artist, { yearlyPriceCents: 1000, name: 'Before' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('saves the profile and offer, which the public artist then shows', async () => {
+    const answer = await call(t.url, 'PUT', '/performers/me', {
+      token: artist.token,
+      body: {
+        name: 'After Name',
+        bio: 'A new bio',
+        yearlyPrice: '19.50',
+        headlineOfferDescription: 'Everything, first',
+        subscriptionPerks: 'Demos\n\n  Presales  \nMessages',
+        successPageTitle: 'Welcome in',
+        secondarySuccessMessage: 'You are a member',
+        additionalSuccessMessage: 'Start with the vault',
+        heroImageAltText: 'The band on stage',
+        headlineImageAltText: 'Logo',
+        activateWelcomeVideo: 'on',
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const pub = (await call(t.url, 'GET', `/performers/${artist.username}`)).body.data;
+    expect(pub).toMatchObject({
+      name: 'After Name',
+      bio: 'A new bio',
+      yearlyPrice: 19.5,
+      headlineOfferDescription: 'Everything, first',
+      subscriptionPerks: ['Demos', 'Presales', 'Messages'],
+      successPageTitle: 'Welcome in',
+      secondarySuccessMessage: 'You are a member',
+      additionalSuccessMessage: 'Start with the vault',
+      heroImageAltText: 'The band on stage',
+      activateWelcomeVideo: true,
+    });
+  });
+
+  it('refuses bad input on the right field, fans, and the signed out', async () => {
+    const bad = await call(t.url, 'PUT', '/performers/me', { token: artist.token, body: { name: ' ', yearlyPrice: '-3', successPageTitle: 'x'.repeat(101) } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toMatchObject({ name: [profileMessages.name], yearlyPrice: [profileMessages.price], successPageTitle: [profileMessages.tooLong(100)] });
+    const fan = await registerFan(t);
+    expect((await call(t.url, 'PUT', '/performers/me', { token: fan.token, body: { name: 'x', yearlyPrice: 1 } })).status).toBe(403);
+    expect((await call(t.url, 'PUT', '/performers/me', { body: { name: 'x', yearlyPrice: 1 } })).status).toBe(401);
+    expect((await call(t.url, 'GET', '/performers/me/subscribers', { token: fan.token })).status).toBe(403);
+  });
+
+  it('lists the active subscribers newest first, with the total', async () => {
+    const first = await registerFan(t);
+    const second = await registerFan(t);
+    const lapsed = await registerFan(t);
+    await subscribe(t, first.id, artist.id);
+    await t.db.query(`UPDATE subscriptions SET started_at = now() - interval '2 days' WHERE user_id = $1`, [first.id]);
+    await subscribe(t, second.id, artist.id);
+    await subscribe(t, lapsed.id, artist.id);
+    await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [lapsed.id]);
+    const answer = await call(t.url, 'GET', '/performers/me/subscribers', { token: artist.token, query: { limit: 5 } });
+    expect(answer.body.data.total).toBe(2);
+    expect(answer.body.data.data.map((s: { username: string }) => s.username)).toEqual([second.username, first.username]);
+  });
+
+  it('profile images: an uploaded image becomes the hero image, served publicly while the profile uses it', async () => {
+    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 200, b: 90 } } }).png().toBuffer();
+    const uploaded = await upload(t, artist.token, png, { filename: 'hero.png', type: 'image/png', kind: 'image' });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const id = uploaded.body.data._id as string;
+
+    // Not public before a profile uses it.
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
+    const set = await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { heroImage: id } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data.heroImage).toBe(`${t.config.publicApiUrl}/performers/images/${id}`);
+    const served = await fetch(new URL(`/performers/images/${id}`, t.url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+
+    // Someone else's upload cannot be named; clearing makes it private again.
+    const other = await registerFan(t, 'otherprofile');
+    await makeArtist(t, other);
+    expect((await call(t.url, 'PUT', '/performers/me/images', { token: other.token, body: { avatar: id } })).status).toBe(400);
+    await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { heroImage: null } });
+    expect((await call(t.url, 'GET', `/performers/${artist.username}`)).body.data.heroImage).toBe('');
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
+  });
+});

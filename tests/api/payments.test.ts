@@ -1,0 +1,374 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPromo } from '../../api/payments/promos';
+import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP, PROMO_WRONG_ARTIST } from '../../api/payments/promos';
+import { renewDueSubscriptions } from '../../api/payments/renewals';
+import { createTestGateway, NOT_A_TEST_CARD, EXPIRED_MESSAGE } from '../../api/payments/test-gateway';
+import { FAILURE_MESSAGES } from '../../api/payments/gateway';
+import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
+
+/**
+ * Subscribing through POST /payment/subscribe/performers with the test gateway (the default without Stripe keys):
+ * free clubs, each test card, 3-D Secure approval, promo codes, idempotency and renewals, over real HTTP.
+ */
+
+const CARDS = {
+  success: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  authenticate: '4000 0027 6000 3184',
+  expired: '4000 0000 0000 0069',
+  insufficient: '4000 0000 0000 9995',
+};
+
+describeEachDatabase('payments with the test gateway', (database) => {
+  let t: TestApi;
+  let paid: TestUser;
+  let other: TestUser;
+  let free: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name, env: { PUBLIC_WEB_URL: 'http://web.test' } });
+    paid = await registerFan(t, 'paidartist');
+    await makeArtist(t, paid, { yearlyPriceCents: 4999, name: 'Paid Artist' });
+    other = await registerFan(t, 'otherartist');
+    await makeArtist(t, other, { yearlyPriceCents: 2000, name: 'Other Artist' });
+    free = await registerFan(t, 'freeartist');
+    await makeArtist(t, free, { yearlyPriceCents: 0, name: 'Free Artist' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function card(fan: TestUser, number: string, expiry = { expMonth: 12, expYear: new Date().getFullYear() + 2 }) {
+    const answer = await call(t.url, 'POST', '/payment/test-gateway/cards', { token: fan.token, body: { number, ...expiry, cvc: '123' } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body.data.id as string;
+  }
+
+  function pay(fan: TestUser, body: Record<string, unknown>, key?: string) {
+    return call(t.url, 'POST', '/payment/subscribe/performers', {
+      token: fan.token,
+      body: { type: 'yearly', performerId: paid.id, paymentGateway: 'test', ...body },
+      headers: key ? { 'idempotency-key': key } : {},
+    });
+  }
+
+  async function subscribed(fan: TestUser, artist: TestUser) {
+    const answer = await call(t.url, 'GET', `/performers/${artist.username}`, { token: fan.token });
+    return answer.body.data.isSubscribed as boolean;
+  }
+
+  const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(sql, params))[0].n;
+
+  it('says which gateway is in use', async () => {
+    const answer = await call(t.url, 'GET', '/payment/gateway');
+    expect(answer.body.data).toEqual({ paymentGateway: 'test', publishableKey: null });
+  });
+
+  it('a free artist: type free subscribes at once, twice is still one subscription, and a paid club refuses it', async () => {
+    const fan = await registerFan(t);
+    const first = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: free.id } });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'succeeded', amount: 0, subscription: { type: 'free', active: true, autoRenew: true, pricePaid: 0 } });
+    expect(await subscribed(fan, free)).toBe(true);
+    const again = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: free.id } });
+    expect(again.body.data.subscription._id).toBe(first.body.data.subscription._id);
+    expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
+
+    const refused = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: paid.id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors!.type).toBeDefined();
+    expect(await subscribed(fan, paid)).toBe(false);
+  });
+
+  it('4242 4242 4242 4242 succeeds: a year of access at the artist’s price, listed in the fan’s subscriptions', async () => {
+    const fan = await registerFan(t);
+    const answer = await pay(fan, { cardId: await card(fan, CARDS.success) });
+    expect(answer.status).toBe(200);
+    const payment = answer.body.data;
+    expect(payment).toMatchObject({ status: 'succeeded', amount: 49.99, listPrice: 49.99, currency: 'usd', nextAction: null, failure: null });
+    const days = (Date.parse(payment.subscription.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364);
+    expect(days).toBeLessThan(367);
+    expect(await subscribed(fan, paid)).toBe(true);
+    const list = await call(t.url, 'GET', '/subscriptions/user/search', { token: fan.token, query: { limit: Number.MAX_SAFE_INTEGER } });
+    expect(list.body.data.data.map((s: { performerInfo: { _id: string } }) => s.performerInfo._id)).toEqual([paid.id]);
+    // The card number itself is never stored.
+    const cards = await t.db.query<{ last4: string }>('SELECT last4 FROM test_gateway_cards WHERE user_id = $1', [fan.id]);
+    expect(cards).toEqual([{ last4: '4242' }]);
+    // A second payment for the same club is refused: nothing is charged twice.
+    const second = await pay(fan, { cardId: await card(fan, CARDS.success) });
+    expect(second.status).toBe(409);
+    expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [fan.id])).toBe(1);
+  });
+
+  it('declined, insufficient funds and expired cards fail with their reason, and create no subscription', async () => {
+    const fan = await registerFan(t);
+    for (const [number, reason] of [
+      [CARDS.declined, 'card_declined'],
+      [CARDS.insufficient, 'insufficient_funds'],
+      [CARDS.expired, 'expired_card'],
+    ] as const) {
+      const answer = await pay(fan, { cardId: await card(fan, number) });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toMatchObject({ status: 'failed', failure: { reason, message: FAILURE_MESSAGES[reason] }, subscription: null });
+    }
+    expect(await subscribed(fan, paid)).toBe(false);
+    expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(0);
+    // After the failures the fan can still pay with a good card.
+    const ok = await pay(fan, { cardId: await card(fan, CARDS.success) });
+    expect(ok.body.data.status).toBe('succeeded');
+  });
+
+  it('card input is checked before any payment: expiry in the past, a real card number, a mistyped number', async () => {
+    const fan = await registerFan(t);
+    const past = await call(t.url, 'POST', '/payment/test-gateway/cards', {
+      token: fan.token,
+      body: { number: CARDS.success, expMonth: 1, expYear: 20, cvc: '123' },
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.errors!.expMonth).toEqual([EXPIRED_MESSAGE]);
+    const real = await call(t.url, 'POST', '/payment/test-gateway/cards', {
+      token: fan.token,
+      body: { number: '4111 1111 1111 1111', expMonth: 12, expYear: 2040, cvc: '123' },
+    });
+    expect(real.status).toBe(400);
+    expect(real.body.errors!.number).toEqual([NOT_A_TEST_CARD]);
+    const typo = await call(t.url, 'POST', '/payment/test-gateway/cards', {
+      token: fan.token,
+      body: { number: '4242 4242 4242 4241', expMonth: 12, expYear: 2040, cvc: '12' },
+    });
+    expect(typo.status).toBe(400);
+    expect(Object.keys(typo.body.errors!).sort()).toEqual(['cvc', 'number']);
+    // Another fan's card token cannot be used.
+    const stranger = await registerFan(t);
+    const stolen = await pay(stranger, { cardId: await card(fan, CARDS.success) });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.errors!.cardId).toBeDefined();
+    expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [stranger.id])).toBe(0);
+  });
+
+  it('4000 0027 6000 3184 requires authentication: the approval page, then confirm completes it', async () => {
+    const fan = await registerFan(t);
+    const answer = await pay(fan, { cardId: await card(fan, CARDS.authenticate) });
+    const payment = answer.body.data;
+    expect(payment.status).toBe('requires_action');
+    expect(payment.nextAction.type).toBe('redirect');
+    expect(await subscribed(fan, paid)).toBe(false);
+
+    // Confirming before the fan answered changes nothing.
+    const early = await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: fan.token });
+    expect(early.body.data.status).toBe('requires_action');
+
+    const url = new URL(payment.nextAction.url);
+    const page = await fetch(new URL(url.pathname + url.search, t.url));
+    const html = await page.text();
+    expect(html).toContain('Test payment');
+    expect(html).toContain('Nothing is charged');
+    expect(html).toContain('$49.99');
+    // A wrong secret does not open it.
+    expect((await fetch(new URL(url.pathname + '?secret=nope', t.url))).status).toBe(404);
+
+    const approve = await fetch(new URL(url.pathname, t.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ secret: url.searchParams.get('secret')!, decision: 'approve' }),
+      redirect: 'manual',
+    });
+    expect(approve.status).toBe(303);
+    expect(approve.headers.get('location')).toBe(`http://web.test/${paid.username}/subscribe/confirm?payment=${payment._id}`);
+
+    // Another fan cannot confirm it.
+    const stranger = await registerFan(t);
+    expect((await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: stranger.token })).status).toBe(404);
+
+    const confirmed = await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'succeeded', subscription: { active: true } });
+    expect(await subscribed(fan, paid)).toBe(true);
+    // Confirming again answers the same, once.
+    const again = await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: fan.token });
+    expect(again.body.data.status).toBe('succeeded');
+    expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
+  });
+
+  it('failing authentication fails the payment with authentication_failed', async () => {
+    const fan = await registerFan(t);
+    const payment = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    const url = new URL(payment.nextAction.url);
+    await fetch(new URL(url.pathname, t.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ secret: url.searchParams.get('secret')!, decision: 'fail' }),
+      redirect: 'manual',
+    });
+    const confirmed = await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'authentication_failed' } });
+    expect(await subscribed(fan, paid)).toBe(false);
+  });
+
+  it('a payment waiting for authentication is called off when another payment for the club succeeds first', async () => {
+    const fan = await registerFan(t);
+    const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
+    // Approving the first one now charges nothing more.
+    const url = new URL(waiting.nextAction.url);
+    const page = await (await fetch(new URL(url.pathname + url.search, t.url))).text();
+    expect(page).toContain('already been answered');
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'superseded' } });
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
+  });
+
+  it('a payment left processing by a crash does not block the fan for ever', async () => {
+    const fan = await registerFan(t);
+    await t.db.query(
+      `INSERT INTO payments (user_id, artist_id, gateway, status, amount_cents, list_price_cents, updated_at)
+       VALUES ($1, $2, 'test', 'processing', 4999, 4999, now() - interval '1 hour')`,
+      [fan.id, paid.id],
+    );
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'failed'`, [fan.id])).toBe(1);
+  });
+
+  it('promo codes: percent and amount off, expired, used up, for another artist, unknown', async () => {
+    await createPromo(t.db, { artist: paid.username, code: 'HALF', percentOff: 50 });
+    await createPromo(t.db, { artist: paid.username, code: 'TENOFF', amountOff: 1000 });
+    await createPromo(t.db, { artist: paid.username, code: 'OLD', percentOff: 10, expiresAt: new Date(Date.now() - 1000) });
+    await createPromo(t.db, { artist: paid.username, code: 'ONCE', percentOff: 20, maxRedemptions: 1 });
+    await createPromo(t.db, { artist: other.username, code: 'OTHERS', percentOff: 20 });
+
+    const check = await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'half' } });
+    expect(check.body.data).toMatchObject({ code: 'HALF', percentOff: 50, price: 49.99, discountedPrice: 24.99 });
+
+    const half = await registerFan(t);
+    expect((await pay(half, { cardId: await card(half, CARDS.success), promo: 'half' })).body.data).toMatchObject({
+      status: 'succeeded',
+      amount: 24.99,
+      listPrice: 49.99,
+      promo: 'HALF',
+      subscription: { pricePaid: 24.99 },
+    });
+    const ten = await registerFan(t);
+    expect((await pay(ten, { cardId: await card(ten, CARDS.success), promo: 'TENOFF' })).body.data).toMatchObject({ amount: 39.99 });
+
+    const fan = await registerFan(t);
+    const cardId = await card(fan, CARDS.success);
+    for (const [code, message] of [
+      ['OLD', PROMO_EXPIRED],
+      ['OTHERS', PROMO_WRONG_ARTIST],
+      ['NOPE', PROMO_UNKNOWN],
+    ]) {
+      const answer = await pay(fan, { cardId, promo: code });
+      expect(answer.status, code).toBe(400);
+      expect(answer.body.errors!.promo).toEqual([message]);
+    }
+    expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [fan.id])).toBe(0);
+
+    // A declined payment gives its redemption back; the one success uses it up.
+    const declined = await registerFan(t);
+    expect((await pay(declined, { cardId: await card(declined, CARDS.declined), promo: 'ONCE' })).body.data.status).toBe('failed');
+    const first = await registerFan(t);
+    expect((await pay(first, { cardId: await card(first, CARDS.success), promo: 'ONCE' })).body.data).toMatchObject({ amount: 39.99 });
+    const second = await registerFan(t);
+    const usedUp = await pay(second, { cardId: await card(second, CARDS.success), promo: 'ONCE' });
+    expect(usedUp.status).toBe(400);
+    expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
+    expect((await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'ONCE' } })).body.errors!.promo).toEqual([
+      PROMO_USED_UP,
+    ]);
+  });
+
+  it('a double submit with one idempotency key makes one payment, even when both arrive at once', async () => {
+    const fan = await registerFan(t);
+    const cardId = await card(fan, CARDS.success);
+    const key = `double-${fan.username}`;
+    const [a, b] = await Promise.all([pay(fan, { cardId }, key), pay(fan, { cardId }, key)]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.data._id).toBe(b.body.data._id);
+    expect(a.body.data.status).toBe('succeeded');
+    expect(b.body.data.status).toBe('succeeded');
+    const replay = await pay(fan, { cardId }, key);
+    expect(replay.body.data._id).toBe(a.body.data._id);
+    expect(await count('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [fan.id])).toBe(1);
+    expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
+  });
+
+  it('two submits without a key at once: one payment succeeds, the other is refused', async () => {
+    const fan = await registerFan(t);
+    const cardId = await card(fan, CARDS.success);
+    const answers = await Promise.all([pay(fan, { cardId }), pay(fan, { cardId })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
+  });
+
+  it('refuses what cannot be paid: no token, an artist, the wrong gateway, no card, an unknown artist', async () => {
+    const fan = await registerFan(t);
+    expect((await call(t.url, 'POST', '/payment/subscribe/performers', { body: { type: 'yearly', performerId: paid.id } })).status).toBe(401);
+    const asArtist = await pay(other, { cardId: 'tok_test_x' });
+    expect(asArtist.status).toBe(403);
+    const wrongGateway = await pay(fan, { paymentGateway: 'stripe', cardId: 'pm_card_visa' });
+    expect(wrongGateway.status).toBe(400);
+    expect(wrongGateway.body.errors!.paymentGateway).toBeDefined();
+    const noCard = await pay(fan, {});
+    expect(noCard.status).toBe(400);
+    expect(noCard.body.errors!.cardId).toBeDefined();
+    expect((await pay(fan, { performerId: '00000000-0000-0000-0000-000000000000', cardId: 'x' })).status).toBe(404);
+    const badType = await pay(fan, { type: 'monthly' });
+    expect(badType.status).toBe(400);
+    expect(badType.body.errors!.type).toBeDefined();
+  });
+
+  it('auto-renewal turns off and on; the fan’s subscription shows start, end and price', async () => {
+    const fan = await registerFan(t);
+    await pay(fan, { cardId: await card(fan, CARDS.success) });
+    const mine = await call(t.url, 'GET', `/subscriptions/performers/${paid.id}`, { token: fan.token });
+    expect(mine.body.data).toMatchObject({ performerId: paid.id, active: true, autoRenew: true, pricePaid: 49.99, type: 'yearly' });
+    const off = await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: fan.token, body: { autoRenew: false } });
+    expect(off.body.data).toMatchObject({ autoRenew: false, active: true });
+    expect(await subscribed(fan, paid)).toBe(true);
+    const on = await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: fan.token, body: { autoRenew: true } });
+    expect(on.body.data.autoRenew).toBe(true);
+    const stranger = await registerFan(t);
+    expect((await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: stranger.token, body: { autoRenew: false } })).status).toBe(404);
+    expect((await call(t.url, 'GET', `/subscriptions/performers/${paid.id}`, { token: stranger.token })).status).toBe(404);
+  });
+
+  it('renewals: a due subscription is charged and extended a year; a failing card lapses at the end of the year', async () => {
+    const good = await registerFan(t);
+    await pay(good, { cardId: await card(good, CARDS.success) });
+    const bad = await registerFan(t);
+    const authCard = await card(bad, CARDS.authenticate);
+    const payment = (await pay(bad, { cardId: authCard })).body.data;
+    const url = new URL(payment.nextAction.url);
+    await fetch(new URL(url.pathname, t.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ secret: url.searchParams.get('secret')!, decision: 'approve' }),
+      redirect: 'manual',
+    });
+    await call(t.url, 'POST', `/payment/${payment._id}/confirm`, { token: bad.token });
+    const cancelled = await registerFan(t);
+    await pay(cancelled, { cardId: await card(cancelled, CARDS.success) });
+    await t.db.query(`UPDATE subscriptions SET auto_renew = false WHERE user_id = $1`, [cancelled.id]);
+
+    const soon = new Date(Date.now() + 60_000);
+    await t.db.query(`UPDATE subscriptions SET expires_at = $2 WHERE user_id = ANY($1)`, [[good.id, bad.id, cancelled.id], soon]);
+    const result = await renewDueSubscriptions(t.db, createTestGateway(t.db, t.config), new Date(Date.now() + 3_600_000));
+    expect(result.renewed).toBeGreaterThanOrEqual(1);
+
+    const expires = async (id: string) =>
+      (await t.db.query<{ expiresAt: Date; autoRenew: boolean }>(`SELECT expires_at AS "expiresAt", auto_renew AS "autoRenew" FROM subscriptions WHERE user_id = $1`, [id]))[0];
+    const renewed = await expires(good.id);
+    expect(new Date(renewed.expiresAt).getTime()).toBeGreaterThan(soon.getTime() + 364 * 86_400_000);
+    // Off-session, a card that needs authentication cannot be charged: renewal stops, access lasts to the end.
+    const lapsed = await expires(bad.id);
+    expect(new Date(lapsed.expiresAt).getTime()).toBe(soon.getTime());
+    expect(lapsed.autoRenew).toBe(false);
+    expect(new Date((await expires(cancelled.id)).expiresAt).getTime()).toBe(soon.getTime());
+    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND kind = 'renewal' AND status = 'succeeded'`, [good.id])).toBe(1);
+
+    // Once its end has passed, access is gone.
+    await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [bad.id]);
+    expect(await subscribed(bad, paid)).toBe(false);
+  });
+});
