@@ -45,9 +45,14 @@ const METRICS_SCRIPT = `(() => {
       for (const e of list.getEntries()) if (!e.hadRecentInput) b.cls += e.value;
     }).observe({ type: 'layout-shift', buffered: true });
   } catch {}
+  // A form someone fills in: a post form with a visible field and a submit button (not the sign-out button).
   const seeSubmit = () => {
-    if (b.formAt == null && document.querySelector('form[method="post" i] button[type="submit"], form[method="post" i] input[type="submit"]')) {
-      b.formAt = performance.now();
+    if (b.formAt != null) return;
+    for (const form of document.querySelectorAll('form[method="post" i]')) {
+      if (form.querySelector('input:not([type="hidden"]), textarea, select') && form.querySelector('button[type="submit"], input[type="submit"]')) {
+        b.formAt = performance.now();
+        return;
+      }
     }
   };
   new MutationObserver(seeSubmit).observe(document, { childList: true, subtree: true });
@@ -96,6 +101,7 @@ export async function loadPage(browser, url, { token, saveData = false, throttle
         r.type = e.type;
         r.mime = e.response.mimeType;
         r.url = e.response.url;
+        r.responseTs = e.timestamp;
       }
     });
     const finish = (e, failed) => {
@@ -121,10 +127,10 @@ export async function loadPage(browser, url, { token, saveData = false, throttle
     const documentHtml = await page.content().catch(() => '');
     let paint = null;
     if (metrics) {
-      paint = await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        return { ...window.__bench, ttfb: nav ? nav.responseStart : null };
-      });
+      // Time to first byte from the protocol's own clock: Navigation Timing does not see DevTools throttling.
+      const doc = list.find((r) => r.type === 'Document');
+      paint = await page.evaluate(() => ({ ...window.__bench }));
+      paint.ttfb = doc?.responseTs != null ? (doc.responseTs - doc.ts) * 1000 : null;
     }
     return {
       status: response?.status() ?? null,

@@ -12,10 +12,13 @@ import { machine, parseArgs, ROOT } from './lib.mjs';
 import { budgetTable, printTable } from './report.mjs';
 import { routes as routeList } from './routes.mjs';
 import { jsBreakdownTable, measureWeight, weightTable } from './weight.mjs';
+import { floorTargets, measureTargets, memoryReport, memorySample, throughputReport, throughputTargets } from './throughput.mjs';
+import { measurePaint, paintTable } from './paint.mjs';
+import { measureRealtime, realtimeTables } from './realtime.mjs';
 import { writeDocs } from './docs.mjs';
 
 const args = parseArgs(process.argv.slice(2));
-const parts = new Set(args.only ?? ['weight', 'throughput', 'paint', 'realtime']);
+const parts = new Set(args.only ?? ['weight', 'paint', 'throughput', 'realtime']);
 const began = new Date();
 
 if (!fs.existsSync(path.join(ROOT, 'build/server/index.js')) || !fs.existsSync(path.join(ROOT, 'build/web/index.js'))) {
@@ -46,23 +49,78 @@ try {
   const floor = await startFloor({ dir: floorDir, remixPort: ports.floorRemix, httpPort: ports.floorHttp, logDir });
   cleanups.push(floor.stop);
 
-  console.log('app: starting the production build on PGlite …');
-  const app = await startApp({ db: 'pglite', webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
-  const stopApp = app.stop;
-  cleanups.push(stopApp);
-  const fixtures = await prepareFixtures(app);
-  const routes = routeList(fixtures);
+  const databases = [{ db: 'pglite' }];
+  if (args.pg && (parts.has('throughput') || parts.has('memory'))) databases.push({ db: 'pg', pgUrl: args.pg });
+  else if (parts.has('throughput')) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run.');
+  const throughput = { floor: [], db: [] };
+  const memory = [];
 
-  if (parts.has('weight') || parts.has('paint')) {
-    const browser = await launchBrowser();
-    cleanups.push(() => browser.close());
-    if (parts.has('weight')) {
-      console.log('weight: loading every page in Chromium, cold …');
-      const weight = await measureWeight({ browser, app, floor, routes, token: fixtures.fanToken });
-      results.weight = weight;
-      results.tables.push(weightTable(weight), jsBreakdownTable(weight));
-      results.checks.push(...weight.checks);
+  for (const { db, pgUrl } of databases) {
+    console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
+    const app = await startApp({ db, pgUrl, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
+    let stopped = false;
+    const stopApp = async () => {
+      if (!stopped) await app.stop();
+      stopped = true;
+    };
+    cleanups.push(stopApp);
+    const mem = { label: app.label, startMs: app.startMs };
+    memory.push(mem);
+    if (parts.has('throughput')) mem.idle = await memorySample(app);
+    const fixtures = await prepareFixtures(app);
+    const routes = routeList(fixtures);
+
+    if (db === 'pglite' && (parts.has('weight') || parts.has('paint'))) {
+      const browser = await launchBrowser();
+      cleanups.push(() => browser.close());
+      if (parts.has('weight')) {
+        console.log('weight: loading every page in Chromium, cold …');
+        const weight = await measureWeight({ browser, app, floor, routes, token: fixtures.fanToken });
+        results.weight = weight;
+        results.tables.push(weightTable(weight), jsBreakdownTable(weight));
+        results.checks.push(...weight.checks);
+      }
+      if (parts.has('paint')) {
+        console.log(`paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`);
+        const paint = await measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g });
+        results.tables.push(paintTable(paint));
+        results.checks.push(...paint.checks);
+      }
+      await browser.close();
     }
+
+    if (parts.has('throughput')) {
+      const targets = await throughputTargets(app, fixtures, routes);
+      if (!throughput.floor.length) {
+        console.log('throughput: floors …');
+        throughput.floor = await measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' });
+      }
+      console.log(`throughput: ${app.label} …`);
+      // One pass over every target first, so modules loaded on first use do not count as growth.
+      for (const t of [...targets.ssr, ...targets.api].filter((t) => t.built)) {
+        for (let i = 0; i < 20; i++) await (await fetch(t.url, { headers: t.headers })).arrayBuffer();
+      }
+      mem.warm = await memorySample(app);
+      throughput.db.push(...(await measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label })));
+      mem.after = await memorySample(app);
+    }
+
+    if (db === 'pglite' && parts.has('realtime')) {
+      console.log(`realtime: ${args.clients} clients …`);
+      const realtime = await measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: Math.max(10, args.duration) });
+      results.tables.push(...realtimeTables(realtime));
+      results.checks.push(...realtime.checks);
+    }
+    await stopApp();
+  }
+
+  if (parts.has('throughput')) {
+    const report = throughputReport(throughput.floor, throughput.db, { hasPg: databases.some((d) => d.db === 'pg') });
+    results.tables.push(report.table);
+    results.checks.push(...report.checks);
+    const m = memoryReport(memory);
+    results.tables.push(m.table);
+    results.checks.push(...m.checks);
   }
 } catch (error) {
   console.error(error);

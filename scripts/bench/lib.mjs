@@ -30,7 +30,7 @@ const HELP = `node scripts/bench/index.mjs [options]
   --web-port=N         first web port (default 3500; floors use the next ones)
   --api-port=N         first api port (default 8580)
   --no-docs            do not write docs/benchmarks.md
-  --no-slow3g          skip the Slow 3G paint runs (they take about 1 minute per route)
+  --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home,login; 'none' skips Slow 3G)
 `;
 
 export function parseArgs(argv) {
@@ -45,7 +45,7 @@ export function parseArgs(argv) {
     webPort: 3500,
     apiPort: 8580,
     docs: true,
-    slow3g: true,
+    slow3g: ['home', 'login'],
   };
   for (const raw of argv) {
     const [key, ...rest] = raw.replace(/^--/, '').split('=');
@@ -92,8 +92,8 @@ export function parseArgs(argv) {
       case 'no-docs':
         args.docs = false;
         break;
-      case 'no-slow3g':
-        args.slow3g = false;
+      case 'slow3g':
+        args.slow3g = value === 'none' ? [] : value.split(',').filter(Boolean);
         break;
       default:
         fail(`unknown option --${key}\n\n${HELP}`);

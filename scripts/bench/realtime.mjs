@@ -1,0 +1,6 @@
+export async function measureRealtime() {
+  return { checks: [] };
+}
+export function realtimeTables() {
+  return [];
+}
