@@ -50,10 +50,11 @@ try {
   cleanups.push(floor.stop);
 
   const databases = [{ db: 'pglite' }];
-  if (args.pg && (parts.has('throughput') || parts.has('memory'))) databases.push({ db: 'pg', pgUrl: args.pg });
-  else if (parts.has('throughput')) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run.');
+  if (args.pg && (parts.has('throughput') || parts.has('realtime'))) databases.push({ db: 'pg', pgUrl: args.pg });
+  else if (parts.has('throughput') || parts.has('realtime')) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run.');
   const throughput = { floor: [], db: [] };
   const memory = [];
+  const realtime = [];
 
   for (const { db, pgUrl } of databases) {
     console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
@@ -105,11 +106,11 @@ try {
       mem.after = await memorySample(app);
     }
 
-    if (db === 'pglite' && parts.has('realtime')) {
-      console.log(`realtime: ${args.clients} clients …`);
-      const realtime = await measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: Math.max(10, args.duration) });
-      results.tables.push(...realtimeTables(realtime));
-      results.checks.push(...realtime.checks);
+    if (parts.has('realtime')) {
+      console.log(`realtime: ${args.clients} clients on ${app.label} …`);
+      const rt = await measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 20 });
+      realtime.push(rt);
+      results.checks.push(...rt.checks);
     }
     await stopApp();
   }
@@ -122,6 +123,7 @@ try {
     results.tables.push(m.table);
     results.checks.push(...m.checks);
   }
+  if (realtime.length) results.tables.push(...realtimeTables(realtime));
 } catch (error) {
   console.error(error);
   await cleanup();
