@@ -12,19 +12,22 @@ export function writeDocs(results) {
   const file = path.join(ROOT, 'docs/benchmarks.md');
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
   const m = results.machine;
+  const parts = results.args.only ?? ['weight', 'paint', 'throughput', 'realtime'];
   const options = [
-    `parts: ${[...(results.args.only ?? ['weight', 'throughput', 'paint', 'realtime'])].join(', ')}`,
-    `autocannon ${results.args.duration} s per run at ${results.args.connections.join(' and ')} connections`,
-    `${results.args.clients} realtime clients`,
-    `${results.args.loads} cold loads per page for paint`,
-  ];
+    `parts: ${parts.join(', ')}`,
+    parts.includes('throughput') && `autocannon ${results.args.duration} s per run at ${results.args.connections.join(' and ')} connections`,
+    parts.includes('realtime') && `${results.args.clients} realtime clients`,
+    parts.includes('paint') && `${results.args.loads} cold loads per page for paint`,
+  ].filter(Boolean);
   const generated = [
     START,
     '',
     `## Latest run: ${results.began.toISOString().replace('T', ' ').slice(0, 16)} UTC`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGb.toFixed(0)} GB, Node ${m.node}; load average at start ` +
-      `${m.loadavg.map((v) => v.toFixed(2)).join(' / ')}. Run took ${((results.finished - results.began) / 1000).toFixed(0)} s (${options.join('; ')}).`,
+      `${m.loadavg.map((v) => v.toFixed(2)).join(' / ')}, at the end ${results.loadEnd.map((v) => v.toFixed(2)).join(' / ')} (1/5/15 min). ` +
+      `Run took ${((results.finished - results.began) / 1000).toFixed(0)} s (${options.join('; ')}); per part: ` +
+      `${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}.`,
     ...results.notes.map((n) => `\n${n}`),
     '',
     ...results.tables.map((t) => markdownTable(t)),

@@ -35,6 +35,15 @@ const ports = {
   inspect: args.apiPort + 10,
 };
 const results = { args, began, machine: { cpu: machine(), cores: os.cpus().length, memGb: os.totalmem() / 2 ** 30, node: process.version, loadavg: os.loadavg() }, tables: [], checks: [], notes: [] };
+results.timings = {};
+const timed = async (name, fn) => {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    results.timings[name] = (results.timings[name] ?? 0) + (Date.now() - t) / 1000;
+  }
+};
 const cleanups = [];
 const cleanup = async () => {
   while (cleanups.length) await cleanups.pop()().catch((error) => console.error(`cleanup: ${error.message}`));
@@ -76,14 +85,14 @@ try {
       cleanups.push(() => browser.close());
       if (parts.has('weight')) {
         console.log('weight: loading every page in Chromium, cold …');
-        const weight = await measureWeight({ browser, app, floor, routes, token: fixtures.fanToken });
+        const weight = await timed('weight', () => measureWeight({ browser, app, floor, routes, token: fixtures.fanToken }));
         results.weight = weight;
         results.tables.push(weightTable(weight), jsBreakdownTable(weight));
         results.checks.push(...weight.checks);
       }
       if (parts.has('paint')) {
         console.log(`paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`);
-        const paint = await measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g });
+        const paint = await timed('paint', () => measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g }));
         results.tables.push(paintTable(paint));
         results.checks.push(...paint.checks);
       }
@@ -94,7 +103,7 @@ try {
       const targets = await throughputTargets(app, fixtures, routes);
       if (!throughput.floor.length) {
         console.log('throughput: floors …');
-        throughput.floor = await measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' });
+        throughput.floor = await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' }));
       }
       console.log(`throughput: ${app.label} …`);
       // One pass over every target first, so modules loaded on first use do not count as growth.
@@ -102,13 +111,13 @@ try {
         for (let i = 0; i < 20; i++) await (await fetch(t.url, { headers: t.headers })).arrayBuffer();
       }
       mem.warm = await memorySample(app);
-      throughput.db.push(...(await measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label })));
+      throughput.db.push(...(await timed('throughput', () => measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }))));
       mem.after = await memorySample(app);
     }
 
     if (parts.has('realtime')) {
       console.log(`realtime: ${args.clients} clients on ${app.label} …`);
-      const rt = await measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 20 });
+      const rt = await timed('realtime', () => measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 15 }));
       realtime.push(rt);
       results.checks.push(...rt.checks);
     }
@@ -135,6 +144,8 @@ for (const table of results.tables) printTable(table);
 printTable(budgetTable(results.checks));
 const missed = results.checks.filter((c) => c.status === 'miss');
 results.finished = new Date();
+results.loadEnd = os.loadavg();
+console.log(`\ntime per part (s): ${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
 if (args.docs) {
   writeDocs(results);
   console.log('\nwrote docs/benchmarks.md');

@@ -23,7 +23,7 @@ const HELP = `node scripts/bench/index.mjs [options]
   --duration=S         seconds per autocannon run (default 10)
   --connections=a,b    autocannon connection counts (default 10,50)
   --clients=N          realtime clients (default 1000; RSS is also sampled at 2N)
-  --rate=N             realtime messages per second for 20 s (default 3; at most 78 messages: the api allows 30 a minute per sender)
+  --rate=N             realtime messages per second for 15 s (default 3; at most 78 messages: the api allows 30 a minute per sender)
   --loads=N            cold loads per route for the paint medians (default 5)
   --pg=URL             PostgreSQL server for the PostgreSQL runs (default TEST_DATABASE_URL; none: PGlite only)
   --no-pg              PGlite only, even when TEST_DATABASE_URL is set
