@@ -12,6 +12,7 @@ export function writeDocs(results) {
   const file = path.join(ROOT, 'docs/benchmarks.md');
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
   const m = results.machine;
+  const count = (status) => results.checks.filter((c) => c.status === status).length;
   const parts = results.args.only ?? ['weight', 'paint', 'throughput', 'realtime'];
   const options = [
     `parts: ${parts.join(', ')}`,
@@ -29,6 +30,9 @@ export function writeDocs(results) {
       `Run took ${((results.finished - results.began) / 1000).toFixed(0)} s (${options.join('; ')}); per part: ` +
       `${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}.`,
     ...results.notes.map((n) => `\n${n}`),
+    '',
+    `**Result: ${count('miss')} budget(s) missed, ${count('ok')} held, ${count('n/a')} not applicable** (a page not built yet, ` +
+      'lite mode not built, or a budget for the other database).',
     '',
     ...results.tables.map((t) => markdownTable(t)),
     markdownTable(budgetTable(results.checks)),

@@ -36,10 +36,17 @@ const ports = {
 };
 const results = { args, began, machine: { cpu: machine(), cores: os.cpus().length, memGb: os.totalmem() / 2 ** 30, node: process.version, loadavg: os.loadavg() }, tables: [], checks: [], notes: [] };
 results.timings = {};
+// A part that throws is reported (a missed check and a note) and the run goes on with the other parts.
 const timed = async (name, fn) => {
   const t = Date.now();
   try {
     return await fn();
+  } catch (error) {
+    console.error(`${name} failed:`, error);
+    const message = String(error?.message ?? error).split('\n')[0];
+    results.notes.push(`The ${name} part failed: ${message} (logs in ${logDir}).`);
+    results.checks.push({ part: name, what: `${name} ran to the end`, value: 'failed', budget: 'runs', status: 'miss', note: message });
+    return null;
   } finally {
     results.timings[name] = (results.timings[name] ?? 0) + (Date.now() - t) / 1000;
   }
@@ -67,7 +74,17 @@ try {
 
   for (const { db, pgUrl } of databases) {
     console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
-    const app = await startApp({ db, pgUrl, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
+    let app;
+    try {
+      app = await startApp({ db, pgUrl, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
+    } catch (error) {
+      if (db !== 'pg') throw error;
+      // PostgreSQL is optional: without it the PostgreSQL budgets are not applicable, as without --pg.
+      console.error(`app: could not start on PostgreSQL (${error.message.split('\n')[0]}); going on without it`);
+      results.notes.push(`PostgreSQL could not be used (${error.message.split('\n')[0]}): the PostgreSQL budgets are not applicable in this run.`);
+      databases.pop();
+      continue;
+    }
     let stopped = false;
     const stopApp = async () => {
       if (!stopped) await app.stop();
@@ -86,15 +103,18 @@ try {
       if (parts.has('weight')) {
         console.log('weight: loading every page in Chromium, cold …');
         const weight = await timed('weight', () => measureWeight({ browser, app, floor, routes, token: fixtures.fanToken }));
-        results.weight = weight;
-        results.tables.push(weightTable(weight), jsBreakdownTable(weight));
-        results.checks.push(...weight.checks);
+        if (weight) {
+          results.tables.push(weightTable(weight), jsBreakdownTable(weight));
+          results.checks.push(...weight.checks);
+        }
       }
       if (parts.has('paint')) {
         console.log(`paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`);
         const paint = await timed('paint', () => measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g }));
-        results.tables.push(paintTable(paint));
-        results.checks.push(...paint.checks);
+        if (paint) {
+          results.tables.push(paintTable(paint));
+          results.checks.push(...paint.checks);
+        }
       }
       await browser.close();
     }
@@ -103,7 +123,7 @@ try {
       const targets = await throughputTargets(app, fixtures, routes);
       if (!throughput.floor.length) {
         console.log('throughput: floors …');
-        throughput.floor = await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' }));
+        throughput.floor = (await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' }))) ?? [];
       }
       console.log(`throughput: ${app.label} …`);
       // One pass over every target first, so modules loaded on first use do not count as growth.
@@ -111,15 +131,17 @@ try {
         for (let i = 0; i < 20; i++) await (await fetch(t.url, { headers: t.headers })).arrayBuffer();
       }
       mem.warm = await memorySample(app);
-      throughput.db.push(...(await timed('throughput', () => measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }))));
+      throughput.db.push(...((await timed('throughput', () => measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }))) ?? []));
       mem.after = await memorySample(app);
     }
 
     if (parts.has('realtime')) {
       console.log(`realtime: ${args.clients} clients on ${app.label} …`);
       const rt = await timed('realtime', () => measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 15 }));
-      realtime.push(rt);
-      results.checks.push(...rt.checks);
+      if (rt) {
+        realtime.push(rt);
+        results.checks.push(...rt.checks);
+      }
     }
     await stopApp();
   }
