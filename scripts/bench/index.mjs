@@ -121,10 +121,12 @@ try {
 
     if (parts.has('throughput')) {
       const targets = await throughputTargets(app, fixtures, routes);
-      if (!throughput.floor.length) {
-        console.log('throughput: floors …');
-        throughput.floor = (await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: 'floor' }))) ?? [];
-      }
+      // The floors are measured again next to each database's runs: the machine's load changes over minutes, and a
+      // ratio should compare figures taken under the same load.
+      console.log(`throughput: floors (next to the ${app.label} runs) …`);
+      const floorRuns = (await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: `floor (${app.label})`, warmup: true }))) ?? [];
+      for (const r of floorRuns) r.forLabel = app.label;
+      throughput.floor.push(...floorRuns);
       console.log(`throughput: ${app.label} …`);
       // One pass over every target first, so modules loaded on first use do not count as growth.
       for (const t of [...targets.ssr, ...targets.api].filter((t) => t.built)) {
@@ -135,7 +137,8 @@ try {
       mem.after = await memorySample(app);
     }
 
-    if (parts.has('realtime')) {
+    // Realtime runs once, on the last database: PostgreSQL when there is one (production), else PGlite.
+    if (parts.has('realtime') && db === databases[databases.length - 1].db) {
       console.log(`realtime: ${args.clients} clients on ${app.label} …`);
       const rt = await timed('realtime', () => measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 15 }));
       if (rt) {

@@ -30,7 +30,7 @@ const HELP = `node scripts/bench/index.mjs [options]
   --web-port=N         first web port (default 3500; floors use the next ones)
   --api-port=N         first api port (default 8580)
   --no-docs            do not write docs/benchmarks.md
-  --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home,login; 'none' skips Slow 3G)
+  --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
 `;
 
 export function parseArgs(argv) {
@@ -45,7 +45,7 @@ export function parseArgs(argv) {
     webPort: 3500,
     apiPort: 8580,
     docs: true,
-    slow3g: ['home', 'login'],
+    slow3g: ['home'],
   };
   for (const raw of argv) {
     const [key, ...rest] = raw.replace(/^--/, '').split('=');

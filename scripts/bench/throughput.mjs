@@ -39,15 +39,16 @@ export function floorTargets(floor) {
   ];
 }
 
-/** Runs every target at every connection count; a short discarded run warms each target up first. */
-export async function measureTargets(targets, { connections, duration, label }) {
+/** Runs every target at every connection count. */
+export async function measureTargets(targets, { connections, duration, label, warmup = false }) {
   const results = [];
   for (const target of targets) {
     if (!target.built) {
       results.push({ target, label, notBuilt: true });
       continue;
     }
-    await run({ url: target.url, connections: connections[0], duration: 1, headers: target.headers });
+    // The app's targets were warmed by the bench's warm-up pass; the floors get a discarded second here.
+    if (warmup) await run({ url: target.url, connections: connections[0], duration: 1, headers: target.headers });
     for (const c of connections) {
       const r = await run({ url: target.url, connections: c, duration, headers: target.headers });
       const errors = r.errors + r.timeouts + r.non2xx;
@@ -66,11 +67,11 @@ export const API_FLOOR_SHARE = 0.25;
 
 /** The table and budget checks: each figure beside its floor (same connection count) and the ratio. */
 export function throughputReport(floorResults, dbResults, { hasPg }) {
-  const floorOf = (kind, c) => floorResults.find((r) => r.target.kind === kind && r.connections === c);
+  const floorOf = (kind, c, label) => floorResults.find((r) => r.target.kind === kind && r.connections === c && r.forLabel === label);
   const rows = [];
   const checks = [];
   for (const r of floorResults) {
-    rows.push([r.target.name, '—', r.connections, r.rps.toFixed(0), r.p50, r.p99, '', '', r.errors || '']);
+    rows.push([r.target.name, `(next to ${r.forLabel})`, r.connections, r.rps.toFixed(0), r.p50, r.p99, '', '', r.errors || '']);
   }
   for (const r of dbResults) {
     if (r.notBuilt) {
@@ -80,7 +81,7 @@ export function throughputReport(floorResults, dbResults, { hasPg }) {
       }
       continue;
     }
-    const floor = floorOf(r.target.kind === 'ssr' ? 'floor-remix' : 'floor-http', r.connections);
+    const floor = floorOf(r.target.kind === 'ssr' ? 'floor-remix' : 'floor-http', r.connections, r.label);
     const share = floor ? r.rps / floor.rps : null;
     rows.push([
       r.target.name,
