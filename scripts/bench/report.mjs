@@ -10,7 +10,7 @@ export function printTable({ title, header, rows }) {
   for (const row of rows) console.log(row.map(pad).join('  '));
 }
 
-export function markdownTable({ title, header, rows, note }) {
+export function markdownTable({ title, header, rows, note = '' }) {
   const esc = (v) => String(v ?? '').replace(/\|/g, '\\|');
   const lines = [`### ${title}`, ''];
   if (note) lines.push(note, '');
