@@ -55,7 +55,7 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
           checks.push({
             part: 'paint',
             what: `${page.name}: LCP on Slow 4G, CPU ×4 (median of ${row.n})`,
-            value: `${fmtMs(row.lcp)} (floor ${fmtMs(rows.find((r) => r.page.floor && r.profile === SLOW_4G)?.lcp)})`,
+            value: `${fmtMs(row.lcp)} ms (floor ${fmtMs(rows.find((r) => r.page.floor && r.profile === SLOW_4G.name)?.lcp)} ms)`,
             budget: `≤ ${LCP_BUDGET_MS} ms`,
             status: row.lcp != null && row.lcp <= LCP_BUDGET_MS ? 'ok' : 'miss',
           });
