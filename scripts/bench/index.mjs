@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// `npm run bench` (after `npm run build`): measures the production build against floors measured in the same
+// run, prints every figure beside its floor and budget, writes docs/benchmarks.md, and exits non-zero only when
+// a budget that applies is missed. See docs/benchmarks.md for the method.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { prepareFixtures, startApp } from './app.mjs';
+import { launchBrowser } from './browser.mjs';
+import { buildFloor, floorDirCleanup, startFloor } from './floor.mjs';
+import { machine, parseArgs, ROOT } from './lib.mjs';
+import { budgetTable, printTable } from './report.mjs';
+import { routes as routeList } from './routes.mjs';
+import { jsBreakdownTable, measureWeight, weightTable } from './weight.mjs';
+import { floorTargets, measureTargets, memoryReport, memorySample, throughputReport, throughputTargets } from './throughput.mjs';
+import { measurePaint, paintTable } from './paint.mjs';
+import { measureRealtime, realtimeTables } from './realtime.mjs';
+import { writeDocs } from './docs.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const parts = new Set(args.only ?? ['weight', 'paint', 'throughput', 'realtime']);
+const began = new Date();
+
+if (!fs.existsSync(path.join(ROOT, 'build/server/index.js')) || !fs.existsSync(path.join(ROOT, 'build/web/index.js'))) {
+  console.error('No production build: run `npm run build` first (`npm run bench` does).');
+  process.exit(2);
+}
+
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-logs-'));
+const ports = {
+  web: args.webPort,
+  api: args.apiPort,
+  floorRemix: args.webPort + 1,
+  floorHttp: args.webPort + 2,
+  inspect: args.apiPort + 10,
+};
+const results = { args, began, machine: { cpu: machine(), cores: os.cpus().length, memGb: os.totalmem() / 2 ** 30, node: process.version, loadavg: os.loadavg() }, tables: [], checks: [], notes: [] };
+results.timings = {};
+// A part that throws is reported (a missed check and a note) and the run goes on with the other parts.
+const timed = async (name, fn) => {
+  const t = Date.now();
+  try {
+    return await fn();
+  } catch (error) {
+    console.error(`${name} failed:`, error);
+    const message = String(error?.message ?? error).split('\n')[0];
+    results.notes.push(`The ${name} part failed: ${message} (logs in ${logDir}).`);
+    results.checks.push({ part: name, what: `${name} ran to the end`, value: 'failed', budget: 'runs', status: 'miss', note: message });
+    return null;
+  } finally {
+    results.timings[name] = (results.timings[name] ?? 0) + (Date.now() - t) / 1000;
+  }
+};
+const cleanups = [];
+const cleanup = async () => {
+  while (cleanups.length) await cleanups.pop()().catch((error) => console.error(`cleanup: ${error.message}`));
+};
+process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
+
+try {
+  console.log(`Stagedoor bench: ${[...parts].join(', ')}${parts.has('throughput') ? ` (${args.duration} s per run)` : ''}; logs in ${logDir}`);
+  console.log('floor: building a minimal Remix 2 page with the same config …');
+  const floorDir = await buildFloor();
+  cleanups.push(async () => floorDirCleanup(floorDir));
+  const floor = await startFloor({ dir: floorDir, remixPort: ports.floorRemix, httpPort: ports.floorHttp, logDir });
+  cleanups.push(floor.stop);
+
+  const databases = [{ db: 'pglite' }];
+  if (args.pg && (parts.has('throughput') || parts.has('realtime'))) databases.push({ db: 'pg', pgUrl: args.pg });
+  else if (parts.has('throughput') || parts.has('realtime')) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run.');
+  const throughput = { floor: [], db: [] };
+  const memory = [];
+  const realtime = [];
+
+  for (const { db, pgUrl } of databases) {
+    console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
+    let app;
+    try {
+      app = await startApp({ db, pgUrl, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
+    } catch (error) {
+      if (db !== 'pg') throw error;
+      // PostgreSQL is optional: without it the PostgreSQL budgets are not applicable, as without --pg.
+      console.error(`app: could not start on PostgreSQL (${error.message.split('\n')[0]}); going on without it`);
+      results.notes.push(`PostgreSQL could not be used (${error.message.split('\n')[0]}): the PostgreSQL budgets are not applicable in this run.`);
+      databases.pop();
+      continue;
+    }
+    let stopped = false;
+    const stopApp = async () => {
+      if (!stopped) await app.stop();
+      stopped = true;
+    };
+    cleanups.push(stopApp);
+    const mem = { label: app.label, startMs: app.startMs };
+    memory.push(mem);
+    if (parts.has('throughput')) mem.idle = await memorySample(app);
+    const fixtures = await prepareFixtures(app);
+    const routes = routeList(fixtures);
+
+    if (db === 'pglite' && (parts.has('weight') || parts.has('paint'))) {
+      const browser = await launchBrowser();
+      cleanups.push(() => browser.close());
+      if (parts.has('weight')) {
+        console.log('weight: loading every page in Chromium, cold …');
+        const weight = await timed('weight', () => measureWeight({ browser, app, floor, routes, token: fixtures.fanToken }));
+        if (weight) {
+          results.tables.push(weightTable(weight), jsBreakdownTable(weight));
+          results.checks.push(...weight.checks);
+        }
+      }
+      if (parts.has('paint')) {
+        console.log(`paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`);
+        const paint = await timed('paint', () => measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g }));
+        if (paint) {
+          results.tables.push(paintTable(paint));
+          results.checks.push(...paint.checks);
+        }
+      }
+      await browser.close();
+    }
+
+    if (parts.has('throughput')) {
+      const targets = await throughputTargets(app, fixtures, routes);
+      // The floors are measured again next to each database's runs: the machine's load changes over minutes, and a
+      // ratio should compare figures taken under the same load.
+      console.log(`throughput: floors (next to the ${app.label} runs) …`);
+      const floorRuns = (await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: `floor (${app.label})`, warmup: true }))) ?? [];
+      for (const r of floorRuns) r.forLabel = app.label;
+      throughput.floor.push(...floorRuns);
+      console.log(`throughput: ${app.label} …`);
+      // One pass over every target first, so modules loaded on first use do not count as growth.
+      for (const t of [...targets.ssr, ...targets.api].filter((t) => t.built)) {
+        for (let i = 0; i < 20; i++) await (await fetch(t.url, { headers: t.headers })).arrayBuffer();
+      }
+      mem.warm = await memorySample(app);
+      throughput.db.push(...((await timed('throughput', () => measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }))) ?? []));
+      mem.after = await memorySample(app);
+    }
+
+    // Realtime runs once, on the last database: PostgreSQL when there is one (production), else PGlite.
+    if (parts.has('realtime') && db === databases[databases.length - 1].db) {
+      console.log(`realtime: ${args.clients} clients on ${app.label} …`);
+      const rt = await timed('realtime', () => measureRealtime({ app, fixtures, clients: args.clients, rate: args.rate, duration: 15 }));
+      if (rt) {
+        realtime.push(rt);
+        results.checks.push(...rt.checks);
+      }
+    }
+    await stopApp();
+  }
+
+  if (parts.has('throughput')) {
+    const report = throughputReport(throughput.floor, throughput.db, { hasPg: databases.some((d) => d.db === 'pg') });
+    results.tables.push(report.table);
+    results.checks.push(...report.checks);
+    const m = memoryReport(memory);
+    results.tables.push(m.table);
+    results.checks.push(...m.checks);
+  }
+  if (realtime.length) results.tables.push(...realtimeTables(realtime));
+} catch (error) {
+  console.error(error);
+  await cleanup();
+  process.exit(2);
+}
+await cleanup();
+
+for (const table of results.tables) printTable(table);
+printTable(budgetTable(results.checks));
+const missed = results.checks.filter((c) => c.status === 'miss');
+results.finished = new Date();
+results.loadEnd = os.loadavg();
+console.log(`\ntime per part (s): ${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+if (args.docs) {
+  writeDocs(results);
+  console.log('\nwrote docs/benchmarks.md');
+}
+console.log(
+  `\n${missed.length ? `${missed.length} budget(s) missed` : 'every budget that applies holds'} (${results.checks.filter((c) => c.status === 'n/a').length} not applicable yet); ${((results.finished - began) / 1000).toFixed(0)} s`,
+);
+process.exit(missed.length ? 1 : 0);

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chunksHolding, jsByPackage } from '../../scripts/bench/browser.mjs';
+import { median, parseArgs, percentile } from '../../scripts/bench/lib.mjs';
+import { budgetTable, markdownTable } from '../../scripts/bench/report.mjs';
+import { memoryReport, throughputReport } from '../../scripts/bench/throughput.mjs';
+
+// The bench's own logic: which budget applies, and whether it holds. The measurements themselves need the
+// running app and Chromium (npm run bench).
+
+const floorRun = (kind: string, connections: number, rps: number, forLabel: string) => ({
+  target: { kind, name: kind },
+  connections,
+  rps,
+  p50: 1,
+  p99: 2,
+  errors: 0,
+  forLabel,
+});
+const run = (kind: string, name: string, label: string, connections: number, rps: number, p99: number, errors = 0) => ({
+  target: { kind, name },
+  label,
+  connections,
+  rps,
+  p50: p99 / 2,
+  p99,
+  errors,
+  total: 1000,
+});
+
+describe('bench statistics', () => {
+  it('takes nearest-rank percentiles and medians', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([], 99)).toBeNull();
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([null, 5, undefined])).toBe(5);
+    expect(median([])).toBeNull();
+  });
+});
+
+describe('bench options', () => {
+  it('reads the flags CI and developers use', () => {
+    expect(parseArgs(['--weight-only']).only).toEqual(['weight']);
+    const args = parseArgs(['--duration=2', '--connections=10,50', '--clients=50', '--slow3g=none', '--no-pg']);
+    expect(args.duration).toBe(2);
+    expect(args.connections).toEqual([10, 50]);
+    expect(args.clients).toBe(50);
+    expect(args.slow3g).toEqual([]);
+    expect(args.pg).toBe('');
+    expect(parseArgs([]).duration).toBe(10);
+  });
+});
+
+describe('throughput budgets', () => {
+  const floors = ['PGlite', 'PostgreSQL'].flatMap((label) => [
+    floorRun('floor-remix', 50, 300, label),
+    floorRun('floor-http', 50, 8000, label),
+  ]);
+
+  it('applies the SSR and api budgets on PostgreSQL only, against the floor measured next to it', () => {
+    const { checks } = throughputReport(
+      floors,
+      [
+        run('ssr', 'SSR artist home', 'PGlite', 50, 10, 900),
+        run('ssr', 'SSR artist home', 'PostgreSQL', 50, 150, 120),
+        run('api', 'GET /performers/x', 'PostgreSQL', 50, 1000, 20),
+      ],
+      { hasPg: true },
+    );
+    const find = (what: string) => checks.find((c: { what: string }) => c.what.startsWith(what));
+    expect(find('SSR artist home: p99 at 50 connections (PGlite)')?.status).toBe('n/a');
+    expect(find('SSR artist home: p99 at 50 connections (PostgreSQL)')?.status).toBe('ok');
+    // 150 of the Remix floor's 300: 50 % ≥ 40 %.
+    expect(find('SSR artist home: req/s vs minimal Remix at 50 conn. (PostgreSQL)')?.status).toBe('ok');
+    // 1000 of the bare floor's 8000: 12.5 % < 25 %.
+    expect(find('GET /performers/x: req/s vs bare http at 50 conn. (PostgreSQL)')?.status).toBe('miss');
+  });
+
+  it('misses a p99 over 150 ms, and a run with errors', () => {
+    const { checks } = throughputReport(
+      floors,
+      [run('ssr', 'SSR posts', 'PostgreSQL', 50, 200, 151), run('ssr', 'SSR vault', 'PostgreSQL', 50, 200, 100, 3)],
+      { hasPg: true },
+    );
+    const p99 = checks.filter((c: { what: string }) => c.what.includes('p99'));
+    expect(p99.map((c: { status: string }) => c.status)).toEqual(['miss', 'miss']);
+  });
+
+  it('reports a page that is not built yet without failing, and PGlite alone without failing', () => {
+    const { checks, table } = throughputReport(
+      floors,
+      [{ target: { kind: 'ssr', name: 'SSR vault' }, label: 'PGlite', notBuilt: true }, run('ssr', 'SSR home', 'PGlite', 50, 1, 5000)],
+      { hasPg: false },
+    );
+    expect(checks.every((c: { status: string }) => c.status === 'n/a')).toBe(true);
+    expect(table.rows.some((row: string[]) => row.includes('not built yet'))).toBe(true);
+  });
+});
+
+describe('memory budget', () => {
+  it('misses when the heap after a forced GC grew by more than 10 MB', () => {
+    const sample = (heap: number) => ({ rss: 100, heap });
+    const { checks } = memoryReport([
+      { label: 'PGlite', startMs: 1000, idle: sample(40), warm: sample(45), after: sample(47) },
+      { label: 'PostgreSQL', startMs: 1000, idle: sample(40), warm: sample(45), after: sample(60) },
+    ]);
+    expect(checks.map((c: { status: string }) => c.status)).toEqual(['ok', 'miss']);
+  });
+});
+
+describe('where the JavaScript comes from', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-meta-'));
+  const metafile = path.join(dir, 'metafile.json');
+  fs.writeFileSync(
+    metafile,
+    JSON.stringify({
+      outputs: {
+        'public/build/_shared/chunk-A.js': {
+          inputs: {
+            '../main/node_modules/socket.io-client/build/esm/index.js': { bytesInOutput: 300 },
+            '../main/node_modules/engine.io-client/build/esm/socket.js': { bytesInOutput: 100 },
+          },
+        },
+        'public/build/routes/home-B.js': { inputs: { 'app/routes/home.tsx': { bytesInOutput: 50 } } },
+        'public/build/_shared/chunk-A.js.map': { inputs: {} },
+      },
+    }),
+  );
+
+  it('finds the chunks that hold a package', () => {
+    expect([...chunksHolding(/node_modules\/socket\.io-client\//, metafile)]).toEqual(['/build/_shared/chunk-A.js']);
+    expect(chunksHolding(/node_modules\/@stripe\//, metafile).size).toBe(0);
+  });
+
+  it("shares a script's transferred bytes among its packages by their bytes in the chunk", () => {
+    const shares = jsByPackage(
+      [
+        { type: 'Script', url: 'http://localhost:3500/build/_shared/chunk-A.js', bytes: 1000 },
+        { type: 'Script', url: 'http://localhost:3500/build/routes/home-B.js', bytes: 200 },
+        { type: 'Script', url: 'https://js.stripe.com/v3', bytes: 70 },
+        { type: 'Image', url: 'http://localhost:3500/x.png', bytes: 5000 },
+      ],
+      metafile,
+    );
+    expect(Object.fromEntries(shares)).toEqual({
+      'socket.io-client': 750,
+      'engine.io-client': 250,
+      'app/routes': 200,
+      '(other scripts)': 70,
+    });
+  });
+});
+
+describe('bench tables', () => {
+  it('escapes pipes in markdown and marks missed budgets', () => {
+    const md = markdownTable(
+      budgetTable([{ part: 'weight', what: 'a | b', value: '1 KB', budget: '≤ 2 KB', status: 'miss' }]),
+    );
+    expect(md).toContain('| weight | a \\| b | 1 KB | ≤ 2 KB | MISSED |  |');
+  });
+});
