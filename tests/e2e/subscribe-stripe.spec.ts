@@ -22,6 +22,9 @@ let server: ChildProcess;
 let dataDir: string;
 
 test.beforeAll(async () => {
+  // Another server on this port would answer the health check below and the test would drive the wrong app.
+  const taken = await fetch(`${WEB}/healthz`).then(() => true, () => false);
+  if (taken) throw new Error(`port ${WEB_PORT} is already in use: set E2E_WEB_PORT so that E2E_WEB_PORT+50 is free`);
   stand = await startStripeStandIn();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-e2e-stripe-'));
   server = spawn('node', ['build/server/index.js'], {
