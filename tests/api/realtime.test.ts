@@ -214,6 +214,16 @@ describe.skipIf(twoNodesSkip !== undefined)(`two api processes sharing Redis${tw
     const [{ schema }] = await first.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     second = await startApiProcess(schema);
   });
+  afterAll(async () => {
+    // The second api is a child process: stop it, or it outlives the test run holding its port and database.
+    if (second?.child.exitCode === null) {
+      const exited = new Promise((resolve) => second.child.once('exit', resolve));
+      second.child.kill('SIGTERM');
+      await exited;
+    }
+    if (second) fs.rmSync(second.dataDir, { recursive: true, force: true });
+    await first?.close();
+  });
   it('delivers a message sent through one process to a client connected to the other, both ways', async () => {
     const { fan, artist, conversationId } = await fanAndArtist(first);
     const fanSocket = open(first.url, fan);
