@@ -9,9 +9,12 @@ import { subscriberCount } from './artist-card';
 export function ArtistHeader({
   artist,
   badge,
+  actions,
 }: {
   artist: Pick<Artist, 'name' | 'username' | 'avatarUrl' | 'coverUrl' | 'heroImage' | 'bio' | 'subscribers'>;
   badge?: ReactNode;
+  /** Buttons beside the name (the fan's "Message" button on the artist home). */
+  actions?: ReactNode;
 }) {
   return (
     <header className="relative">
@@ -33,6 +36,7 @@ export function ArtistHeader({
               @{artist.username} · {subscriberCount(artist.subscribers)}
             </p>
           </div>
+          {actions ? <div className="relative flex flex-wrap gap-3 pb-1 sm:ml-auto">{actions}</div> : null}
         </div>
         {artist.bio ? (
           <p className="mt-6 max-w-3xl whitespace-pre-line text-lg leading-relaxed text-white/85">{artist.bio}</p>

@@ -1,5 +1,5 @@
 import type { MetaFunction } from '@remix-run/node';
-import { useRouteLoaderData } from '@remix-run/react';
+import { Form, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
@@ -28,6 +28,7 @@ export default function ArtistHome() {
             {isOwner ? 'Your fan club' : 'Member'}
           </p>
         }
+        actions={isOwner ? null : <MessageArtistButton artistUsername={artist.username} artistName={artist.name} />}
       />
 
       <div className="mx-auto mt-12 grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -85,5 +86,24 @@ export default function ArtistHome() {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * Starts (or reopens) the fan's conversation with the artist: a plain form, so it works without JavaScript. The
+ * messages page's action opens the conversation through the API and redirects to it.
+ */
+function MessageArtistButton({ artistUsername, artistName }: { artistUsername: string; artistName: string }) {
+  return (
+    <Form method="post" action={`/${artistUsername}/account/messages`}>
+      <input type="hidden" name="intent" value="start" />
+      <button
+        type="submit"
+        aria-label={`Message ${artistName}`}
+        className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-navy"
+      >
+        Message
+      </button>
+    </Form>
   );
 }
