@@ -61,7 +61,8 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
       }),
   };
 
-  await app.register(cors, { origin: true, credentials: true });
+  // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed.
+  await app.register(cors, { origin: true, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(() => {
     throw notFound();

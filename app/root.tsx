@@ -20,6 +20,9 @@ import { TopBar } from './components/top-bar';
 import stylesheet from './tailwind.css';
 import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
+import { messagesHref } from './utils/messages';
+import { fetchUnreadTotal } from './utils/messages.server';
+import { getSessionToken } from './utils/session.server';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -32,9 +35,16 @@ export const meta: MetaFunction = () => [
   { name: 'theme-color', content: '#060f1f' },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await getOptionalUser(request);
-  return json({ user: session?.user ?? null, ENV: publicEnv() });
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const token = getSessionToken(request);
+  // Asked alongside /users/me rather than after it; an answer we cannot get leaves the badge out, not the page.
+  const [session, unread] = await Promise.all([
+    getOptionalUser(request),
+    token ? fetchUnreadTotal(token, request.signal).catch(() => null) : null,
+  ]);
+  const user = session?.user ?? null;
+  const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
+  return json({ user, messages, ENV: publicEnv() });
 }
 
 declare global {
@@ -71,11 +81,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { user, ENV } = useLoaderData<typeof loader>();
+  const { user, messages, ENV } = useLoaderData<typeof loader>();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
-      <TopBar user={user} />
+      <TopBar user={user} messages={messages} />
       <main id="main" className="flex flex-1 flex-col">
         <Outlet />
       </main>

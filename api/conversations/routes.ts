@@ -14,7 +14,10 @@ export const conversationErrors = {
   fanNotSubscribed: 'You can only start a conversation with a fan who subscribes to you.',
   artistsOnly: 'Only artists can start a conversation with a fan.',
   yourself: "You can't start a conversation with yourself.",
+  conversationNotFound: "We couldn't find that conversation.",
 } as const;
+
+const ConversationParams = z.object({ conversationId: z.string().min(1).max(100) });
 
 /** The conversation list is fetched without an effective limit (spec §9): the web sends Number.MAX_SAFE_INTEGER. */
 const MAX_CONVERSATIONS = 1000;
@@ -45,6 +48,15 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
     const viewer = await requireViewer(db, request);
     const query = parse(ListQuery, request.query);
     return ok(await listConversations(db, viewer.id, Math.min(query.limit, MAX_CONVERSATIONS), query.offset));
+  });
+
+  /** One conversation as the viewer lists it (ours: the conversation page's header); 404 for a non-member. */
+  app.get('/conversations/:conversationId', async (request) => {
+    const viewer = await requireViewer(db, request);
+    const { conversationId } = parse(ConversationParams, request.params);
+    const conversation = await findConversationSummary(db, conversationId, viewer.id);
+    if (!conversation) throw notFound(conversationErrors.conversationNotFound);
+    return ok(conversation);
   });
 
   /**

@@ -1,6 +1,9 @@
 import { Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
+import { RealtimeEvent, type UnreadTotalEvent } from '~/utils/messages';
+import { getSocket } from '~/utils/realtime.client';
+import { useRealtimeEvent } from '~/utils/use-realtime';
 import { AccountMenu } from './account-menu';
 import { LoginDialog } from './login-dialog';
 import { Logo } from './logo';
@@ -22,7 +25,7 @@ export function TopBarFrame({ start, end }: { start: ReactNode; end?: ReactNode 
  * The top bar (spec §2): signed in, the user badge that opens the account menu; signed out, the "Log in"
  * trigger of the log-in dialog.
  */
-export function TopBar({ user }: { user: CurrentUser | null }) {
+export function TopBar({ user, messages }: { user: CurrentUser | null; messages?: MessagesLinkData | null }) {
   const { pathname } = useLocation();
   return (
     <TopBarFrame
@@ -34,7 +37,16 @@ export function TopBar({ user }: { user: CurrentUser | null }) {
           <Logo className="h-7" />
         </Link>
       }
-      end={user ? <AccountMenu user={user} /> : pathname === '/login' ? null : <LoginTrigger />}
+      end={
+        user ? (
+          <>
+            {messages ? <MessagesLink href={messages.href} unread={messages.unread} /> : null}
+            <AccountMenu user={user} />
+          </>
+        ) : pathname === '/login' ? null : (
+          <LoginTrigger />
+        )
+      }
     />
   );
 }
@@ -72,4 +84,45 @@ export function loginHref(current: string, artist?: string) {
   if (current !== '/') search.set('next', current);
   const query = search.toString();
   return query ? `/login?${query}` : '/login';
+}
+
+export interface MessagesLinkData {
+  href: string;
+  /** The viewer's unread messages; null when it could not be asked. */
+  unread: number | null;
+}
+
+/**
+ * The link to the viewer's messages with their unread total. The server renders the total; while the realtime
+ * connection is open the api's unread-total events keep it current without a reload.
+ */
+export function MessagesLink({ href, unread: initial }: MessagesLinkData) {
+  const [unread, setUnread] = useState(initial);
+  // While connected, the api's events are the truth (it sends the total on every change and every fresh
+  // connection); a loader's answer can be older than the last event, e.g. read in parallel with a read-all.
+  useEffect(() => {
+    if (!getSocket()?.connected) setUnread(initial);
+  }, [initial]);
+  useRealtimeEvent<UnreadTotalEvent>(RealtimeEvent.unreadTotal, ({ total }) => setUnread(total));
+  const label = unread ? `Messages, ${unread} unread` : 'Messages';
+  return (
+    <Link
+      to={href}
+      aria-label={label}
+      title={label}
+      className="relative rounded-full p-2 text-white/90 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+    >
+      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" className="h-6 w-6" aria-hidden="true">
+        <path strokeLinecap="round" strokeLinejoin="round" d="M4 5h16v11H8l-4 4z" />
+      </svg>
+      {unread ? (
+        <span
+          data-testid="unread-total"
+          className="absolute -right-0.5 -top-0.5 min-w-[1.25rem] rounded-full bg-accent px-1 text-center text-xs font-bold leading-5 text-navy"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      ) : null}
+    </Link>
+  );
 }

@@ -95,7 +95,7 @@ export default function ArtistHome() {
  */
 function MessageArtistButton({ artistUsername, artistName }: { artistUsername: string; artistName: string }) {
   return (
-    <Form method="post" action={`/${artistUsername}/account/messages`}>
+    <Form method="post" action={`/${artistUsername}/account/messages?index`}>
       <input type="hidden" name="intent" value="start" />
       <button
         type="submit"

@@ -164,3 +164,22 @@ export function upsertConversation(current: Conversation[], conversation: Conver
   const list = conversation.lastMessage ? [conversation, ...rest] : rest;
   return list.sort((a, b) => (b.lastMessage?.utcCreationTimestamp ?? 0) - (a.lastMessage?.utcCreationTimestamp ?? 0));
 }
+
+/**
+ * Where a conversation is shown: under the artist of the pair, with the other member's username as the search
+ * parameter the conversation route requires (spec §2); #latest opens it at the newest message without JavaScript too.
+ */
+export function conversationHref(
+  viewer: { artist: boolean; username: string },
+  conversation: { id: string; recipient: { username: string } },
+) {
+  const artist = viewer.artist ? viewer.username : conversation.recipient.username;
+  const search = new URLSearchParams({ username: conversation.recipient.username });
+  return `/${artist}/account/messages/${conversation.id}?${search}#latest`;
+}
+
+/** Where the top bar's messages link goes: the artist's own inbox, the current artist's, or /messages to pick one. */
+export function messagesHref(viewer: { artist: boolean; username: string }, artistUsername?: string) {
+  if (viewer.artist) return `/${viewer.username}/account/messages`;
+  return artistUsername ? `/${artistUsername}/account/messages` : '/messages';
+}

@@ -38,7 +38,11 @@ export async function connect(token: string): Promise<Socket | null> {
   next.io.on('reconnect', () => {
     next.emit('auth/login', token);
   });
+  // The connection's state on <html data-realtime>, for styles and for browser tests that wait for it.
+  next.on('connect', () => (document.documentElement.dataset.realtime = 'connected'));
+  next.on('disconnect', () => (document.documentElement.dataset.realtime = 'disconnected'));
   socket = next;
+  attachAll(next);
   return next;
 }
 
@@ -46,8 +50,33 @@ export function disconnect() {
   generation += 1;
   currentToken = null;
   if (!socket) return;
+  delete document.documentElement.dataset.realtime;
   socket.removeAllListeners();
   socket.io.removeAllListeners();
   socket.disconnect();
   socket = null;
+}
+
+type Listener = (...args: never[]) => void;
+/** Pages' listeners, kept here so they attach to whichever socket is open, including one opened after them. */
+const listeners = new Set<{ event: string; handler: Listener }>();
+
+function attach(target: Socket, event: string, handler: Listener) {
+  target.on(event, handler as (...args: unknown[]) => void);
+}
+
+/** Listens to a server event for as long as the caller wants; returns the function that stops listening. */
+export function subscribe(event: string, handler: Listener) {
+  const entry = { event, handler };
+  listeners.add(entry);
+  if (socket) attach(socket, event, handler);
+  return () => {
+    listeners.delete(entry);
+    socket?.off(event, handler as (...args: unknown[]) => void);
+  };
+}
+
+/** Called by connect() once the socket exists: every listener registered so far attaches to it. */
+function attachAll(target: Socket) {
+  for (const { event, handler } of listeners) attach(target, event, handler);
 }

@@ -47,6 +47,29 @@ describeEachDatabase('conversations and messages', (database) => {
       expect(fromArtist.body.data.recipientInfo).toMatchObject({ _id: fan.id, username: fan.username });
     });
 
+    it('GET /conversations/{id} answers a member with the conversation as they list it, and 404 to anyone else', async () => {
+      const [fan, artist, stranger] = await Promise.all([createFan(t), createArtist(t), createFan(t)]);
+      await subscribe(t, fan.id, artist.id);
+      const opened = await openConversation(fan.token, 'performer', artist.id);
+      const id = opened.body.data._id;
+
+      const asFan = await call(t.url, 'GET', `/conversations/${id}`, { token: fan.token });
+      expect(asFan.status).toBe(200);
+      expect(asFan.body.data).toEqual(opened.body.data);
+      const asArtist = await call(t.url, 'GET', `/conversations/${id}`, { token: artist.token });
+      expect(asArtist.body.data.recipientInfo).toMatchObject({ _id: fan.id, username: fan.username });
+
+      for (const [token, path] of [
+        [stranger.token, `/conversations/${id}`],
+        [fan.token, '/conversations/no-such-conversation'],
+      ] as const) {
+        const refused = await call(t.url, 'GET', path, { token });
+        expect(refused.status).toBe(404);
+        expect(refused.body.message).toBe(conversationErrors.conversationNotFound);
+      }
+      expect((await call(t.url, 'GET', `/conversations/${id}`, {})).status).toBe(401);
+    });
+
     it('refuses a fan who is not subscribed, an unknown artist, a fan posing as an artist, and anonymous callers', async () => {
       const [fan, artist, otherFan] = await Promise.all([createFan(t), createArtist(t), createFan(t)]);
       const open = (token: string | undefined, body: unknown) => call(t.url, 'POST', '/conversations', { token, body });

@@ -1,0 +1,114 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { ConversationList } from '~/components/messages';
+import { isHttpError } from '~/utils/api.server';
+import { isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
+import {
+  conversationHref,
+  mapConversation,
+  RealtimeEvent,
+  upsertConversation,
+  type ConversationReadEvent,
+  type MessageCreatedEvent,
+  type MessageDeletedEvent,
+} from '~/utils/messages';
+import { fetchConversations, openConversationWithArtist } from '~/utils/messages.server';
+import { getSocket } from '~/utils/realtime.client';
+import { useRealtimeEvent } from '~/utils/use-realtime';
+
+export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
+
+/**
+ * /{artist}/account/messages (spec §2): the viewer's conversations, newest activity first. A fan sees their
+ * conversations with the artists they write to; the artist sees every fan who wrote.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, token } = await requireUser(request, params.artistUsername);
+  const conversations = await fetchConversations(token, request.signal);
+  return json({ viewer: { id: user.id, artist: user.artist, username: user.username }, conversations });
+}
+
+/** intent=start: the fan's "Message" button. Opens (or reopens) the conversation with this artist and goes there. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, token, artist } = await requireSubscriber(request, params.artistUsername);
+  const form = await request.formData();
+  if (form.get('intent') !== 'start' || isOwnArtist(user, artist)) throw new Response('Bad request', { status: 400 });
+  try {
+    const conversation = await openConversationWithArtist(token, artist.id);
+    return redirect(conversationHref(user, conversation));
+  } catch (error) {
+    if (isHttpError(error, 403, 404)) return json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function Messages() {
+  const data = useLoaderData<typeof loader>();
+  const { viewer } = data;
+  const [conversations, setConversations] = useState(data.conversations);
+  useEffect(() => setConversations(data.conversations), [data.conversations]);
+  const revalidator = useRevalidator();
+
+  useRealtimeEvent<MessageCreatedEvent | MessageDeletedEvent>(RealtimeEvent.messageCreated, ({ conversation }) =>
+    setConversations((current) => upsertConversation(current, mapConversation(conversation))),
+  );
+  useRealtimeEvent<MessageDeletedEvent>(RealtimeEvent.messageDeleted, ({ conversation }) =>
+    setConversations((current) => upsertConversation(current, mapConversation(conversation))),
+  );
+  useRealtimeEvent<ConversationReadEvent>(RealtimeEvent.conversationRead, ({ conversationId, readerId }) => {
+    if (readerId !== viewer.id) return;
+    setConversations((current) => current.map((c) => (c.id === conversationId ? { ...c, numUnreadMessages: 0 } : c)));
+  });
+  // A connection that could not recover what it missed (away too long, a restarted api) refetches the list.
+  useRealtimeEvent('connect', () => {
+    if (!getSocket()?.recovered) revalidator.revalidate();
+  });
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6">
+      <h1 className="text-3xl font-extrabold tracking-tight text-white">Messages</h1>
+      <div className="mt-6">
+        {conversations.length ? (
+          <ConversationList conversations={conversations} viewer={viewer} />
+        ) : (
+          <EmptyInbox artistView={viewer.artist} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function EmptyInbox({ artistView }: { artistView: boolean }) {
+  return (
+    <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center">
+      <p className="text-xl font-semibold text-white">No messages yet</p>
+      {artistView ? (
+        <p className="mt-2 text-base text-white/80">When your members write to you, their conversations appear here.</p>
+      ) : (
+        <StartConversation />
+      )}
+    </div>
+  );
+}
+
+/** For a fan with no conversation yet: start one with the artist of this page. */
+function StartConversation() {
+  return (
+    <>
+      <p className="mt-2 text-base text-white/80">Say hello: your messages go straight to the artist.</p>
+      <Form method="post" className="mt-6">
+        <input type="hidden" name="intent" value="start" />
+        <button
+          type="submit"
+          className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          Write a message
+        </button>
+      </Form>
+      <p className="mt-4 text-sm text-white/70">
+        Or <Link to="/discover" className="underline">go back to your artists</Link>.
+      </p>
+    </>
+  );
+}

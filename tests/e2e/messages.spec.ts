@@ -1,0 +1,160 @@
+import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
+
+/** The seeded free artist (README "Demo logins"): a fan subscribes without a card. */
+const ARTIST = { username: 'juniperlane', name: 'Juniper Lane', email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!' };
+
+async function apiLogin(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post(`${apiBase}/auth/login`, { data: { username: email, password, remember: true } });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+async function useSession(context: BrowserContext, token: string) {
+  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/** A new fan with a free subscription to the artist. */
+async function subscribedFan(request: APIRequestContext): Promise<Fan> {
+  const fan = await registerFan(request);
+  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const { data } = (await artist.json()) as { data: { _id: string } };
+  const subscribed = await request.post(`${apiBase}/payment/subscribe/performers`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+    data: { type: 'free', performerId: data._id },
+  });
+  expect(subscribed.status(), await subscribed.text()).toBeLessThan(300);
+  return fan;
+}
+
+test('a fan writes to the artist, who sees it arrive without a reload and answers; unread badges follow', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const fanContext = await browser.newContext();
+  const artistContext = await browser.newContext();
+  await useSession(fanContext, fan.token);
+  await useSession(artistContext, artistToken);
+  const fanPage = await fanContext.newPage();
+  const artistPage = await artistContext.newPage();
+
+  // The artist's inbox is open and connected before the fan writes.
+  await artistPage.goto(`/${ARTIST.username}/account/messages`);
+  await expect(artistPage.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+  await expectNoA11yViolations(artistPage);
+  const artistBadge = artistPage.getByRole('banner').getByRole('link', { name: /^Messages/ });
+  const unreadBefore = Number((await artistBadge.getAttribute('aria-label'))?.match(/(\d+) unread/)?.[1] ?? 0);
+  await artistPage.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
+
+  await fanPage.goto(`/${ARTIST.username}`);
+  await fanPage.getByRole('button', { name: `Message ${ARTIST.name}` }).click();
+  await expect(fanPage).toHaveURL(new RegExp(`/${ARTIST.username}/account/messages/[^/?]+\\?username=${ARTIST.username}`));
+  await expect(fanPage.getByRole('heading', { level: 1, name: ARTIST.name })).toBeVisible();
+  await expect(fanPage.getByText(`No messages yet. Say hello to ${ARTIST.name}.`)).toBeVisible();
+  await expectNoA11yViolations(fanPage);
+
+  const hello = `Hello from the front row ${Date.now()}`;
+  await fanPage.getByLabel('Message', { exact: true }).fill(hello);
+  await fanPage.getByLabel('Message', { exact: true }).press('Enter');
+  await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(1);
+  await expect(fanPage.getByLabel('Message', { exact: true })).toHaveValue('');
+
+  // Without a reload: the conversation appears in the artist's list, and the top bar's total goes up by one.
+  const row = artistPage.getByRole('link', { name: new RegExp(fan.username) });
+  await expect(row).toContainText(hello, { timeout: 1000 });
+  await expect(row).toContainText('1 unread');
+  await expect(artistBadge).toHaveAttribute('aria-label', `Messages, ${unreadBefore + 1} unread`);
+
+  // Opening the conversation reads it: the badges go back down.
+  await row.click();
+  await expect(artistPage.getByRole('heading', { level: 1, name: fan.username })).toBeVisible();
+  await expect(artistPage.getByTestId('message').filter({ hasText: hello })).toBeVisible();
+  await expect(artistBadge).toHaveAttribute('aria-label', unreadBefore ? `Messages, ${unreadBefore} unread` : 'Messages');
+  await expectNoA11yViolations(artistPage);
+  // The fan's message now reads "Seen" on the fan's page, by the read receipt event.
+  await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toContainText('Seen');
+
+  const answer = `Thanks for listening! ${Date.now()}`;
+  await artistPage.getByLabel('Message', { exact: true }).fill(answer);
+  await artistPage.getByRole('button', { name: 'Send' }).click();
+  await expect(fanPage.getByTestId('message').filter({ hasText: answer })).toHaveCount(1, { timeout: 1000 });
+  // The fan is looking at the conversation, so the answer is read at once: no unread badge for the fan.
+  await expect(fanPage.getByRole('banner').getByRole('link', { name: /^Messages/ })).toHaveAttribute('aria-label', 'Messages');
+
+  // The fan deletes their message; it leaves the artist's page too.
+  await fanPage.getByTestId('message').filter({ hasText: hello }).getByRole('button', { name: 'Delete message' }).click();
+  await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(0);
+  await expect(artistPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(0);
+
+  // Each message was shown once on each side throughout.
+  await expect(artistPage.getByTestId('message').filter({ hasText: answer })).toHaveCount(1);
+  await fanContext.close();
+  await artistContext.close();
+});
+
+test('without JavaScript a fan reads, sends with a page reload, sees the form errors, and loads older messages', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
+  const opened = await request.post(`${apiBase}/conversations`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+    data: { source: 'performer', sourceId: artistId },
+  });
+  const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+  // 21 messages: one more than a page.
+  for (let i = 1; i <= 21; i++) {
+    const sent = await request.post(`${apiBase}/messages/conversations/${conversationId}`, {
+      headers: { Authorization: `Bearer ${fan.token}` },
+      data: { text: `Setlist idea ${i}`, fileIds: [], type: 'text' },
+    });
+    expect(sent.status()).toBe(200);
+  }
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await useSession(context, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}/account/messages`);
+  await page.getByRole('link', { name: new RegExp(ARTIST.name) }).click();
+  await expect(page).toHaveURL(new RegExp(`/account/messages/${conversationId}\\?username=${ARTIST.username}`));
+  await expect(page.getByTestId('message')).toHaveCount(20);
+  await expect(page.getByTestId('message').filter({ hasText: /^You: Setlist idea 1\b/ })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+
+  await page.getByRole('link', { name: 'Load older messages' }).click();
+  await expect(page.getByTestId('message')).toHaveCount(21);
+  await expect(page.getByRole('link', { name: 'Load older messages' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Please write a message.')).toBeVisible();
+
+  const text = `No script needed ${Date.now()}`;
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page).toHaveURL(/#latest$/);
+  await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1);
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
+
+  await page.getByTestId('message').filter({ hasText: text }).getByRole('button', { name: 'Delete message' }).click();
+  await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(0);
+  await context.close();
+});
+
+test('the conversation page needs its username and a conversation the viewer is in', async ({ browser, request }) => {
+  const [fan, stranger] = await Promise.all([subscribedFan(request), subscribedFan(request)]);
+  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
+  const opened = await request.post(`${apiBase}/conversations`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+    data: { source: 'performer', sourceId: artistId },
+  });
+  const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+
+  const context = await browser.newContext();
+  await useSession(context, stranger.token);
+  const page = await context.newPage();
+  const notMine = await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
+  expect(notMine?.status()).toBe(404);
+  await expect(page.getByText("Uh, oh, This page doesn't seem to exist.")).toBeVisible();
+  const noUsername = await page.goto(`/${ARTIST.username}/account/messages/${conversationId}`);
+  expect(noUsername?.status()).toBe(400);
+  await context.close();
+});
