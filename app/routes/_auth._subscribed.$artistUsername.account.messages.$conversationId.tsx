@@ -204,7 +204,7 @@ export default function ConversationPage() {
       <header className="flex items-center gap-3 border-b border-white/10 pb-4">
         <Link
           to={`/${artistUsername}/account/messages`}
-          className="rounded-full px-2 py-1 text-base font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          className="shrink-0 whitespace-nowrap rounded-full px-2 py-1 text-base font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
         >
           <span aria-hidden="true">←</span> Messages
         </Link>

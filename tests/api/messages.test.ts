@@ -70,6 +70,18 @@ describeEachDatabase('conversations and messages', (database) => {
       expect((await call(t.url, 'GET', `/conversations/${id}`, {})).status).toBe(401);
     });
 
+    it('lets a browser on another origin call every method the pages use (CORS preflight)', async () => {
+      for (const method of ['POST', 'DELETE']) {
+        const preflight = await fetch(`${t.url}/messages/some-id`, {
+          method: 'OPTIONS',
+          headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization' },
+        });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-methods')).toContain(method);
+        expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+      }
+    });
+
     it('refuses a fan who is not subscribed, an unknown artist, a fan posing as an artist, and anonymous callers', async () => {
       const [fan, artist, otherFan] = await Promise.all([createFan(t), createArtist(t), createFan(t)]);
       const open = (token: string | undefined, body: unknown) => call(t.url, 'POST', '/conversations', { token, body });

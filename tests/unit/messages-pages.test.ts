@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { formatTime } from '~/components/messages';
+import { conversationHref, messagesHref } from '~/utils/messages';
+
+describe('where messages live', () => {
+  const fan = { artist: false, username: 'demofan' };
+  const artist = { artist: true, username: 'novaricci' };
+
+  it('opens a conversation under the artist of the pair, with the other member as the required username', () => {
+    expect(conversationHref(fan, { id: 'c1', recipient: { username: 'novaricci' } })).toBe(
+      '/novaricci/account/messages/c1?username=novaricci#latest',
+    );
+    expect(conversationHref(artist, { id: 'c1', recipient: { username: 'demofan' } })).toBe(
+      '/novaricci/account/messages/c1?username=demofan#latest',
+    );
+  });
+
+  it('sends the top bar link to the artist inbox, the current artist, or /messages to choose', () => {
+    expect(messagesHref(artist, 'thelatenights')).toBe('/novaricci/account/messages');
+    expect(messagesHref(fan, 'thelatenights')).toBe('/thelatenights/account/messages');
+    expect(messagesHref(fan)).toBe('/messages');
+  });
+});
+
+describe('message times', () => {
+  const now = new Date('2026-11-22T18:00:00.000Z');
+
+  it('shows the time today, the day this year, and the year before that; the server marks GMT', () => {
+    expect(formatTime('2026-11-22T09:05:00.000Z', 'short', 'UTC', now)).toBe('09:05 GMT');
+    expect(formatTime('2026-03-03T09:05:00.000Z', 'short', 'UTC', now)).toBe('3 Mar');
+    expect(formatTime('2026-03-03T09:05:00.000Z', 'long', 'UTC', now)).toBe('3 Mar, 09:05 GMT');
+    expect(formatTime('2024-03-03T21:30:00.000Z', 'long', 'UTC', now)).toBe('3 Mar 2024, 21:30 GMT');
+  });
+
+  it('decides "today" in the reader\'s time zone, not in UTC', () => {
+    // 23:30 GMT on the 21st is 08:30 on the 22nd in Tokyo, where it is 19:00 on the 22nd.
+    const tokyoEvening = new Date('2026-11-22T10:00:00.000Z');
+    expect(formatTime('2026-11-21T23:30:00.000Z', 'short', 'Asia/Tokyo', tokyoEvening)).toBe('08:30');
+    expect(formatTime('2026-11-21T23:30:00.000Z', 'short', 'UTC', tokyoEvening)).toBe('21 Nov');
+  });
+});
