@@ -11,6 +11,8 @@ let socket: Socket | null = null;
 let currentToken: string | null = null;
 /** Bumped by every connect and disconnect, so a connect whose import resolves late does not resurrect a dropped one. */
 let generation = 0;
+/** The open socket's listener for the browser's offline event, removed with the socket. */
+let dropTransport: (() => void) | null = null;
 
 export function getSocket() {
   return socket;
@@ -41,6 +43,10 @@ export async function connect(token: string): Promise<Socket | null> {
   // The connection's state on <html data-realtime>, for styles and for browser tests that wait for it.
   next.on('connect', () => (document.documentElement.dataset.realtime = 'connected'));
   next.on('disconnect', () => (document.documentElement.dataset.realtime = 'disconnected'));
+  // A phone that reports losing its network would otherwise keep a dead socket until the ping times out (up to
+  // 45 s): closing the transport now starts the reconnection (and connection-state recovery) at once.
+  dropTransport = () => next.io.engine?.close();
+  window.addEventListener('offline', dropTransport);
   socket = next;
   attachAll(next);
   return next;
@@ -49,6 +55,8 @@ export async function connect(token: string): Promise<Socket | null> {
 export function disconnect() {
   generation += 1;
   currentToken = null;
+  if (dropTransport) window.removeEventListener('offline', dropTransport);
+  dropTransport = null;
   if (!socket) return;
   delete document.documentElement.dataset.realtime;
   socket.removeAllListeners();

@@ -158,3 +158,36 @@ test('the conversation page needs its username and a conversation the viewer is 
   expect(noUsername?.status()).toBe(400);
   await context.close();
 });
+
+test('a fan whose phone drops off the network and comes back sees each missed message once', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
+  const opened = await request.post(`${apiBase}/conversations`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+    data: { source: 'performer', sourceId: artistId },
+  });
+  const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+
+  const context = await browser.newContext();
+  await useSession(context, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
+  await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
+
+  await context.setOffline(true);
+  await page.locator('html[data-realtime="disconnected"]').waitFor({ state: 'attached' });
+  const missed = [`While you were in the tunnel ${Date.now()}`, `Second one ${Date.now()}`];
+  for (const text of missed) {
+    const sent = await request.post(`${apiBase}/messages/conversations/${conversationId}`, {
+      headers: { Authorization: `Bearer ${artistToken}` },
+      data: { text, fileIds: [], type: 'text' },
+    });
+    expect(sent.status()).toBe(200);
+  }
+  await context.setOffline(false);
+  for (const text of missed) await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByTestId('message')).toHaveCount(missed.length);
+  await context.close();
+});
