@@ -3,12 +3,12 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
   RealtimeEvent,
-  SendMessageSchema,
   type ConversationReadEvent,
   type MessageCreatedEvent,
   type MessageDeletedEvent,
   type UnreadTotalEvent,
 } from '../../app/utils/messages.js';
+import { SendMessageSchema } from '../../app/utils/message-validation.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';

@@ -1,14 +1,13 @@
-import { Menu, MenuButton, MenuHeading, MenuItem, MenuItems, MenuSection, MenuSeparator } from '@headlessui/react';
 import { Form, useLocation } from '@remix-run/react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
 import { useHydrated } from './use-hydrated';
 
-type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email'>;
+export type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email'>;
 
-const panelClass =
+export const panelClass =
   'z-40 w-[250px] rounded-xl bg-navy-light p-1.5 text-white shadow-2xl ring-1 ring-white/15 focus:outline-none';
-const logOutClass =
+export const logOutClass =
   'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
 
 /**
@@ -39,44 +38,13 @@ export function AccountMenu({ user }: { user: AccountUser }) {
       </details>
     );
   }
-  return (
-    <Menu>
-      <MenuButton className={triggerClass}>
-        <Badge user={user} />
-      </MenuButton>
-      <MenuItems
-        anchor={{ to: 'bottom end', gap: 8 }}
-        transition
-        className={`${panelClass} origin-top-right transition duration-100 ease-out data-[closed]:scale-95 data-[closed]:opacity-0`}
-      >
-        <MenuSection>
-          <MenuHeading className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wider text-white/70">
-            Account details
-          </MenuHeading>
-          <MenuItem disabled as="div">
-            <Detail label="Username">{user.username}</Detail>
-          </MenuItem>
-          <MenuItem disabled as="div">
-            <Detail label="Email">{user.email}</Detail>
-          </MenuItem>
-        </MenuSection>
-        <MenuSeparator className="my-1.5 h-px bg-white/10" />
-        <LogoutForm>
-          <MenuItem>
-            <button type="submit" className={logOutClass}>
-              Log out
-            </button>
-          </MenuItem>
-        </LogoutForm>
-      </MenuItems>
-    </Menu>
-  );
+  return <LazyAccountMenu user={user} />;
 }
 
-const triggerClass =
+export const triggerClass =
   'flex cursor-pointer items-center gap-3 rounded-full py-1 pl-1 pr-1 text-left hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent md:pr-4';
 
-function Badge({ user }: { user: AccountUser }) {
+export function Badge({ user }: { user: AccountUser }) {
   return (
     <>
       <img src={user.avatarUrl} alt="" width={36} height={36} className="h-9 w-9 rounded-full bg-white/10 object-cover" />
@@ -88,7 +56,7 @@ function Badge({ user }: { user: AccountUser }) {
   );
 }
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
+export function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="px-3 py-1.5">
       <span className="block text-xs text-white/70">{label}</span>
@@ -101,12 +69,44 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
  * Log out is a plain form post to /logout carrying the current URL: the action clears the session and sends
  * the browser back there (or, from a payment step, to the register step) without resetting the scroll.
  */
-function LogoutForm({ children }: { children: ReactNode }) {
+export function LogoutForm({ children }: { children: ReactNode }) {
   const location = useLocation();
   return (
     <Form method="post" action="/logout" preventScrollReset>
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       {children}
     </Form>
+  );
+}
+
+const loadDropdown = () => import('./account-menu-dropdown');
+type Dropdown = Awaited<ReturnType<typeof loadDropdown>>['default'];
+
+/**
+ * Once hydrated, the trigger is a plain button, and the dropdown's code (Headless UI's menu, with its
+ * positioning) loads only when the fan reaches for it (pointer over, focus or tap), so no page pays for it on
+ * its first visit. The click swaps in the real menu, open, with the focus on its button.
+ */
+function LazyAccountMenu({ user }: { user: AccountUser }) {
+  const [Dropdown, setDropdown] = useState<Dropdown | null>(null);
+  const [openRequested, setOpenRequested] = useState(false);
+  // Swapping the button while a click is under way would lose the click: only the click itself swaps it.
+  const warm = () => void loadDropdown();
+  if (Dropdown) return <Dropdown user={user} openOnMount={openRequested} />;
+  return (
+    <button
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded="false"
+      className={triggerClass}
+      onPointerEnter={warm}
+      onFocus={warm}
+      onClick={() => {
+        setOpenRequested(true);
+        void loadDropdown().then((module) => setDropdown(() => module.default));
+      }}
+    >
+      <Badge user={user} />
+    </button>
   );
 }

@@ -5,7 +5,6 @@ import { RealtimeEvent, type UnreadTotalEvent } from '~/utils/messages';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import { AccountMenu } from './account-menu';
-import { LoginDialog } from './login-dialog';
 import { Logo } from './logo';
 import { useHydrated } from './use-hydrated';
 
@@ -51,6 +50,13 @@ export function TopBar({ user, messages }: { user: CurrentUser | null; messages?
   );
 }
 
+/**
+ * The dialog's code (Headless UI's dialog, the form and its schema) loads when the visitor reaches for the
+ * button, not with the page: most visits to a public page never log in from it.
+ */
+const loadLoginDialog = () => import('./login-dialog');
+type LoginDialogComponent = Awaited<ReturnType<typeof loadLoginDialog>>['LoginDialog'];
+
 const triggerClass =
   'rounded-full px-3 py-2 text-base font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
 
@@ -63,16 +69,27 @@ export function LoginTrigger() {
   const location = useLocation();
   const { artistUsername } = useParams();
   const [open, setOpen] = useState(false);
+  const [Dialog, setDialog] = useState<LoginDialogComponent | null>(null);
   // A link inside the dialog ("Forgot your password") navigates away: the dialog closes with it.
   useEffect(() => setOpen(false), [location.key]);
 
   if (!hydrated) return <a href={loginHref(location.pathname + location.search, artistUsername)} className={triggerClass}>Log in</a>;
   return (
     <>
-      <button type="button" aria-haspopup="dialog" onClick={() => setOpen(true)} className={triggerClass}>
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        onPointerEnter={() => void loadLoginDialog()}
+        onFocus={() => void loadLoginDialog()}
+        onClick={() => {
+          setOpen(true);
+          void loadLoginDialog().then((module) => setDialog(() => module.LoginDialog));
+        }}
+        className={triggerClass}
+      >
         Log in
       </button>
-      <LoginDialog open={open} onClose={() => setOpen(false)} artist={artistUsername} />
+      {Dialog ? <Dialog open={open} onClose={() => setOpen(false)} artist={artistUsername} /> : null}
     </>
   );
 }

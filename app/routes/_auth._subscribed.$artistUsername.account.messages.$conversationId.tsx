@@ -1,5 +1,4 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
@@ -13,14 +12,15 @@ import { requireUser } from '~/utils/auth.server';
 import {
   mapMessage,
   mergeMessages,
+  messageTextError,
   RealtimeEvent,
-  SendMessageSchema,
   type ConversationReadEvent,
   type Message,
   type MessageCreatedEvent,
   type MessageDeletedEvent,
   type MessageResponse,
 } from '~/utils/messages';
+import { SendMessageSchema } from '~/utils/message-validation';
 import { deleteMessage, fetchMessages, MESSAGES_PAGE_SIZE, readAll, requireConversation, sendMessage } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
@@ -98,23 +98,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: SendMessageSchema });
-  if (submission.status !== 'success') return json({ intent: 'send' as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') {
+    return json({ intent: 'send' as const, errors: { text: submission.error?.text ?? undefined } }, { status: 400 });
+  }
   try {
     await sendMessage(token, conversationId, submission.value.text, submission.value.clientId);
   } catch (error) {
     if (isHttpError(error, 400, 403, 404, 409, 429)) {
-      const fieldErrors = error.fieldErrors.text;
-      return json(
-        { intent: 'send' as const, result: submission.reply(fieldErrors ? { fieldErrors: { text: fieldErrors } } : { formErrors: [error.message] }) },
-        { status: error.status },
-      );
+      const text = error.fieldErrors.text;
+      return json({ intent: 'send' as const, errors: text ? { text } : { form: [error.message] } }, { status: error.status });
     }
     throw error;
   }
   return redirect(back);
 }
 
-type ActionData = { intent: 'send'; result: SubmissionResult<string[]> } | { intent: 'delete'; error: string };
+type ActionData = { intent: 'send'; errors: { text?: string[]; form?: string[] } } | { intent: 'delete'; error: string };
 
 export default function ConversationPage() {
   const data = useLoaderData<typeof loader>();
@@ -338,8 +337,10 @@ function MessageBubble({
 }
 
 /**
- * The send form: a plain <Form method="post"> (spec §2 without JavaScript: the page reloads). With JavaScript it
- * shows the message at once and sends it to the api; Enter sends, Shift+Enter starts a new line.
+ * The send form: a plain <Form method="post"> (spec §2 without JavaScript: the page reloads, and the action's
+ * errors come back on the field). With JavaScript the same rule is checked in the browser (messageTextError, the
+ * schema's twin, so the page ships no zod), the message shows at once and goes to the api; Enter sends,
+ * Shift+Enter starts a new line.
  */
 function SendForm({
   clientId: firstClientId,
@@ -355,32 +356,36 @@ function SendForm({
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const [clientId, setClientId] = useState(firstClientId);
-  const [form, fields] = useForm({
-    id: 'send-message',
-    lastResult: actionData?.intent === 'send' ? actionData.result : undefined,
-    constraint: getZodConstraint(SendMessageSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SendMessageSchema }),
-    onSubmit(event: FormEvent<HTMLFormElement>, { submission }) {
-      if (!onSend || submission?.status !== 'success') return;
-      event.preventDefault();
-      const { text } = submission.value;
-      void onSend({
-        id: `pending:${clientId}`,
-        conversationId,
-        text,
-        createdAt: new Date().toISOString(),
-        clientId,
-        sender: viewer,
-        pending: true,
-      });
-      setClientId(crypto.randomUUID());
-      event.currentTarget.reset();
-    },
-  });
+  const [checked, setChecked] = useState<{ text?: string[]; form?: string[] } | null>(null);
+  const errors = checked ?? (actionData?.intent === 'send' ? actionData.errors : {});
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'send';
 
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    const text = String(new FormData(event.currentTarget).get('text') ?? '');
+    const error = messageTextError(text);
+    if (error) {
+      event.preventDefault();
+      setChecked({ text: [error] });
+      return;
+    }
+    setChecked(null);
+    if (!onSend) return;
+    event.preventDefault();
+    void onSend({
+      id: `pending:${clientId}`,
+      conversationId,
+      text: text.trim(),
+      createdAt: new Date().toISOString(),
+      clientId,
+      sender: viewer,
+      pending: true,
+    });
+    setClientId(crypto.randomUUID());
+    event.currentTarget.reset();
+  }
+
+  const textErrorId = 'send-message-text-error';
+  const formErrorId = 'send-message-form-error';
   return (
     <div className="sticky bottom-0 -mx-4 border-t border-white/10 bg-navy-dark/95 px-4 pb-4 pt-3 backdrop-blur sm:-mx-6 sm:px-6">
       {actionData?.intent === 'delete' ? (
@@ -388,18 +393,22 @@ function SendForm({
           {actionData.error}
         </p>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="flex items-end gap-3">
+      <Form method="post" noValidate onSubmit={handleSubmit} className="flex items-end gap-3">
         <input type="hidden" name="intent" value="send" />
         <input type="hidden" name="clientId" value={clientId} />
         <div className="min-w-0 flex-1">
-          <label htmlFor={fields.text.id} className="sr-only">
+          <label htmlFor="send-message-text" className="sr-only">
             Message
           </label>
           <textarea
-            {...getTextareaProps(fields.text)}
-            key={fields.text.key}
+            id="send-message-text"
+            name="text"
+            required
             rows={2}
             placeholder="Write a message…"
+            aria-invalid={errors.text ? true : undefined}
+            aria-describedby={[errors.text ? textErrorId : '', errors.form ? formErrorId : ''].join(' ').trim() || undefined}
+            onInput={() => checked && setChecked(null)}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
                 event.preventDefault();
@@ -407,11 +416,11 @@ function SendForm({
               }
             }}
             className={`block w-full resize-none rounded-2xl border bg-navy-light px-4 py-3 text-base text-white placeholder:text-white/60 focus:outline-none focus:ring-2 focus:ring-accent ${
-              fields.text.errors ? 'border-red-400' : 'border-white/20'
+              errors.text ? 'border-red-400' : 'border-white/20'
             }`}
           />
-          <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
-          <ErrorList id={form.errorId} errors={form.errors} />
+          <ErrorList id={textErrorId} errors={errors.text} />
+          <ErrorList id={formErrorId} errors={errors.form} />
         </div>
         <button
           type="submit"

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The artist's own profile and offer (the account page's form and PUT /performers/me): one schema for the browser,

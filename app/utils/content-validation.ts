@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isContentType, type ContentType } from './content-types';
 
 /**

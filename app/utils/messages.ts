@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { mapPublicUser, type PublicUser, type PublicUserResponse } from './mappers';
 
 /**
@@ -14,17 +13,13 @@ export const messageErrors = {
   tooLong: `Your message is too long. Please keep it under ${MESSAGE_MAX_LENGTH} characters.`,
 } as const;
 
-export const MessageTextSchema = z
-  .string({ error: messageErrors.empty })
-  .trim()
-  .min(1, { error: messageErrors.empty, abort: true })
-  .max(MESSAGE_MAX_LENGTH, { error: messageErrors.tooLong });
-
-/** What the send form posts: the text, and the id the client made for it so that a resend is not a second message. */
-export const SendMessageSchema = z.object({
-  text: MessageTextSchema,
-  clientId: z.string().trim().min(1).max(100).optional(),
-});
+/** The browser's check of a message's text: the same rule and messages as MessageTextSchema. */
+export function messageTextError(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return messageErrors.empty;
+  // zod counts a string's characters by code point (an emoji is one), so this does too.
+  return [...trimmed].length > MESSAGE_MAX_LENGTH ? messageErrors.tooLong : undefined;
+}
 
 /** Events the api pushes on the realtime connection, to the rooms of both members of the conversation. */
 export const RealtimeEvent = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same

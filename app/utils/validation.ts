@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field schemas carrying the spec's exact messages (§5). The same objects validate in the browser (conform),

@@ -5,6 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AccountMenu } from '~/components/account-menu';
 
+/** The menu's and the dialog's code loads on the click (a dynamic import): the first one in a test run is slow. */
+const LAZY = { timeout: 5000 };
+
 const fan = { username: 'juniperfan', email: 'juniper.fan@example.com', avatarUrl: '/images/default-avatar.svg' };
 
 function renderMenu(path = '/novaricci/vault?sort=asc') {
@@ -35,7 +38,7 @@ describe('account menu', () => {
   it('opens a 250 px panel with "Account details", the username, the email and "Log out"', async () => {
     const { user } = renderMenu();
     await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
-    const menu = await screen.findByRole('menu');
+    const menu = await screen.findByRole('menu', {}, LAZY);
     expect(menu).toHaveClass('w-[250px]');
     expect(within(menu).getByText('Account details')).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Username juniperfan' })).toBeInTheDocument();
@@ -46,7 +49,7 @@ describe('account menu', () => {
   it('closes again on Escape', async () => {
     const { user } = renderMenu();
     await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
-    await screen.findByRole('menu');
+    await screen.findByRole('menu', {}, LAZY);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
   });

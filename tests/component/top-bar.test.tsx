@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { TopBar } from '~/components/top-bar';
 import type { CurrentUser } from '~/utils/mappers';
 
+/** The menu's and the dialog's code loads on the click (a dynamic import): the first one in a test run is slow. */
+const LAZY = { timeout: 5000 };
+
 const fan: CurrentUser = {
   id: 'u1',
   username: 'latefan',
@@ -24,7 +27,7 @@ describe('top bar', () => {
     render(<Stub initialEntries={['/thelatenights/join']} />);
     const banner = screen.getByRole('banner');
     await userEvent.setup().click(await within(banner).findByRole('button', { name: 'Log in' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Log in to your account' });
+    const dialog = await screen.findByRole('dialog', { name: 'Log in to your account' }, LAZY);
     expect(within(dialog).getByRole('link', { name: 'Forgot your password' })).toHaveAttribute(
       'href',
       '/password/reset/request?artist=thelatenights',

@@ -4,7 +4,6 @@ import {
   mapConversation,
   mapConversations,
   mapMessage,
-  MessageTextSchema,
   mergeMessages,
   removeMessage,
   upsertConversation,
@@ -12,6 +11,7 @@ import {
   type Message,
   type MessageResponse,
 } from '~/utils/messages';
+import { MessageTextSchema } from '~/utils/message-validation';
 
 const artist = { _id: 'a1', name: 'Nova', avatar: 'https://cdn.example/nova.jpg', username: 'nova' };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '~/components/messages';
-import { conversationHref, messagesHref } from '~/utils/messages';
+import { MessageTextSchema } from '~/utils/message-validation';
+import { conversationHref, messageErrors, messagesHref, messageTextError } from '~/utils/messages';
 
 describe('where messages live', () => {
   const fan = { artist: false, username: 'demofan' };
@@ -37,5 +38,18 @@ describe('message times', () => {
     const tokyoEvening = new Date('2026-11-22T10:00:00.000Z');
     expect(formatTime('2026-11-21T23:30:00.000Z', 'short', 'Asia/Tokyo', tokyoEvening)).toBe('08:30');
     expect(formatTime('2026-11-21T23:30:00.000Z', 'short', 'UTC', tokyoEvening)).toBe('21 Nov');
+  });
+});
+
+describe("the browser's check of a message", () => {
+  it('gives the same answer as the schema the action and the api use', () => {
+    const samples = ['', '   ', '\n\t', 'hi', '  hi  ', 'x'.repeat(2000), ` ${'x'.repeat(2000)} `, 'x'.repeat(2001), '🎸'.repeat(1000), '🎸'.repeat(1001), '🎸'.repeat(2000), '🎸'.repeat(2001)];
+    for (const text of samples) {
+      const parsed = MessageTextSchema.safeParse(text);
+      const schemaError = parsed.success ? undefined : parsed.error.issues[0]?.message;
+      expect(messageTextError(text), JSON.stringify(text.slice(0, 12))).toBe(schemaError);
+    }
+    expect(messageTextError(' ')).toBe(messageErrors.empty);
+    expect(messageTextError('x'.repeat(2001))).toBe(messageErrors.tooLong);
   });
 });
