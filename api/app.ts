@@ -46,6 +46,13 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     bodyLimit: 1024 * 1024,
     trustProxy: TRUSTED_PROXIES,
   });
+  // Once closing, every answer asks its client to close the connection: an idle keep-alive connection (Fastify
+  // keeps them 72 s) would otherwise hold the shutdown open.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   const ctx: ApiContext = {
     db,
     config,
@@ -99,7 +106,9 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
       const address = app.server.address();
       return typeof address === 'object' && address ? address.port : port;
     },
+    /** Graceful: new connections are refused, requests under way finish, then their connections close. */
     async close() {
+      closing = true;
       await realtime.close();
       await app.close();
     },

@@ -22,6 +22,7 @@ import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
 import { fetchUnreadTotal } from './utils/messages.server';
+import { useNonce } from './utils/nonce';
 import { getSessionToken } from './utils/session.server';
 
 export const links: LinksFunction = () => [
@@ -56,6 +57,7 @@ declare global {
 /** The document around both the app and the error fallback; the root loader's data is absent when it failed. */
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -72,9 +74,11 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <div className="flex min-h-screen flex-col">{children}</div>
-        {data ? <script dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
-        <ScrollRestoration />
-        <Scripts />
+        {data ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} />
+        ) : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -66,8 +66,10 @@ async function main() {
     console.log(`${signal}: finishing in-flight requests, then stopping`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Requests under way finish; keep-alive connections left idle afterwards are closed as they become idle.
+    const idle = setInterval(() => web?.closeIdleConnections(), 200);
     await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
-    web?.closeAllConnections?.();
+    clearInterval(idle);
     await api?.close();
     await db?.close();
     lock?.release();

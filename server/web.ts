@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from './config.js';
 import { requestScope } from '../app/utils/request-scope.server.js';
 import { sameSiteBounce } from './same-site-bounce.js';
+import { cspNonce, refuseCrossSiteWrites, securityHeaders } from './security.js';
 
 /** The web tier: static assets and the Remix request handler. */
 export async function createWebServer(config: Config, root = process.cwd()) {
@@ -18,6 +19,8 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   // Only a proxy on this host or a private network may say who the client is (as on the api).
   app.set('trust proxy', ['loopback', 'linklocal', 'uniquelocal']);
   app.use(compression());
+  app.use(cspNonce, securityHeaders(config));
+  app.use(refuseCrossSiteWrites(config));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -30,7 +33,7 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   app.use(sameSiteBounce);
   const remix = createRequestHandler({
     build,
-    getLoadContext: (req) => ({ clientIp: req.ip }),
+    getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
   });
   // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).

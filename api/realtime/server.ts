@@ -89,10 +89,15 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): P
     emitToUser(userId, event, payload) {
       io.to(userRoom(userId)).emit(event, payload);
     },
+    /**
+     * Drops every realtime client and stops the adapter, but leaves the HTTP server to Fastify's close, which
+     * lets requests under way finish (io.close would close the server itself and wait for every keep-alive
+     * connection to go idle).
+     */
     async close() {
-      await new Promise<void>((resolve) => {
-        io.close(() => resolve());
-      });
+      io.disconnectSockets(true);
+      io.engine.close();
+      await io.of('/').adapter.close();
       await redis?.close();
     },
   };

@@ -1,0 +1,223 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, expect, it } from 'vitest';
+import { call, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
+
+/**
+ * Faults (issue 6): the api process is killed with SIGKILL while fans post messages and the artist creates
+ * posts; after a restart every write the api acknowledged is there, and nothing half-written is visible. And a
+ * SIGTERM lets a request that is under way finish before the process exits. The api runs as its own process,
+ * as `npm start` runs it (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
+const POLL_ANSWERS = ['Glasgow', 'Leeds', 'Bristol', 'Cardiff', 'Belfast'];
+
+interface ApiProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, SERVE: 'api', API_PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'true', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`the api did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, child, output: () => output };
+}
+
+function exited(child: ChildProcess) {
+  return new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Where each database keeps its data between the two processes. */
+async function storage(database: 'PGlite' | 'PostgreSQL'): Promise<Record<string, string>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-faults-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (database === 'PGlite') return { DATA_DIR: dataDir };
+  const { schema, drop } = await openTestDb('PostgreSQL');
+  cleanups.push(drop);
+  const url = new URL(TEST_DATABASE_URL!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { DATA_DIR: dataDir, DATABASE_URL: url.toString() };
+}
+
+async function token(url: string, username: string, password: string) {
+  const answer = await call<{ token: string }>(url, 'POST', '/auth/login', { body: { username, password, remember: true } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data.token;
+}
+
+/** A new fan subscribed (free) to the seeded artist, with their conversation open. */
+async function fanInConversation(url: string) {
+  const username = uniqueName('kill');
+  const registered = await call<{ token: string }>(url, 'POST', '/auth/users/register', {
+    body: { username, email: `${username}@example.com`, password: FAN_PASSWORD },
+  });
+  const fanToken = registered.body.data.token;
+  const artist = await call<{ _id: string }>(url, 'GET', `/performers/${ARTIST.username}`, { token: fanToken });
+  const subscribed = await call(url, 'POST', '/payment/subscribe/performers', { token: fanToken, body: { type: 'free', performerId: artist.body.data._id } });
+  expect(subscribed.status, JSON.stringify(subscribed.body)).toBeLessThan(300);
+  const conversation = await call<{ _id: string }>(url, 'POST', '/conversations', {
+    token: fanToken,
+    body: { source: 'performer', sourceId: artist.body.data._id },
+  });
+  return { fanToken, conversationId: conversation.body.data._id };
+}
+
+describeEachDatabase('faults', (database) => {
+  it('SIGKILL in the middle of writes: after a restart every acknowledged write is there, none half-written', { timeout: 120_000 }, async () => {
+    const env = await storage(database.name);
+    const first = await startApi(env);
+    const artistToken = await token(first.url, ARTIST.email, ARTIST.password);
+    const { fanToken, conversationId } = await fanInConversation(first.url);
+
+    const ackedMessages = new Set<string>();
+    const ackedPosts = new Set<string>();
+    let killed = false;
+    const sendMessages = async (writer: number) => {
+      for (let i = 0; !killed; i++) {
+        const text = `writer ${writer} message ${i}`;
+        const answer = await call<{ _id: string }>(first.url, 'POST', `/messages/conversations/${conversationId}`, {
+          token: fanToken,
+          body: { text, fileIds: [], type: 'text', clientId: `w${writer}-${i}` },
+        }).catch(() => null);
+        if (answer?.status === 200) ackedMessages.add(answer.body.data._id);
+        if (!answer) return;
+        // Stay under the 30-a-minute send limit while still writing right up to the kill.
+        await new Promise((resolve) => setTimeout(resolve, 120));
+      }
+    };
+    const createPosts = async (writer: number) => {
+      for (let i = 0; !killed; i++) {
+        const answer = await call<{ _id: string }>(first.url, 'POST', '/content', {
+          token: artistToken,
+          body: {
+            title: `Fault post ${writer}-${i}`,
+            content: '<p>Where should we play next?</p>',
+            tags: 'poll',
+            poll: { enabled: true, title: 'Next city?', answers: POLL_ANSWERS.map((text) => ({ text })) },
+          },
+        }).catch(() => null);
+        if (!answer) return;
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        ackedPosts.add(answer.body.data._id);
+      }
+    };
+    const writers = [sendMessages(1), sendMessages(2), createPosts(1), createPosts(2)];
+    // Let the writes get going, then pull the plug with requests in flight.
+    while (ackedMessages.size < 6 || ackedPosts.size < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill('SIGKILL');
+    killed = true;
+    await exited(first.child);
+    await Promise.all(writers);
+
+    const second = await startApi(env);
+    const messages = await call<{ data: { _id: string; text: string }[]; total: number }>(
+      second.url,
+      'GET',
+      `/messages/conversations/${conversationId}`,
+      { token: fanToken, query: { limit: 100, sort: 'desc' } },
+    );
+    expect(messages.status).toBe(200);
+    const stored = new Set(messages.body.data.data.map((m) => m._id));
+    for (const id of ackedMessages) expect(stored.has(id), `acknowledged message ${id}`).toBe(true);
+    for (const message of messages.body.data.data) expect(message.text).toMatch(/^writer [12] message \d+$/);
+    expect(messages.body.data.total).toBe(messages.body.data.data.length);
+
+    const posts = await call<{ data: { _id: string; title: string; poll: { answers: { text: string }[] } | null }[] }>(
+      second.url,
+      'GET',
+      `/performers/${ARTIST.username}/content`,
+      { token: artistToken, query: { limit: 100 } },
+    );
+    expect(posts.status).toBe(200);
+    const faultPosts = posts.body.data.data.filter((item) => item.title.startsWith('Fault post'));
+    const listed = new Set(faultPosts.map((item) => item._id));
+    for (const id of ackedPosts) expect(listed.has(id), `acknowledged post ${id}`).toBe(true);
+    // A post is all there or not there: never without its poll, never with part of its answers.
+    for (const item of faultPosts) expect(item.poll?.answers.map((a) => a.text)).toEqual(POLL_ANSWERS);
+
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  });
+
+  it('SIGTERM lets a request under way finish, then the process exits', { timeout: 60_000 }, async () => {
+    const env = await storage(database.name);
+    const api = await startApi(env);
+    const artistToken = await token(api.url, ARTIST.email, ARTIST.password);
+
+    // An upload that is still arriving when the signal comes: a PNG sent in slow pieces.
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
+    const boundary = 'stagedoorboundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    let signalSent!: () => void;
+    const sent = new Promise<void>((resolve) => (signalSent = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(head);
+        controller.enqueue(png.subarray(0, 16));
+        await sent;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        controller.enqueue(png.subarray(16));
+        controller.enqueue(tail);
+        controller.close();
+      },
+    });
+    const upload = fetch(`${api.url}/media?kind=image`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${artistToken}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    api.child.kill('SIGTERM');
+    signalSent();
+
+    const answer = await upload;
+    expect(answer.status, await answer.clone().text()).toBe(201);
+    await exited(api.child);
+    expect(api.child.exitCode, api.output()).toBe(0);
+    // New connections are refused once it has stopped.
+    expect(await fetch(`${api.url}/healthz`).then(() => 'answered', () => 'refused')).toBe('refused');
+  });
+});
