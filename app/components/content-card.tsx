@@ -207,16 +207,19 @@ export function VaultGrid({
   from,
   collectionId,
   empty,
+  columns = 'grid-cols-2 md:grid-cols-3 lg:grid-cols-4',
 }: {
   artistUsername: string;
   items: CardItem[];
   from: ItemOrigin;
   collectionId?: string;
   empty: ReactNode;
+  /** The grid's column classes; the home page's narrower column takes fewer. */
+  columns?: string;
 }) {
   if (!items.length) return <EmptyNote>{empty}</EmptyNote>;
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
+    <ul className={`grid gap-3 sm:gap-4 ${columns}`}>
       {items.map((item) => (
         <VaultCard key={item._id} artistUsername={artistUsername} item={item} from={from} collectionId={collectionId} />
       ))}

@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { CollectionList } from '~/components/collection-list';
+import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readSort, readVaultFilters } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
@@ -44,11 +45,8 @@ export default function Vault() {
   const basePath = `/${artist.username}/vault`;
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
-      <p className="text-sm font-semibold uppercase tracking-widest text-accent">
-        <Link to={`/${artist.username}`} className="rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
-          {artist.name}
-        </Link>
-      </p>
+      <ArtistNav artistUsername={artist.username} current="vault" className="!mt-0 !px-0" />
+      <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Vault</h1>
       {artist.vaultPageIntroduction ? (
         <p className="mt-4 max-w-3xl text-lg leading-relaxed text-white/85">{artist.vaultPageIntroduction}</p>
