@@ -165,10 +165,11 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
       {
         type: 'session',
         title: 'Rehearsal room, 2 a.m.',
-        content: p('A new song with no name yet. Suggestions welcome in the comments.'),
+        content: p('A new song with no name yet. Vote for a name, or suggest a better one in the comments.'),
         daysAgo: 14,
         tone: 262,
         art: { ...LATE, seed: 3 },
+        poll: { title: 'Name the new song', answers: ['Two A.M.', 'Rehearsal Room Blues', 'Untitled Number Four'] },
       },
       {
         type: 'tourDiary',

@@ -36,7 +36,7 @@ export function CollectionList({
             )}
           </div>
           <div className="min-w-0 self-center">
-            <h3 className="truncate text-base font-semibold text-white">
+            <h3 className="line-clamp-2 text-base font-semibold text-white">
               <Link
                 to={`/${artistUsername}/collection/${encodeURIComponent(collection._id)}?from=${from}`}
                 className="after:absolute after:inset-0 focus:outline-none"

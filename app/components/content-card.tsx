@@ -191,7 +191,7 @@ export function PostCard({
             to={`${href}#comments`}
             className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
           >
-            {item.stats.comments === 0 ? 'Open' : `${item.stats.comments} ${item.stats.comments === 1 ? 'comment' : 'comments'}`}
+            {item.stats.comments === 0 ? 'Read and comment' : `${item.stats.comments} ${item.stats.comments === 1 ? 'comment' : 'comments'}`}
             <span className="sr-only">: {item.title}</span>
           </Link>
         </p>

@@ -2,9 +2,9 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
-import { listSearch, readOffset, readOrigin, readVaultFilters } from '~/utils/content-params';
+import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '~/utils/content-types';
-import { contentFailure, contentViewer, getCollection, VAULT_PAGE_SIZE } from '~/utils/content.server';
+import { contentFailure, contentViewer, getCollection } from '~/utils/content.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' }];
 

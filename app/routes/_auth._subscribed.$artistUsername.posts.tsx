@@ -4,9 +4,9 @@ import { EmptyNote, Pager, PostCard } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
-import { listSearch, readOffset, readPostsFilters, readSort } from '~/utils/content-params';
+import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '~/utils/content-types';
-import { contentAction, contentFailure, contentViewer, FEED_PAGE_SIZE, listContent, type ContentActionData } from '~/utils/content.server';
+import { contentAction, contentFailure, contentViewer, listContent, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';

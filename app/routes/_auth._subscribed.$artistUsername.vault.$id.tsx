@@ -6,10 +6,9 @@ import { formatDay, StateBadge, TypeLabel } from '~/components/content-card';
 import { MediaPlayer } from '~/components/media-player';
 import { PollCard } from '~/components/poll-card';
 import { PresaleCard } from '~/components/presale-card';
-import { readOffset, readOrigin } from '~/utils/content-params';
+import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
 import { isVaultCategory, type ItemOrigin } from '~/utils/content-types';
 import {
-  COMMENTS_PAGE_SIZE,
   contentAction,
   contentFailure,
   contentViewer,

@@ -4,9 +4,9 @@ import { Pager, VaultGrid } from '~/components/content-card';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
-import { listSearch, readOffset, readSort, readVaultFilters } from '~/utils/content-params';
+import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
-import { contentFailure, contentViewer, listCollections, listContent, VAULT_PAGE_SIZE } from '~/utils/content.server';
+import { contentFailure, contentViewer, listCollections, listContent } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';

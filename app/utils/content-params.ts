@@ -16,6 +16,11 @@ import {
  * link still opens the page.
  */
 
+/** Items per page: the vault grid (divisible by 2, 3 and 4 columns), the posts feed, an item's comments. */
+export const VAULT_PAGE_SIZE = 24;
+export const FEED_PAGE_SIZE = 10;
+export const COMMENTS_PAGE_SIZE = 20;
+
 /** Every value of a list parameter, repeated or comma-separated, trimmed, without blanks or duplicates. */
 export function readList(search: URLSearchParams, name: string): string[] {
   const values = search.getAll(name).flatMap((value) => value.split(','));

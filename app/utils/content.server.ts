@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect } from '@remix-run/node';
 import { apiRequest, isHttpError } from './api.server';
 import { logoutRedirect, requireUser } from './auth.server';
+import { COMMENTS_PAGE_SIZE } from './content-params';
 import type { ContentType, ItemView, SortOrder } from './content-types';
 import { CommentSchema } from './content-validation';
 
@@ -90,10 +91,6 @@ export interface Page<T> {
   total: number;
 }
 
-/** Items per page: the vault grid (divisible by 2, 3 and 4 columns) and the posts feed. */
-export const VAULT_PAGE_SIZE = 24;
-export const FEED_PAGE_SIZE = 10;
-export const COMMENTS_PAGE_SIZE = 20;
 
 interface Call {
   token: string;
