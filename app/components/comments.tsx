@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { COMMENT_MAX } from '~/utils/content-validation';
 import type { Comment } from '~/utils/content.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
@@ -98,14 +99,26 @@ export function Comments({
   );
 }
 
+/**
+ * The linked comment is brought into view: without JavaScript by `autofocus` (the browser focuses, and so scrolls
+ * to, the element as the page loads; the URL carries no #fragment to do it), with JavaScript by scrolling to it
+ * whenever the link changes, as after a client-side navigation.
+ */
 function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; itemId: string; highlighted: boolean }) {
   const navigation = useNavigation();
   const deleting = navigation.state !== 'idle' && navigation.formData?.get('commentId') === comment._id;
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (highlighted) ref.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
   return (
     <li
+      ref={ref}
       id={`comment-${comment._id}`}
       aria-current={highlighted ? 'true' : undefined}
-      className={`scroll-mt-24 rounded-xl p-4 ${highlighted ? 'bg-accent/10 ring-2 ring-accent' : 'bg-navy-light ring-1 ring-white/10'}`}
+      autoFocus={highlighted}
+      tabIndex={highlighted ? -1 : undefined}
+      className={`scroll-mt-24 rounded-xl p-4 focus:outline-none ${highlighted ? 'bg-accent/10 ring-2 ring-accent' : 'bg-navy-light ring-1 ring-white/10'}`}
     >
       <div className="flex items-start gap-3">
         <img src={comment.author.avatar || DEFAULT_AVATAR} alt="" width={36} height={36} className="h-9 w-9 shrink-0 rounded-full bg-white/10 object-cover" />

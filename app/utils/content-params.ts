@@ -76,7 +76,8 @@ export function listSearch<F extends string>(
   if (filters.length) search.set('filters', filters.join(','));
   if (state.sort && state.sort !== defaultSort) search.set('sort', state.sort);
   if (state.offset) search.set('offset', String(state.offset));
-  const text = search.toString();
+  // Commas may stand as they are in a query string: `filters=demo,live` reads better in a shared link.
+  const text = search.toString().replace(/%2C/gi, ',');
   return text ? `?${text}` : '';
 }
 
