@@ -279,6 +279,35 @@ test('a commentId link opens the page of comments holding it, scrolled to it and
   await noJs.close();
 });
 
+test('without JavaScript the fan votes, comments and bookmarks through plain forms', async ({ browser, request }) => {
+  const plainFan = await registerFan(request, apiBase, 'plain');
+  await joinFree(request, plainFan);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await signIn(context, plainFan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts`);
+  await expect(page.getByRole('link', { name: 'Back to posts' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByText('Please choose an answer.')).toBeVisible();
+  await page.getByRole('group', { name: 'The first single' }).getByLabel('Northern Line').check();
+  await page.getByRole('button', { name: 'Vote' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts#poll-${items.poll.poll!._id}`);
+  await expect(page.getByRole('region', { name: 'The first single' }).getByText('Your vote')).toBeVisible();
+
+  const text = `Typed without scripts ${uniqueName('n')}`;
+  await page.getByLabel('Your comment').fill(text);
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await expect(page.getByRole('region', { name: /Comments/ }).getByRole('listitem').filter({ hasText: text })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Remove bookmark' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.goto(`/${artist.username}/account/bookmarks`);
+  await expect(page.getByRole('region', { name: 'Bookmarked items' }).getByRole('link', { name: items.poll.title })).toBeVisible();
+  await context.close();
+});
+
 test('a signed-in fan without a subscription is sent to subscribe from every content page', async ({ page, context, request }) => {
   const stranger = await registerFan(request, apiBase, 'stranger');
   await signIn(context, stranger.token);
