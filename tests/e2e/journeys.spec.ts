@@ -267,7 +267,7 @@ test('the demo fan, a member of two fan clubs, sees them on discover and can ope
   await expect(page.getByRole('heading', { level: 1, name: 'Juniper Lane' })).toBeVisible();
   // The seeded artist's latest posts (api/db/seed-content.ts).
   await expect(page.getByRole('heading', { name: 'Latest posts' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Still free, always' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Still free, always', exact: true })).toBeVisible();
   await expectNoA11yViolations(page);
 
   // A member visiting the join page of their artist goes straight in.
