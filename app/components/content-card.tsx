@@ -55,7 +55,7 @@ export function formatMoment(iso: string) {
 export function StateBadge({ item }: { item: Pick<ContentItem, 'state' | 'publishAt'> }) {
   if (item.state === 'published') return null;
   return (
-    <span className="inline-block rounded-full bg-white px-2.5 py-0.5 text-xs font-bold text-navy">
+    <span className="inline-block w-fit rounded-full bg-white px-2.5 py-0.5 text-xs font-bold text-navy">
       {item.state === 'draft' ? 'Draft' : `Scheduled for ${formatMoment(item.publishAt)}`}
     </span>
   );
@@ -162,6 +162,9 @@ export function PostCard({
         <Link to={href} tabIndex={-1} aria-hidden="true" className="block bg-navy-dark">
           <img
             src={image.thumbnailUrl ?? image.url}
+            // The 480 px list size on a phone; the original where the feed is wider than that.
+            srcSet={image.thumbnailUrl && image.width && image.width > 480 ? `${image.thumbnailUrl} 480w, ${image.url} ${image.width}w` : undefined}
+            sizes="(min-width: 768px) 720px, 100vw"
             width={image.width ?? undefined}
             height={image.height ?? undefined}
             alt=""
