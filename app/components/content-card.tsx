@@ -262,7 +262,7 @@ export function Pager({
       </p>
       <div className="flex gap-3">
         {offset > 0 ? (
-          <Link to={hrefFor(Math.max(0, offset - limit))} className={linkClass} preventScrollReset={false}>
+          <Link to={hrefFor(Math.max(0, offset - limit))} className={linkClass}>
             Previous page
           </Link>
         ) : null}

@@ -33,15 +33,16 @@ export function FilterBar<F extends string>({
   const none = state.filters.length === 0;
   return (
     <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-      <nav aria-label={label}>
-        <ul className="flex flex-wrap gap-2">
-          <li>
+      {/* On a phone the chips scroll sideways in one row instead of piling up above the grid. */}
+      <nav aria-label={label} className="-mx-4 min-w-0 sm:mx-0">
+        <ul className="flex gap-2 overflow-x-auto px-4 pb-1 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
+          <li className="shrink-0">
             <Chip to={href({ ...state, filters: [] })} active={none}>
               All
             </Chip>
           </li>
           {all.map((filter) => (
-            <li key={filter}>
+            <li key={filter} className="shrink-0">
               <Chip to={href({ ...state, filters: toggleFilter(state.filters, filter) })} active={state.filters.includes(filter)}>
                 {labels[filter]}
               </Chip>
@@ -77,7 +78,7 @@ function Chip({ to, active, children }: { to: string; active: boolean; children:
       to={to}
       preventScrollReset
       aria-current={active ? 'true' : undefined}
-      className={`inline-flex min-h-[2.5rem] items-center gap-1.5 rounded-full border px-4 py-1.5 text-sm font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-2 focus-visible:ring-offset-navy ${
+      className={`inline-flex min-h-[2.5rem] items-center gap-1.5 whitespace-nowrap rounded-full border px-4 py-1.5 text-sm font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-2 focus-visible:ring-offset-navy ${
         active ? 'border-accent bg-accent text-navy' : 'border-white/30 text-white hover:border-accent hover:text-accent'
       }`}
     >
