@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       collectionId ? getCollection(collectionId, { limit: 1 }, call).catch(() => null) : null,
       getPresaleCode(id, call),
     ]);
-    if (item.performer.username !== artistUsername) throw new Response('Not found', { status: 404 });
+    if (item.performer.username.toLowerCase() !== artistUsername.toLowerCase()) throw new Response('Not found', { status: 404 });
     return json({
       item,
       comments,
