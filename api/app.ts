@@ -92,7 +92,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   paymentRoutes(app, ctx);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
-  if (adminToken) adminRoutes(app, ctx, adminToken);
+  if (adminToken) adminRoutes(app, ctx, adminToken, content.storage);
   const realtime = await createRealtime(app.server, ctx);
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);

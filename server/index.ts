@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { createApi, type Api } from '../api/app.js';
 import { openDb, type Db } from '../api/db/client.js';
 import { acquireLock, DatabaseLockedError, writeAdminToken, type DatabaseLock } from '../api/db/lock.js';
 import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
+import { createDiskStorage } from '../api/storage/disk.js';
 import { ConfigError, parseConfig } from './config.js';
 import { createWebServer } from './web.js';
 
@@ -45,7 +47,7 @@ async function main() {
     db = config.databaseUrl ? await openDb({ databaseUrl: config.databaseUrl }) : await openDb({ dataDir: config.dataDir });
     const applied = await migrate(db);
     if (applied.length) console.log(`database: applied ${applied.join(', ')}`);
-    if (config.seedDemo && (await seedIfEmpty(db))) console.log('database: seeded demo content (see README for logins)');
+    if (config.seedDemo && (await seedIfEmpty(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }))) console.log('database: seeded demo content (see README for logins)');
     api = await createApi({ config, db, adminToken });
     const apiPort = await api.listen(config.apiPort, config.host);
     lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);

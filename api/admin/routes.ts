@@ -5,6 +5,7 @@ import { seed } from '../db/seed.js';
 import { ApiError, ok, parse } from '../http.js';
 import { createPromo, NewPromoSchema } from '../payments/promos.js';
 import { createArtist, NewArtistSchema } from '../performers/create.js';
+import type { MediaStorage } from '../storage/storage.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
 
@@ -12,7 +13,7 @@ export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
  * Operator endpoints, for the CLI while the server holds the embedded database (api/db/lock.ts). Only registered
  * when the server has an admin token; the token lives in DATA_DIR/admin-token, readable by the server's user alone.
  */
-export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string) {
+export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string, storage?: MediaStorage) {
   const expected = digest(adminToken);
   const guard = async (request: FastifyRequest) => {
     const given = request.headers[ADMIN_TOKEN_HEADER];
@@ -31,7 +32,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
     return ok(await createPromo(ctx.db, promo));
   });
 
-  app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db)));
+  app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
 }
 
 /** Both sides hashed to the same length, so the comparison takes the same time whatever was sent. */

@@ -1,7 +1,9 @@
 import { hashPassword } from '../auth/passwords.js';
 import { createArtist, NewArtistSchema, type ArtistProfile } from '../performers/create.js';
 import { findUserByLogin } from '../users/queries.js';
+import type { MediaStorage } from '../storage/storage.js';
 import { one, type Db } from './client.js';
+import { seedDemoContent } from './seed-content.js';
 
 /** The demo logins (README "Demo logins"); tests sign in with them too. */
 export const DEMO_FAN = {
@@ -143,14 +145,22 @@ export interface SeedSummary {
   created: string[];
   /** Usernames that already existed and were left as they were. */
   existing: string[];
+  /** The demo artists who got their demo content (posts, vault items, a collection) in this run. */
+  content: string[];
+}
+
+export interface SeedOptions {
+  /** Where the demo content's media goes; without it only the accounts are seeded. */
+  storage?: MediaStorage;
 }
 
 /**
  * Adds the demo artists, the demo fan and the fan's subscriptions, skipping whatever already exists, so it can
- * run any number of times (`npm run db:seed`). Existing accounts are never changed.
+ * run any number of times (`npm run db:seed`). Existing accounts are never changed. With a storage it also gives
+ * each demo artist who has no content yet their demo content (api/db/seed-content.ts).
  */
-export async function seed(db: Db): Promise<SeedSummary> {
-  const summary: SeedSummary = { created: [], existing: [] };
+export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSummary> {
+  const summary: SeedSummary = { created: [], existing: [], content: [] };
   const artistIds = new Map<string, string>();
 
   for (const [username, artist] of Object.entries(DEMO_ARTISTS) as [keyof typeof DEMO_ARTISTS, (typeof DEMO_ARTISTS)[keyof typeof DEMO_ARTISTS]][]) {
@@ -194,13 +204,14 @@ export async function seed(db: Db): Promise<SeedSummary> {
       );
     }
   }
+  if (options.storage) summary.content = await seedDemoContent(db, options.storage, artistIds);
   return summary;
 }
 
 /** Seeds a database that has no account yet (first start); answers whether it did. */
-export async function seedIfEmpty(db: Db): Promise<boolean> {
+export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<boolean> {
   const any = await one(db, 'SELECT 1 FROM users LIMIT 1');
   if (any) return false;
-  await seed(db);
+  await seed(db, options);
   return true;
 }

@@ -1,6 +1,12 @@
-import type { MetaFunction } from '@remix-run/node';
-import { Form, useRouteLoaderData } from '@remix-run/react';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
+import { CollectionList } from '~/components/collection-list';
+import { ArtistNav } from '~/components/artist-nav';
+import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
+import { PollCard } from '~/components/poll-card';
+import { POSTS_TYPES } from '~/utils/content-types';
+import { contentAction, contentFailure, contentViewer, listCollections, listContent, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -11,11 +17,33 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 };
 
 /**
- * The artist home (spec §2): the artist's header, the welcome video when the artist has switched it on, and the
- * feed. Posts arrive with the content issue; until then the feed says plainly that there is nothing yet.
+ * The artist home (spec §2): the artist's header, the welcome video when the artist has switched it on, the latest
+ * posts and vault items, and the collections. The three lists load side by side; the artist comes from the layout.
  */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artistUsername, call } = await contentViewer(request, params);
+  try {
+    const [posts, vault, collections] = await Promise.all([
+      listContent(artistUsername, { types: POSTS_TYPES, limit: 3 }, call),
+      listContent(artistUsername, { section: 'vault', limit: 8 }, call),
+      listCollections(artistUsername, call, 6),
+    ]);
+    return json({ posts, vault, collections });
+  } catch (error) {
+    contentFailure(error, request, artistUsername);
+  }
+}
+
+/** A poll in the latest posts is answered right here. */
+export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+
+const seeAllClass =
+  'shrink-0 rounded text-base font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+
 export default function ArtistHome() {
   const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
+  const { posts, vault, collections } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
   if (!data) return null;
   const { artist, isOwner } = data;
 
@@ -31,7 +59,9 @@ export default function ArtistHome() {
         actions={isOwner ? null : <MessageArtistButton artistUsername={artist.username} artistName={artist.name} />}
       />
 
-      <div className="mx-auto mt-12 grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <ArtistNav artistUsername={artist.username} current="home" />
+
+      <div className="mx-auto mt-10 grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-10">
           {artist.welcomeVideoUrl ? (
             <section aria-labelledby="welcome-title">
@@ -53,18 +83,72 @@ export default function ArtistHome() {
           ) : null}
 
           <section aria-labelledby="posts-title">
-            <h2 id="posts-title" className="text-2xl font-bold text-white">
-              Posts
-            </h2>
-            <div className="mt-4 rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center">
-              <p className="text-xl font-semibold text-white">No posts yet</p>
-              <p className="mt-2 text-base text-white/80">
-                {isOwner
-                  ? 'What you publish for your members will appear here.'
-                  : `When ${artist.name} posts for members, it will appear here.`}
-              </p>
+            <div className="flex items-baseline justify-between gap-4">
+              <h2 id="posts-title" className="text-2xl font-bold text-white">
+                Latest posts
+              </h2>
+              {posts.total > 0 ? (
+                <Link to={`/${artist.username}/posts`} className={seeAllClass}>
+                  All posts<span className="sr-only"> by {artist.name}</span>
+                </Link>
+              ) : null}
+            </div>
+            <div className="mt-4 space-y-6">
+              {posts.data.length ? (
+                posts.data.map((item) => (
+                  <PostCard key={item._id} artistUsername={artist.username} item={item} from="home">
+                    {item.poll ? (
+                      <PollCard
+                        poll={item.poll}
+                        itemId={item._id}
+                        errors={actionData?.intent === 'vote' && actionData.target === item.poll._id ? actionData.fieldErrors.answerId : undefined}
+                      />
+                    ) : null}
+                  </PostCard>
+                ))
+              ) : (
+                <EmptyNote>
+                  <p className="text-xl font-semibold text-white">No posts yet</p>
+                  <p className="mt-2 text-base text-white/80">
+                    {isOwner
+                      ? 'What you publish for your members will appear here.'
+                      : `When ${artist.name} posts for members, it will appear here.`}
+                  </p>
+                </EmptyNote>
+              )}
             </div>
           </section>
+
+          <section aria-labelledby="vault-title">
+            <div className="flex items-baseline justify-between gap-4">
+              <h2 id="vault-title" className="text-2xl font-bold text-white">
+                New in the vault
+              </h2>
+              {vault.total > 0 ? (
+                <Link to={`/${artist.username}/vault`} className={seeAllClass}>
+                  Open the vault<span className="sr-only"> of {artist.name}</span>
+                </Link>
+              ) : null}
+            </div>
+            <div className="mt-4">
+              <VaultGrid
+                artistUsername={artist.username}
+                items={vault.data}
+                from="home"
+                columns="grid-cols-2 sm:grid-cols-3 xl:grid-cols-4"
+                empty={isOwner ? 'Your vault is empty: what you add to it will appear here.' : 'Nothing in the vault yet.'}
+              />
+            </div>
+          </section>
+
+          {collections.data.length ? (
+            <section aria-labelledby="collections-title">
+              <h2 id="collections-title" className="text-2xl font-bold text-white">
+                Collections
+              </h2>
+              <CollectionList artistUsername={artist.username} collections={collections.data} from="home" />
+            </section>
+          ) : null}
         </div>
 
         {artist.subscriptionPerks.length ? (

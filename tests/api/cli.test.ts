@@ -200,7 +200,10 @@ describeEachDatabase('cli on the database itself', (database) => {
   it('seeds, and seeding again leaves everything as it was', async () => {
     const first = capture(env);
     expect(await runCli(['seed'], first.io)).toBe(0);
-    expect(first.out).toEqual(['Seeded demo content: created novaricci, thelatenights, juniperlane, demofan.']);
+    expect(first.out).toEqual([
+      'Seeded demo content: created novaricci, thelatenights, juniperlane, demofan.',
+      'Added demo content (posts, vault items, a collection) for novaricci, thelatenights, juniperlane.',
+    ]);
     const second = capture(env);
     expect(await runCli(['seed'], second.io)).toBe(0);
     expect(second.out).toEqual(['Already there, left as they were: novaricci, thelatenights, juniperlane, demofan.']);
@@ -209,6 +212,11 @@ describeEachDatabase('cli on the database itself', (database) => {
               (SELECT count(*) FROM subscriptions)::int AS subscriptions`,
     );
     expect(counts).toEqual({ artists: 3, subscriptions: 2 });
+    // The demo content came once: the second run found it and added nothing.
+    const [content] = await query<{ items: number; collections: number }>(
+      `SELECT (SELECT count(*) FROM content_items)::int AS items, (SELECT count(*) FROM collections)::int AS collections`,
+    );
+    expect(content).toEqual({ items: 23, collections: 3 });
   });
 });
 

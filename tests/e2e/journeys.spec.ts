@@ -265,7 +265,9 @@ test('the demo fan, a member of two fan clubs, sees them on discover and can ope
   await clubs.getByRole('link', { name: 'Juniper Lane' }).click();
   await expect(page).toHaveURL('/juniperlane');
   await expect(page.getByRole('heading', { level: 1, name: 'Juniper Lane' })).toBeVisible();
-  await expect(page.getByText('No posts yet')).toBeVisible();
+  // The seeded artist's latest posts (api/db/seed-content.ts).
+  await expect(page.getByRole('heading', { name: 'Latest posts' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Still free, always', exact: true })).toBeVisible();
   await expectNoA11yViolations(page);
 
   // A member visiting the join page of their artist goes straight in.

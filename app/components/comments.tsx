@@ -1,0 +1,153 @@
+import { Form, Link, useNavigation } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import { COMMENT_MAX } from '~/utils/content-validation';
+import type { Comment } from '~/utils/content.server';
+import { DEFAULT_AVATAR } from '~/utils/mappers';
+import { formatMoment } from './content-card';
+import { ErrorList, FormAlert, inputClassName, SubmitButton } from './forms';
+
+/**
+ * An item's comments (newest first, paged by links), the form to write one and a delete button on the ones the
+ * viewer may delete (their own; the artist, any). Comments are plain text, rendered as text. The comment a link
+ * names (spec §2 `commentId`) has an id anchor the browser scrolls to, and is highlighted.
+ */
+export function Comments({
+  itemId,
+  comments,
+  total,
+  offset,
+  limit,
+  highlightId,
+  pageHref,
+  textErrors,
+  listErrors,
+}: {
+  itemId: string;
+  comments: Comment[];
+  total: number;
+  offset: number;
+  limit: number;
+  highlightId?: string;
+  pageHref: (offset: number) => string;
+  textErrors?: string[];
+  listErrors?: string[];
+}) {
+  const navigation = useNavigation();
+  const posting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'comment';
+  const linkClass =
+    'rounded-full border border-white/30 px-4 py-2 text-sm font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+  return (
+    <section id="comments" aria-labelledby="comments-title" className="scroll-mt-24">
+      <h2 id="comments-title" className="text-2xl font-bold text-white">
+        Comments <span className="text-white/70">({total})</span>
+      </h2>
+
+      {/* A new key after each post empties the textarea (the page stays mounted when JavaScript runs). */}
+      <Form key={`${total}`} method="post" preventScrollReset className="mt-4 space-y-3">
+        <input type="hidden" name="intent" value="comment" />
+        <input type="hidden" name="itemId" value={itemId} />
+        <label htmlFor="comment-text" className="block text-sm font-medium text-white/90">
+          Your comment
+        </label>
+        <textarea
+          id="comment-text"
+          name="text"
+          rows={3}
+          aria-invalid={textErrors?.length ? true : undefined}
+          aria-describedby={textErrors?.length ? 'comment-text-error' : 'comment-text-hint'}
+          className={inputClassName(Boolean(textErrors?.length))}
+        />
+        {textErrors?.length ? null : (
+          <p id="comment-text-hint" className="text-sm text-white/70">
+            Up to {COMMENT_MAX} characters. Everyone in the fan club can read it.
+          </p>
+        )}
+        <ErrorList id="comment-text-error" errors={textErrors} />
+        <SubmitButton pending={posting} className="sm:w-auto sm:px-8">
+          Post comment
+        </SubmitButton>
+      </Form>
+
+      <div className="mt-6">
+        <FormAlert errors={listErrors} />
+      </div>
+      {comments.length ? (
+        <ol className="mt-4 space-y-3">
+          {comments.map((comment) => (
+            <CommentEntry key={comment._id} comment={comment} itemId={itemId} highlighted={comment._id === highlightId} />
+          ))}
+        </ol>
+      ) : (
+        <p className="mt-4 text-base text-white/80">No comments yet. Be the first to say something.</p>
+      )}
+
+      {offset > 0 || offset + limit < total ? (
+        <nav aria-label="Comment pages" className="mt-4 flex flex-wrap items-center gap-3">
+          {offset > 0 ? (
+            <Link to={`${pageHref(Math.max(0, offset - limit))}#comments`} preventScrollReset className={linkClass}>
+              Newer comments
+            </Link>
+          ) : null}
+          {offset + limit < total ? (
+            <Link to={`${pageHref(offset + limit)}#comments`} preventScrollReset className={linkClass}>
+              Older comments
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The linked comment is brought into view: without JavaScript by `autofocus` (the browser focuses, and so scrolls
+ * to, the element as the page loads; the URL carries no #fragment to do it), with JavaScript by scrolling to it
+ * whenever the link changes, as after a client-side navigation.
+ */
+function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; itemId: string; highlighted: boolean }) {
+  const navigation = useNavigation();
+  const deleting = navigation.state !== 'idle' && navigation.formData?.get('commentId') === comment._id;
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (highlighted) ref.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
+  return (
+    <li
+      ref={ref}
+      id={`comment-${comment._id}`}
+      aria-current={highlighted ? 'true' : undefined}
+      autoFocus={highlighted}
+      tabIndex={highlighted ? -1 : undefined}
+      className={`scroll-mt-24 rounded-xl p-4 focus:outline-none ${highlighted ? 'bg-accent/10 ring-2 ring-accent' : 'bg-navy-light ring-1 ring-white/10'}`}
+    >
+      <div className="flex items-start gap-3">
+        <img src={comment.author.avatar || DEFAULT_AVATAR} alt="" width={36} height={36} className="h-9 w-9 shrink-0 rounded-full bg-white/10 object-cover" />
+        <div className="min-w-0 flex-1">
+          <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
+            <span className="font-semibold text-white">{comment.author.name || comment.author.username}</span>
+            {comment.isArtist ? <span className="rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-navy">Artist</span> : null}
+            <time dateTime={comment.createdAt} className="text-white/70">
+              {formatMoment(comment.createdAt)}
+            </time>
+            {highlighted ? <span className="sr-only">(the linked comment)</span> : null}
+          </p>
+          <p className="mt-1 whitespace-pre-line break-words text-base text-white/90">{comment.text}</p>
+        </div>
+        {comment.canDelete ? (
+          <Form method="post" preventScrollReset className="shrink-0">
+            <input type="hidden" name="intent" value="delete-comment" />
+            <input type="hidden" name="itemId" value={itemId} />
+            <input type="hidden" name="commentId" value={comment._id} />
+            <button
+              type="submit"
+              disabled={deleting}
+              className="rounded-full px-3 py-1.5 text-sm font-semibold text-red-300 hover:bg-red-500/15 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300 disabled:opacity-60"
+            >
+              Delete<span className="sr-only"> comment by {comment.author.name || comment.author.username}</span>
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,277 @@
+import { Link } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import type { ItemOrigin } from '~/utils/content-types';
+import { characterCount, visibleText } from '~/utils/content-validation';
+import type { ContentItem, Media } from '~/utils/content.server';
+
+/**
+ * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item
+ * link carries what the item page needs (spec §2): the viewer to open (`type`), where the fan came from (`from`),
+ * and the collection when the item was opened from one.
+ */
+
+type CardItem = Pick<
+  ContentItem,
+  '_id' | 'type' | 'typeLabel' | 'title' | 'content' | 'mediaType' | 'state' | 'publishAt' | 'thumbnail' | 'media' | 'poll' | 'stats'
+>;
+
+export function itemHref(artistUsername: string, item: Pick<ContentItem, '_id' | 'mediaType'>, from?: ItemOrigin, collectionId?: string) {
+  const search = new URLSearchParams({ type: item.mediaType });
+  if (from) search.set('from', from);
+  if (collectionId) search.set('collectionId', collectionId);
+  return `/${artistUsername}/vault/${encodeURIComponent(item._id)}?${search}`;
+}
+
+/** The first words of a caption's visible text, cut at a word boundary. */
+export function excerpt(html: string, max = 180) {
+  const text = visibleText(html);
+  if (characterCount(text) <= max) return text;
+  const cut = [...text].slice(0, max).join('');
+  const atWord = cut.slice(0, cut.lastIndexOf(' ') > max * 0.6 ? cut.lastIndexOf(' ') : cut.length);
+  return `${atWord.replace(/[\s.,;:!?–—-]+$/, '')}…`;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+export function formatDay(iso: string) {
+  return dateFormat.format(new Date(iso));
+}
+
+/** A date and time in GMT, as the scheduling widget speaks (spec §9). */
+export function formatMoment(iso: string) {
+  return `${dateTimeFormat.format(new Date(iso))} GMT`;
+}
+
+/** What the artist sees on their own unpublished items: Draft, or when a scheduled item goes out. */
+export function StateBadge({ item }: { item: Pick<ContentItem, 'state' | 'publishAt'> }) {
+  if (item.state === 'published') return null;
+  return (
+    <span className="inline-block w-fit rounded-full bg-white px-2.5 py-0.5 text-xs font-bold text-navy">
+      {item.state === 'draft' ? 'Draft' : `Scheduled for ${formatMoment(item.publishAt)}`}
+    </span>
+  );
+}
+
+export function TypeLabel({ children }: { children: ReactNode }) {
+  return <span className="text-xs font-bold uppercase tracking-wider text-accent">{children}</span>;
+}
+
+/** The picture of a card: the item's thumbnail, else its own image; both in their 480 px list size. */
+export function cardImage(item: Pick<ContentItem, 'thumbnail' | 'media'>): Media | null {
+  if (item.thumbnail) return item.thumbnail;
+  if (item.media?.kind === 'image') return item.media;
+  return null;
+}
+
+function MediaGlyph({ kind }: { kind: ContentItem['mediaType'] }) {
+  const paths: Record<ContentItem['mediaType'], string> = {
+    audio: 'M9 18V5l12-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0Zm12-2a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z',
+    video: 'M15 10l5-3v10l-5-3M4 6h11v12H4z',
+    photo: 'M4 5h16v14H4zM4 15l4-4 5 5 3-3 4 4',
+    post: 'M5 4h14v16H5zM8 8h8M8 12h8M8 16h5',
+  };
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" className="h-10 w-10 text-accent/80" fill="none" stroke="currentColor" strokeWidth="1.6">
+      <path d={paths[kind]} strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** A vault tile: square picture (or the media kind's glyph), category, title and date. */
+export function VaultCard({
+  artistUsername,
+  item,
+  from,
+  collectionId,
+}: {
+  artistUsername: string;
+  item: CardItem;
+  from: ItemOrigin;
+  collectionId?: string;
+}) {
+  const image = cardImage(item);
+  return (
+    <li className="group relative flex flex-col overflow-hidden rounded-2xl bg-navy-light ring-1 ring-white/10 focus-within:ring-2 focus-within:ring-accent">
+      <div className="relative flex aspect-square items-center justify-center bg-navy-dark">
+        {image ? (
+          <img
+            src={image.thumbnailUrl ?? image.url}
+            width={image.width ?? undefined}
+            height={image.height ?? undefined}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover transition group-hover:opacity-90"
+          />
+        ) : (
+          <MediaGlyph kind={item.mediaType} />
+        )}
+        {item.mediaType === 'audio' || item.mediaType === 'video' ? (
+          <span className="absolute bottom-2 left-2 rounded-full bg-navy/90 px-2 py-0.5 text-xs font-semibold text-white">
+            {item.mediaType === 'audio' ? 'Audio' : 'Video'}
+          </span>
+        ) : null}
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-3 sm:p-4">
+        <TypeLabel>{item.typeLabel}</TypeLabel>
+        <h3 className="line-clamp-2 text-base font-semibold leading-snug text-white">
+          <Link to={itemHref(artistUsername, item, from, collectionId)} className="after:absolute after:inset-0 focus:outline-none">
+            {item.title}
+          </Link>
+        </h3>
+        <p className="mt-auto text-sm text-white/70">
+          <time dateTime={item.publishAt}>{formatDay(item.publishAt)}</time>
+        </p>
+        <StateBadge item={item} />
+      </div>
+    </li>
+  );
+}
+
+/** A post in the feed: category, title, date, picture, the first lines of its text, and what follows. */
+export function PostCard({
+  artistUsername,
+  item,
+  from,
+  children,
+  headingLevel = 3,
+}: {
+  artistUsername: string;
+  item: CardItem;
+  from: ItemOrigin;
+  /** The inline poll, when the card carries one. */
+  children?: ReactNode;
+  headingLevel?: 2 | 3;
+}) {
+  const image = cardImage(item);
+  const href = itemHref(artistUsername, item, from);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const text = excerpt(item.content);
+  return (
+    <article id={`item-${item._id}`} className="overflow-hidden rounded-2xl bg-navy-light ring-1 ring-white/10">
+      {image ? (
+        <Link to={href} tabIndex={-1} aria-hidden="true" className="block bg-navy-dark">
+          <img
+            src={image.thumbnailUrl ?? image.url}
+            // The 480 px list size on a phone; the original where the feed is wider than that.
+            srcSet={image.thumbnailUrl && image.width && image.width > 480 ? `${image.thumbnailUrl} 480w, ${image.url} ${image.width}w` : undefined}
+            sizes="(min-width: 768px) 720px, 100vw"
+            width={image.width ?? undefined}
+            height={image.height ?? undefined}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="aspect-[16/9] w-full object-cover"
+          />
+        </Link>
+      ) : null}
+      <div className="p-5 sm:p-6">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <TypeLabel>{item.typeLabel}</TypeLabel>
+          <time dateTime={item.publishAt} className="text-sm text-white/70">
+            {formatDay(item.publishAt)}
+          </time>
+          <StateBadge item={item} />
+        </div>
+        <Heading className="mt-2 text-xl font-bold leading-snug text-white sm:text-2xl">
+          <Link to={href} className="rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
+            {item.title}
+          </Link>
+        </Heading>
+        {text ? <p className="mt-2 text-base leading-relaxed text-white/85">{text}</p> : null}
+        {children}
+        <p className="mt-4 text-sm">
+          <Link
+            to={`${href}#comments`}
+            className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          >
+            {item.stats.comments === 0 ? 'Read and comment' : `${item.stats.comments} ${item.stats.comments === 1 ? 'comment' : 'comments'}`}
+            <span className="sr-only">: {item.title}</span>
+          </Link>
+        </p>
+      </div>
+    </article>
+  );
+}
+
+/** A grid of vault tiles, or a calm note when nothing matches. */
+export function VaultGrid({
+  artistUsername,
+  items,
+  from,
+  collectionId,
+  empty,
+  columns = 'grid-cols-2 md:grid-cols-3 lg:grid-cols-4',
+}: {
+  artistUsername: string;
+  items: CardItem[];
+  from: ItemOrigin;
+  collectionId?: string;
+  empty: ReactNode;
+  /** The grid's column classes; the home page's narrower column takes fewer. */
+  columns?: string;
+}) {
+  if (!items.length) return <EmptyNote>{empty}</EmptyNote>;
+  return (
+    <ul className={`grid gap-3 sm:gap-4 ${columns}`}>
+      {items.map((item) => (
+        <VaultCard key={item._id} artistUsername={artistUsername} item={item} from={from} collectionId={collectionId} />
+      ))}
+    </ul>
+  );
+}
+
+export function EmptyNote({ children }: { children: ReactNode }) {
+  return (
+    <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center text-lg text-white/85">{children}</div>
+  );
+}
+
+/** Previous and next page links over an offset, with where the fan is. Plain links: they work without JavaScript. */
+export function Pager({
+  offset,
+  limit,
+  total,
+  hrefFor,
+  label,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  hrefFor: (offset: number) => string;
+  label: string;
+}) {
+  if (total <= limit && offset === 0) return null;
+  const first = Math.min(offset + 1, total);
+  const last = Math.min(offset + limit, total);
+  const linkClass =
+    'rounded-full border border-white/30 px-4 py-2 text-base font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+  return (
+    <nav aria-label={label} className="mt-6 flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-white/75">
+        {first}–{last} of {total}
+      </p>
+      <div className="flex gap-3">
+        {offset > 0 ? (
+          <Link to={hrefFor(Math.max(0, offset - limit))} className={linkClass}>
+            Previous page
+          </Link>
+        ) : null}
+        {offset + limit < total ? (
+          <Link to={hrefFor(offset + limit)} className={linkClass}>
+            Next page
+          </Link>
+        ) : null}
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ContentItem } from '~/utils/content.server';
+
+/**
+ * An item's media on its page: the browser's own audio or video player on the signed link (the API answers Range
+ * requests, so playback starts at once and seeking fetches only what it needs) or the picture at full size.
+ * preload="metadata" asks only for the duration until the fan presses play: kind to a slow phone.
+ */
+export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media' | 'thumbnail'> }) {
+  const media = item.media;
+  if (!media) return null;
+  if (media.kind === 'audio') {
+    return (
+      <div className="rounded-2xl bg-navy-light p-4 ring-1 ring-white/10 sm:p-6">
+        {item.thumbnail ? (
+          <img
+            src={item.thumbnail.thumbnailUrl ?? item.thumbnail.url}
+            width={item.thumbnail.width ?? undefined}
+            height={item.thumbnail.height ?? undefined}
+            alt=""
+            className="mx-auto mb-4 aspect-square w-full max-w-xs rounded-xl object-cover"
+          />
+        ) : null}
+        <audio controls preload="metadata" src={media.url} className="w-full" aria-label={`Play ${item.title}`}>
+          <a href={media.url}>Download the audio</a>
+        </audio>
+      </div>
+    );
+  }
+  if (media.kind === 'video') {
+    return (
+      <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
+        <video
+          controls
+          playsInline
+          preload="metadata"
+          poster={item.thumbnail?.url}
+          src={media.url}
+          className="aspect-video w-full"
+          aria-label={`Play ${item.title}`}
+        >
+          <a href={media.url}>Download the video</a>
+        </video>
+      </div>
+    );
+  }
+  return (
+    <img
+      src={media.url}
+      width={media.width ?? undefined}
+      height={media.height ?? undefined}
+      alt={item.title}
+      className="h-auto w-full rounded-2xl bg-navy-dark object-contain ring-1 ring-white/10"
+    />
+  );
+}

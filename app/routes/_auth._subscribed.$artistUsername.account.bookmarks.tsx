@@ -1,0 +1,75 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { Pager, VaultGrid } from '~/components/content-card';
+import { ArtistNav } from '~/components/artist-nav';
+import { FilterBar } from '~/components/filter-bar';
+import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
+import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
+import { contentFailure, contentViewer, listBookmarks } from '~/utils/content.server';
+import type { loader as subscribedLoader } from './_auth._subscribed';
+
+const LAYOUT_ID = 'routes/_auth._subscribed';
+
+export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> = ({ matches }) => {
+  const artist = matches.find((match) => match.id === LAYOUT_ID)?.data?.artist;
+  return [{ title: artist ? `Your bookmarks · ${artist.name} | Stagedoor` : 'Your bookmarks | Stagedoor' }];
+};
+
+/**
+ * /{artist}/account/bookmarks (spec §2): what the fan bookmarked of this artist, most recently bookmarked first
+ * (Oldest turns that round), with the vault's category filters.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artistUsername, call } = await contentViewer(request, params);
+  const search = new URL(request.url).searchParams;
+  const filters = readVaultFilters(search);
+  const sort = readSort(search);
+  const offset = readOffset(search);
+  try {
+    const items = await listBookmarks(artistUsername, { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
+    return json({ items, filters, sort, offset });
+  } catch (error) {
+    contentFailure(error, request, artistUsername);
+  }
+}
+
+export default function Bookmarks() {
+  const { items, filters, sort, offset } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
+  if (!layout) return null;
+  const { artist } = layout;
+  const basePath = `/${artist.username}/account/bookmarks`;
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
+      <ArtistNav artistUsername={artist.username} current="bookmarks" className="!mt-0 !px-0" />
+      <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Your bookmarks</h1>
+      <p className="mt-4 max-w-3xl text-lg text-white/85">What you saved from {artist.name}, the latest first.</p>
+      <div className="mt-8">
+        <FilterBar basePath={basePath} all={VAULT_CATEGORIES} labels={CONTENT_TYPE_LABELS} state={{ filters, sort }} label="Categories" />
+      </div>
+      <section aria-labelledby="bookmarks-title" className="mt-8">
+        <h2 id="bookmarks-title" className="sr-only">
+          Bookmarked items
+        </h2>
+        <VaultGrid
+          artistUsername={artist.username}
+          items={items.data}
+          from="bookmarks"
+          empty={
+            filters.length
+              ? 'No bookmarks in these categories. Try another filter.'
+              : 'No bookmarks yet. Use Bookmark on any item to find it here again.'
+          }
+        />
+        <Pager
+          offset={offset}
+          limit={VAULT_PAGE_SIZE}
+          total={items.total}
+          label="Bookmark pages"
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, VAULT_CATEGORIES)}`}
+        />
+      </section>
+    </div>
+  );
+}

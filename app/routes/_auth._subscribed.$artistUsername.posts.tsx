@@ -1,0 +1,92 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { EmptyNote, Pager, PostCard } from '~/components/content-card';
+import { ArtistNav } from '~/components/artist-nav';
+import { FilterBar } from '~/components/filter-bar';
+import { PollCard } from '~/components/poll-card';
+import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
+import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '~/utils/content-types';
+import { contentAction, contentFailure, contentViewer, listContent, type ContentActionData } from '~/utils/content.server';
+import type { loader as subscribedLoader } from './_auth._subscribed';
+
+const LAYOUT_ID = 'routes/_auth._subscribed';
+
+export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> = ({ matches }) => {
+  const artist = matches.find((match) => match.id === LAYOUT_ID)?.data?.artist;
+  return [{ title: artist ? `Posts · ${artist.name} | Stagedoor` : 'Posts | Stagedoor' }];
+};
+
+/** The posts filters are shown as they are written in the link (spec §2). */
+const FILTER_LABELS = Object.fromEntries(POSTS_FILTERS.map((filter) => [filter, filter])) as Record<PostsFilter, string>;
+
+/**
+ * /{artist}/posts?filters=Post|Poll|Tour Diary|Ticket Presale|Announcement&sort (spec §2): the artist's
+ * postsPageIntroduction and the feed of posts, each with its picture and first lines; a poll can be answered in
+ * the feed itself (this page's action takes the vote and comes back here).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artistUsername, call } = await contentViewer(request, params);
+  const search = new URL(request.url).searchParams;
+  const filters = readPostsFilters(search);
+  const sort = readSort(search);
+  const offset = readOffset(search);
+  try {
+    const items = await listContent(artistUsername, { types: typesForPostsFilters(filters), sort, offset, limit: FEED_PAGE_SIZE }, call);
+    return json({ items, filters, sort, offset });
+  } catch (error) {
+    contentFailure(error, request, artistUsername);
+  }
+}
+
+export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+
+export default function Posts() {
+  const { items, filters, sort, offset } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
+  const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
+  if (!layout) return null;
+  const { artist } = layout;
+  const basePath = `/${artist.username}/posts`;
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
+      <ArtistNav artistUsername={artist.username} current="posts" className="!mt-0 !px-0" />
+      <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Posts</h1>
+      {artist.postsPageIntroduction ? (
+        <p className="mt-4 text-lg leading-relaxed text-white/85">{artist.postsPageIntroduction}</p>
+      ) : null}
+      <div className="mt-8">
+        <FilterBar basePath={basePath} all={POSTS_FILTERS} labels={FILTER_LABELS} state={{ filters, sort }} label="Post types" />
+      </div>
+      <section aria-labelledby="feed-title" className="mt-8">
+        <h2 id="feed-title" className="sr-only">
+          Posts
+        </h2>
+        {items.data.length ? (
+          <div className="space-y-6">
+            {items.data.map((item) => (
+              <PostCard key={item._id} artistUsername={artist.username} item={item} from="posts">
+                {item.poll ? (
+                  <PollCard
+                    poll={item.poll}
+                    itemId={item._id}
+                    errors={actionData?.intent === 'vote' && actionData.target === item.poll._id ? actionData.fieldErrors.answerId : undefined}
+                  />
+                ) : null}
+              </PostCard>
+            ))}
+          </div>
+        ) : (
+          <EmptyNote>{filters.length ? 'No posts of these kinds yet. Try another filter.' : 'No posts yet.'}</EmptyNote>
+        )}
+        <Pager
+          offset={offset}
+          limit={FEED_PAGE_SIZE}
+          total={items.total}
+          label="Post pages"
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, POSTS_FILTERS)}`}
+        />
+      </section>
+    </div>
+  );
+}

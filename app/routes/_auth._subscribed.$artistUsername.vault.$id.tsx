@@ -1,0 +1,183 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { BookmarkButton } from '~/components/bookmark-button';
+import { Comments } from '~/components/comments';
+import { formatDay, StateBadge, TypeLabel } from '~/components/content-card';
+import { MediaPlayer } from '~/components/media-player';
+import { PollCard } from '~/components/poll-card';
+import { PresaleCard } from '~/components/presale-card';
+import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
+import { isVaultCategory, type ItemOrigin } from '~/utils/content-types';
+import {
+  contentAction,
+  contentFailure,
+  contentViewer,
+  getCollection,
+  getItem,
+  getPresaleCode,
+  listComments,
+  type ContentActionData,
+} from '~/utils/content.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },
+];
+
+/**
+ * /{artist}/vault/{id}?type&from&collectionId&commentId (spec §2): one item with its player or picture, text,
+ * poll, presale, comments and bookmark toggle. Everything it needs is asked for at once. An unknown item, one of
+ * another artist, or one not yet published (for a fan) is the 404 page.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, artistUsername, call } = await contentViewer(request, params);
+  const search = new URL(request.url).searchParams;
+  const id = params.id ?? '';
+  const from = readOrigin(search);
+  // A collection opened through the item route has its own page.
+  if (search.get('type') === 'collection') {
+    throw redirect(`/${artistUsername}/collection/${encodeURIComponent(id)}${from ? `?from=${from}` : ''}`);
+  }
+  const commentId = search.get('commentId') || undefined;
+  const collectionId = search.get('collectionId') || undefined;
+  try {
+    const [item, comments, collection, presaleCode] = await Promise.all([
+      getItem(id, call),
+      listComments(id, { offset: readOffset(search, 'commentsOffset'), commentId }, call),
+      collectionId ? getCollection(collectionId, { limit: 1 }, call).catch(() => null) : null,
+      getPresaleCode(id, call),
+    ]);
+    if (item.performer.username.toLowerCase() !== artistUsername.toLowerCase()) throw new Response('Not found', { status: 404 });
+    return json({
+      item,
+      comments,
+      commentId,
+      collection: collection ? { _id: collection._id, title: collection.title } : null,
+      presaleCode,
+      from,
+      isOwner: item.performerId === user.id,
+    });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    contentFailure(error, request, artistUsername);
+  }
+}
+
+export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+
+const BACK: Record<ItemOrigin, { path: string; label: string }> = {
+  vault: { path: '/vault', label: 'Back to the vault' },
+  home: { path: '', label: 'Back to home' },
+  posts: { path: '/posts', label: 'Back to posts' },
+  bookmarks: { path: '/account/bookmarks', label: 'Back to your bookmarks' },
+};
+
+/** Where "back" goes: the collection the item was opened from, else `from`, else the item's own section. */
+function backLink(
+  artistUsername: string,
+  item: { type: string },
+  from: ItemOrigin | undefined,
+  collection: { _id: string; title: string } | null,
+) {
+  if (collection) {
+    const search = from ? `?from=${from}` : '';
+    return { to: `/${artistUsername}/collection/${encodeURIComponent(collection._id)}${search}`, label: `Back to ${collection.title}` };
+  }
+  const origin = from ?? (isVaultCategory(item.type) ? 'vault' : 'posts');
+  return { to: `/${artistUsername}${BACK[origin].path}`, label: BACK[origin].label };
+}
+
+export default function VaultItem() {
+  const { item, comments, commentId, collection, presaleCode, from, isOwner } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
+  const errorsFor = (intent: string, field: string) => (actionData?.intent === intent ? actionData.fieldErrors[field] : undefined);
+  const artistUsername = item.performer.username;
+  const back = backLink(artistUsername, item, from, collection);
+
+  const pageHref = (offset: number) => {
+    const search = new URLSearchParams();
+    search.set('type', item.mediaType);
+    if (from) search.set('from', from);
+    if (collection) search.set('collectionId', collection._id);
+    if (offset) search.set('commentsOffset', String(offset));
+    return `/${artistUsername}/vault/${item._id}?${search}`;
+  };
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-6 sm:px-6 sm:pt-10">
+      <Link
+        to={back.to}
+        className="-ml-2 inline-flex items-center gap-1.5 rounded-full px-2 py-1.5 text-base font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+      >
+        <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
+          <path
+            fillRule="evenodd"
+            d="M12.8 4.2a1 1 0 0 1 0 1.4L8.4 10l4.4 4.4a1 1 0 0 1-1.4 1.4l-5.1-5.1a1 1 0 0 1 0-1.4l5.1-5.1a1 1 0 0 1 1.4 0Z"
+            clipRule="evenodd"
+          />
+        </svg>
+        {back.label}
+      </Link>
+
+      <article id={`item-${item._id}`} className="mt-4">
+        <header>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <TypeLabel>{item.typeLabel}</TypeLabel>
+            <time dateTime={item.publishAt} className="text-sm text-white/75">
+              {formatDay(item.publishAt)}
+            </time>
+            {isOwner ? <StateBadge item={item} /> : null}
+          </div>
+          <h1 className="mt-2 break-words text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{item.title}</h1>
+          <p className="mt-2 text-base text-white/80">by {item.performer.name}</p>
+          <div className="mt-4">
+            <BookmarkButton itemId={item._id} bookmarked={item.isBookmarked} errors={errorsFor('bookmark', 'bookmark')} />
+          </div>
+        </header>
+
+        {item.media ? (
+          <div className="mt-6">
+            <MediaPlayer item={item} />
+          </div>
+        ) : item.thumbnail ? (
+          <img
+            src={item.thumbnail.url}
+            width={item.thumbnail.width ?? undefined}
+            height={item.thumbnail.height ?? undefined}
+            alt=""
+            className="mt-6 h-auto w-full rounded-2xl bg-navy-dark object-cover ring-1 ring-white/10"
+          />
+        ) : null}
+
+        {item.content ? (
+          <div
+            className="mt-6 space-y-4 break-words text-lg leading-relaxed text-white/90 [&_a]:font-semibold [&_a]:text-accent [&_a]:underline [&_a]:underline-offset-4 [&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-6 [&_strong]:text-white [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6"
+            // The API sanitises every caption on the way in (docs/content.md: sanitize-html, a short allow-list).
+            dangerouslySetInnerHTML={{ __html: item.content }}
+          />
+        ) : null}
+
+        {item.presale ? (
+          <div className="mt-8">
+            <PresaleCard presale={item.presale} code={presaleCode} isOwner={isOwner} />
+          </div>
+        ) : null}
+
+        {item.poll ? <PollCard poll={item.poll} itemId={item._id} errors={errorsFor('vote', 'answerId')} /> : null}
+      </article>
+
+      <div className="mt-12 border-t border-white/10 pt-8">
+        <Comments
+          itemId={item._id}
+          comments={comments.data}
+          total={comments.total}
+          offset={comments.offset}
+          limit={COMMENTS_PAGE_SIZE}
+          highlightId={commentId}
+          pageHref={pageHref}
+          textErrors={errorsFor('comment', 'text')}
+          listErrors={errorsFor('delete-comment', 'comments')}
+        />
+      </div>
+    </div>
+  );
+}

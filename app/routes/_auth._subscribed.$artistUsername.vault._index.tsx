@@ -1,0 +1,88 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { Pager, VaultGrid } from '~/components/content-card';
+import { CollectionList } from '~/components/collection-list';
+import { ArtistNav } from '~/components/artist-nav';
+import { FilterBar } from '~/components/filter-bar';
+import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
+import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
+import { contentFailure, contentViewer, listCollections, listContent } from '~/utils/content.server';
+import type { loader as subscribedLoader } from './_auth._subscribed';
+
+const LAYOUT_ID = 'routes/_auth._subscribed';
+
+export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> = ({ matches }) => {
+  const artist = matches.find((match) => match.id === LAYOUT_ID)?.data?.artist;
+  return [{ title: artist ? `Vault · ${artist.name} | Stagedoor` : 'Vault | Stagedoor' }];
+};
+
+/**
+ * /{artist}/vault?filters=<vault categories>&sort=asc|desc (spec §2): the vault grid with category filters and
+ * sort as links, paged by offset, and the artist's collections. The items and the collections load side by side.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artistUsername, call } = await contentViewer(request, params);
+  const search = new URL(request.url).searchParams;
+  const filters = readVaultFilters(search);
+  const sort = readSort(search);
+  const offset = readOffset(search);
+  try {
+    const [items, collections] = await Promise.all([
+      listContent(artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call),
+      listCollections(artistUsername, call),
+    ]);
+    return json({ items, collections, filters, sort, offset });
+  } catch (error) {
+    contentFailure(error, request, artistUsername);
+  }
+}
+
+export default function Vault() {
+  const { items, collections, filters, sort, offset } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
+  if (!layout) return null;
+  const { artist } = layout;
+  const basePath = `/${artist.username}/vault`;
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
+      <ArtistNav artistUsername={artist.username} current="vault" className="!mt-0 !px-0" />
+      <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Vault</h1>
+      {artist.vaultPageIntroduction ? (
+        <p className="mt-4 max-w-3xl text-lg leading-relaxed text-white/85">{artist.vaultPageIntroduction}</p>
+      ) : null}
+
+      <div className="mt-8">
+        <FilterBar basePath={basePath} all={VAULT_CATEGORIES} labels={CONTENT_TYPE_LABELS} state={{ filters, sort }} label="Categories" />
+      </div>
+
+      <section aria-labelledby="vault-items-title" className="mt-8">
+        <h2 id="vault-items-title" className="sr-only">
+          Vault items
+        </h2>
+        <VaultGrid
+          artistUsername={artist.username}
+          items={items.data}
+          from="vault"
+          empty={filters.length ? 'Nothing in these categories yet. Try another filter.' : 'The vault is empty for now.'}
+        />
+        <Pager
+          offset={offset}
+          limit={VAULT_PAGE_SIZE}
+          total={items.total}
+          label="Vault pages"
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, VAULT_CATEGORIES)}`}
+        />
+      </section>
+
+      {collections.data.length ? (
+        <section aria-labelledby="collections-title" className="mt-14">
+          <h2 id="collections-title" className="text-2xl font-bold text-white">
+            Collections
+          </h2>
+          <CollectionList artistUsername={artist.username} collections={collections.data} from="vault" />
+        </section>
+      ) : null}
+    </div>
+  );
+}

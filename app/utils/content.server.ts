@@ -1,0 +1,312 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { json, redirect } from '@remix-run/node';
+import { apiRequest, isHttpError } from './api.server';
+import { logoutRedirect, requireUser } from './auth.server';
+import { COMMENTS_PAGE_SIZE } from './content-params';
+import type { ContentType, ItemView, SortOrder } from './content-types';
+import { CommentSchema } from './content-validation';
+
+/**
+ * The content pages' calls to the content API (docs/content.md), made with the viewer's session token, and the
+ * one action every content page shares (vote, comment, delete a comment, bookmark).
+ */
+
+export interface Media {
+  _id: string;
+  kind: 'image' | 'audio' | 'video';
+  mime: string;
+  size: number;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export interface PollAnswer {
+  _id: string;
+  text: string;
+  votes: number | null;
+}
+
+export interface Poll {
+  _id: string;
+  enabled: boolean;
+  title: string;
+  answers: PollAnswer[];
+  totalVotes: number | null;
+  votedAnswerId: string | null;
+  showResults: boolean;
+}
+
+export interface ContentItem {
+  _id: string;
+  performerId: string;
+  performer: { _id: string; username: string; name: string; avatar: string };
+  type: ContentType;
+  typeLabel: string;
+  title: string;
+  content: string;
+  mediaType: Exclude<ItemView, 'collection'>;
+  state: 'draft' | 'scheduled' | 'published';
+  publishAt: string;
+  createdAt: string;
+  thumbnail: Media | null;
+  media: Media | null;
+  poll: Poll | null;
+  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
+  stats: { comments: number };
+  isBookmarked: boolean;
+  bookmarkedAt?: string;
+}
+
+export interface Comment {
+  _id: string;
+  itemId: string;
+  text: string;
+  createdAt: string;
+  author: { _id: string; username: string; name: string; avatar: string };
+  isArtist: boolean;
+  canDelete: boolean;
+}
+
+export interface Collection {
+  _id: string;
+  performerId: string;
+  title: string;
+  description: string;
+  cover: Media | null;
+  itemCount: number;
+}
+
+export interface PresaleCode {
+  _id: string;
+  code: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+}
+
+
+interface Call {
+  token: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Turns the API's refusals into what a page does: 401 → sign in again, 403 (not subscribed) → the subscribe page,
+ * 404 → the not-found page. Anything else is the generic error page.
+ */
+export function contentFailure(error: unknown, request: Request, artistUsername: string): never {
+  if (isHttpError(error, 401)) throw logoutRedirect(request, artistUsername);
+  if (isHttpError(error, 403)) throw redirect(`/${artistUsername}/subscribe`);
+  if (isHttpError(error, 404, 400)) throw new Response('Not found', { status: 404 });
+  throw error;
+}
+
+/** The signed-in viewer's token and the artist of the URL, for a content page's loader or action. */
+export async function contentViewer(request: Request, params: { artistUsername?: string }) {
+  const artistUsername = params.artistUsername;
+  if (!artistUsername) throw new Response('Not found', { status: 404 });
+  const { user, token } = await requireUser(request, artistUsername);
+  return { user, token, artistUsername, call: { token, signal: request.signal } satisfies Call };
+}
+
+export async function listContent(
+  artistUsername: string,
+  query: { types?: ContentType[]; section?: 'vault' | 'posts'; sort?: SortOrder; offset?: number; limit?: number },
+  { token, signal }: Call,
+) {
+  const body = await apiRequest<{ data: Page<ContentItem> }>({
+    path: `/performers/${encodeURIComponent(artistUsername)}/content`,
+    params: {
+      types: query.types?.length ? query.types.join(',') : undefined,
+      section: query.section,
+      sort: query.sort,
+      offset: query.offset,
+      limit: query.limit,
+    },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
+export async function getItem(id: string, { token, signal }: Call) {
+  const body = await apiRequest<{ data: ContentItem }>({ path: `/content/${encodeURIComponent(id)}`, token, signal });
+  return body.data;
+}
+
+export async function listComments(itemId: string, query: { offset?: number; commentId?: string }, { token, signal }: Call) {
+  const body = await apiRequest<{ data: Page<Comment> & { offset: number } }>({
+    path: `/content/${encodeURIComponent(itemId)}/comments`,
+    params: { offset: query.offset, commentId: query.commentId, limit: COMMENTS_PAGE_SIZE },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
+export async function listCollections(artistUsername: string, { token, signal }: Call, limit = 12) {
+  const body = await apiRequest<{ data: Page<Collection> }>({
+    path: `/performers/${encodeURIComponent(artistUsername)}/collections`,
+    params: { limit },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
+export async function getCollection(
+  id: string,
+  query: { types?: ContentType[]; sort?: SortOrder; offset?: number; limit?: number },
+  { token, signal }: Call,
+) {
+  const body = await apiRequest<{ data: Collection & { items: Page<ContentItem> } }>({
+    path: `/collections/${encodeURIComponent(id)}`,
+    params: {
+      types: query.types?.length ? query.types.join(',') : undefined,
+      sort: query.sort,
+      offset: query.offset,
+      limit: query.limit,
+    },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
+export async function listBookmarks(
+  artistUsername: string,
+  query: { types?: ContentType[]; sort?: SortOrder; offset?: number; limit?: number },
+  { token, signal }: Call,
+) {
+  const body = await apiRequest<{ data: Page<ContentItem> }>({
+    path: '/bookmarks',
+    params: {
+      performer: artistUsername,
+      types: query.types?.length ? query.types.join(',') : undefined,
+      sort: query.sort,
+      offset: query.offset,
+      limit: query.limit,
+    },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
+/** The fan's own presale code; null for the artist (who has none) or when the API has none to give. */
+export async function getPresaleCode(itemId: string, { token, signal }: Call): Promise<PresaleCode | null> {
+  try {
+    const body = await apiRequest<{ data: PresaleCode }>({ path: `/content/${encodeURIComponent(itemId)}/presale-code`, token, signal });
+    return body.data;
+  } catch (error) {
+    if (isHttpError(error, 403, 404)) return null;
+    throw error;
+  }
+}
+
+/** What a content page's action returns when the API (or the form) refuses: the message on its field. */
+export interface ContentActionData {
+  intent: string;
+  /** Which item or poll the error belongs to, so a feed of several shows it in the right place. */
+  target?: string;
+  fieldErrors: Record<string, string[]>;
+  formError?: string;
+}
+
+export const CONTENT_INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark'] as const;
+
+/**
+ * The action of every content page: `intent` says which plain form was sent. Success redirects back to the
+ * same page (post/redirect/get) at the part that changed; a refusal returns the API's message on its field.
+ */
+export async function contentAction(request: Request, params: { artistUsername?: string }) {
+  const { token, artistUsername } = await contentViewer(request, params);
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  const itemId = String(formData.get('itemId') ?? '');
+  const url = new URL(request.url);
+  const back = (hash: string) => redirect(`${url.pathname}${url.search}${hash}`, 303);
+  const fail = (error: unknown, fallbackField: string, target?: string) => {
+    if (isHttpError(error, 401)) throw logoutRedirect(request, artistUsername);
+    if (isHttpError(error) && error.status < 500) {
+      const fieldErrors = Object.keys(error.fieldErrors).length ? error.fieldErrors : { [fallbackField]: [error.message] };
+      return json<ContentActionData>({ intent, target, fieldErrors }, { status: error.status });
+    }
+    throw error;
+  };
+
+  if (intent === 'vote') {
+    const pollId = String(formData.get('pollId') ?? '');
+    try {
+      await apiRequest({
+        method: 'POST',
+        path: `/polls/${encodeURIComponent(pollId)}/vote`,
+        body: { answerId: String(formData.get('answerId') ?? '') },
+        token,
+        signal: request.signal,
+      });
+    } catch (error) {
+      return fail(error, 'answerId', pollId);
+    }
+    return back(`#poll-${pollId}`);
+  }
+
+  if (intent === 'comment') {
+    const submission = parseWithZod(formData, { schema: CommentSchema });
+    if (submission.status !== 'success') {
+      return json<ContentActionData>({ intent, target: itemId, fieldErrors: submission.error as Record<string, string[]> }, { status: 400 });
+    }
+    let created: { _id: string };
+    try {
+      const body = await apiRequest<{ data: { _id: string } }>({
+        method: 'POST',
+        path: `/content/${encodeURIComponent(itemId)}/comments`,
+        body: submission.value,
+        token,
+        signal: request.signal,
+      });
+      created = body.data;
+    } catch (error) {
+      return fail(error, 'text', itemId);
+    }
+    // Back to the first page of comments, where the newest one is.
+    url.searchParams.delete('commentsOffset');
+    url.searchParams.delete('commentId');
+    return redirect(`${url.pathname}${url.search}#comment-${created._id}`, 303);
+  }
+
+  if (intent === 'delete-comment') {
+    const commentId = String(formData.get('commentId') ?? '');
+    try {
+      await apiRequest({ method: 'DELETE', path: `/comments/${encodeURIComponent(commentId)}`, token, signal: request.signal });
+    } catch (error) {
+      return fail(error, 'comments', itemId);
+    }
+    if (url.searchParams.get('commentId') === commentId) url.searchParams.delete('commentId');
+    return redirect(`${url.pathname}${url.search}#comments`, 303);
+  }
+
+  if (intent === 'bookmark') {
+    const add = formData.get('bookmarked') === 'true';
+    try {
+      await apiRequest({
+        method: add ? 'POST' : 'DELETE',
+        path: `/content/${encodeURIComponent(itemId)}/bookmark`,
+        token,
+        signal: request.signal,
+      });
+    } catch (error) {
+      return fail(error, 'bookmark', itemId);
+    }
+    return back(`#item-${itemId}`);
+  }
+
+  throw new Response('Bad request', { status: 400 });
+}

@@ -1,0 +1,348 @@
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase, type Fan } from './helpers';
+
+/**
+ * A subscribed fan browsing an artist's content in Chromium against the built app: the vault's filters (as links,
+ * with and without JavaScript), an audio item that plays through Range requests, a poll, comments (post, delete,
+ * a commentId link), bookmarks and the bookmarks page; a fan without a subscription is sent to subscribe, and
+ * drafts stay the artist's. The artist, the fans and the content are made through the API for this run.
+ */
+
+const PASSWORD = 'Stagedoor-e2e-2026!';
+
+interface Artist {
+  username: string;
+  name: string;
+  token: string;
+}
+
+interface Item {
+  _id: string;
+  title: string;
+  mediaType: string;
+  poll: { _id: string } | null;
+}
+
+let artist: Artist;
+let fan: Fan;
+const items: Record<'demo' | 'live' | 'poll' | 'draft', Item> = {} as never;
+
+/** A few seconds of tone as a WAV file (mono, 8 kHz, 8-bit): real audio the upload's sniffing accepts. */
+function wav(seconds = 4) {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const data = Buffer.alloc(samples);
+  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(80 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, data]);
+}
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function createItem(request: APIRequestContext, body: Record<string, unknown>): Promise<Item> {
+  const response = await request.post(`${apiBase}/content`, { data: body, headers: auth(artist.token) });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: Item }).data;
+}
+
+async function joinFree(request: APIRequestContext, who: Fan) {
+  const performer = await request.get(`${apiBase}/performers/${artist.username}`);
+  const { data } = (await performer.json()) as { data: { _id: string } };
+  const joined = await request.post(`${apiBase}/payment/subscribe/performers`, {
+    data: { type: 'free', performerId: data._id },
+    headers: auth(who.token),
+  });
+  expect(joined.status(), await joined.text()).toBe(200);
+}
+
+async function signIn(context: BrowserContext, token: string) {
+  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+test.beforeAll(async ({ request }) => {
+  // A free artist of this run, made with the operator CLI (which talks to the running server).
+  const username = uniqueName('club');
+  const name = `Club ${username.slice(-6)}`;
+  await promisify(execFile)(
+    'node',
+    ['build/server/cli.js', 'create-artist', '--username', username, '--email', `${username}@example.com`, '--password', PASSWORD, '--name', name, '--yearly-price', '0'],
+    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_WEB_URL: webBase } },
+  );
+  const login = await request.post(`${apiBase}/auth/login`, { data: { username, password: PASSWORD, remember: true } });
+  artist = { username, name, token: ((await login.json()) as { data: { token: string } }).data.token };
+
+  const upload = await request.post(`${apiBase}/media?kind=audio`, {
+    headers: auth(artist.token),
+    multipart: { file: { name: 'tape.wav', mimeType: 'audio/wav', buffer: wav() } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const audioId = ((await upload.json()) as { data: { _id: string } }).data._id;
+
+  items.live = await createItem(request, { title: 'Live from the basement', content: '<p>Loud and late.</p>', tags: 'live' });
+  items.demo = await createItem(request, { title: 'Tape hiss demo', content: '<p>One take, <strong>no</strong> edits.</p>', tags: 'demo', mediaId: audioId });
+  items.poll = await createItem(request, {
+    title: 'Pick the single',
+    content: '<p>Which one goes out first?</p>',
+    tags: 'post',
+    poll: { enabled: true, title: 'The first single', answers: [{ text: 'Northern Line' }, { text: 'Glass Jaw' }] },
+  });
+  items.draft = await createItem(request, { title: 'Secret draft', content: '<p>Not yet.</p>', tags: 'demo', draft: true });
+
+  fan = await registerFan(request, apiBase, 'browser');
+  await joinFree(request, fan);
+});
+
+test('the fan filters the vault with the category links, sorts it, and never sees the draft', async ({ page, context }) => {
+  await signIn(context, fan.token);
+  await page.goto(`/${artist.username}/vault`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Vault' })).toBeVisible();
+  const grid = page.getByRole('region', { name: 'Vault items' });
+  await expect(grid.getByRole('link', { name: items.demo.title })).toBeVisible();
+  await expect(grid.getByRole('link', { name: items.live.title })).toBeVisible();
+  await expect(page.getByText(items.draft.title)).toHaveCount(0);
+  await expectNoA11yViolations(page);
+
+  const categories = page.getByRole('navigation', { name: 'Categories' });
+  await categories.getByRole('link', { name: 'Demo' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault?filters=demo`);
+  await expect(categories.getByRole('link', { name: 'Demo' })).toHaveAttribute('aria-current', 'true');
+  await expect(grid.getByRole('link', { name: items.demo.title })).toBeVisible();
+  await expect(grid.getByRole('link', { name: items.live.title })).toHaveCount(0);
+
+  // A second category adds to the first; Oldest keeps the filters.
+  await categories.getByRole('link', { name: 'Live' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault?filters=demo,live`);
+  await page.getByRole('navigation', { name: 'Sort' }).getByRole('link', { name: 'Oldest' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault?filters=demo,live&sort=asc`);
+  await expect(grid.getByRole('listitem').first()).toContainText(items.live.title);
+  await expectNoA11yViolations(page);
+
+  // Repeated parameters (what a GET form sends) mean the same as the comma list.
+  await page.goto(`/${artist.username}/vault?filters=live&filters=nonsense`);
+  await expect(grid.getByRole('link', { name: items.live.title })).toBeVisible();
+  await expect(grid.getByRole('link', { name: items.demo.title })).toHaveCount(0);
+
+  // The draft's own address is the not-found page for a fan.
+  const response = await page.goto(`/${artist.username}/vault/${items.draft._id}?type=post&from=vault`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: "Uh, oh, This page doesn't seem to exist." })).toBeVisible();
+});
+
+test('without JavaScript the category links filter the vault too', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await signIn(context, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault`);
+  await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Live' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault?filters=live`);
+  const grid = page.getByRole('region', { name: 'Vault items' });
+  await expect(grid.getByRole('link', { name: items.live.title })).toBeVisible();
+  await expect(grid.getByRole('link', { name: items.demo.title })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  await context.close();
+});
+
+test('the fan opens an audio item from the vault and plays it, served in ranges', async ({ page, context }) => {
+  await signIn(context, fan.token);
+  const ranges: number[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/media/') && response.request().headers().range) ranges.push(response.status());
+  });
+  await page.goto(`/${artist.username}/vault`);
+  await page.getByRole('link', { name: items.demo.title }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault/${items.demo._id}?type=audio&from=vault`);
+  await expect(page.getByRole('heading', { level: 1, name: items.demo.title })).toBeVisible();
+  await expect(page.getByText('One take, no edits.')).toBeVisible();
+  await expectNoA11yViolations(page);
+
+  const audio = page.locator('audio');
+  await expect(audio).toHaveAttribute('preload', 'metadata');
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState)).toBeGreaterThanOrEqual(1);
+  expect(await audio.evaluate((element: HTMLAudioElement) => Math.round(element.duration))).toBe(4);
+  await audio.evaluate((element: HTMLAudioElement) => element.play());
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.2);
+  expect(ranges).toContain(206);
+
+  await page.getByRole('link', { name: 'Back to the vault' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault`);
+});
+
+test('the fan votes in a poll on the posts page and sees the results', async ({ page, context }) => {
+  await signIn(context, fan.token);
+  await page.goto(`/${artist.username}/posts?filters=Poll`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  const poll = page.getByRole('group', { name: 'The first single' });
+  await page.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByText('Please choose an answer.')).toBeVisible();
+  await poll.getByLabel('Glass Jaw').check();
+  await page.getByRole('button', { name: 'Vote' }).click();
+  const results = page.getByRole('region', { name: 'The first single' });
+  await expect(results.getByText('Your vote')).toBeVisible();
+  await expect(results.getByRole('listitem').filter({ hasText: 'Glass Jaw' })).toContainText('100%');
+  await expect(results).toContainText('1 vote');
+  await expect(page.getByRole('button', { name: 'Vote' })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+});
+
+test('the fan comments on an item, sees the comment, and deletes it', async ({ page, context }) => {
+  await signIn(context, fan.token);
+  await page.goto(`/${artist.username}/vault/${items.live._id}?type=post&from=home`);
+  await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', `/${artist.username}`);
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await expect(page.getByLabel('Your comment')).toHaveAccessibleDescription('Please write a comment.');
+
+  const text = `Front row, every night ${uniqueName('c')}`;
+  await page.getByLabel('Your comment').fill(text);
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  const comments = page.getByRole('region', { name: /Comments/ });
+  await expect(comments.getByRole('listitem').filter({ hasText: text })).toBeVisible();
+  await expect(page.getByLabel('Your comment')).toHaveValue('');
+  await expect(page.getByRole('heading', { name: 'Comments (1)' })).toBeVisible();
+  await expectNoA11yViolations(page);
+
+  await comments.getByRole('listitem').filter({ hasText: text }).getByRole('button', { name: /Delete/ }).click();
+  await expect(comments.getByRole('listitem').filter({ hasText: text })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
+});
+
+test('the fan bookmarks an item and finds it on the bookmarks page', async ({ page, context }) => {
+  await signIn(context, fan.token);
+  await page.goto(`/${artist.username}/vault/${items.demo._id}?type=audio&from=vault`);
+  await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Remove bookmark' })).toBeVisible();
+
+  await page.goto(`/${artist.username}/account/bookmarks`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your bookmarks' })).toBeVisible();
+  const saved = page.getByRole('region', { name: 'Bookmarked items' });
+  await expect(saved.getByRole('link', { name: items.demo.title })).toBeVisible();
+  await expect(saved.getByRole('link', { name: items.live.title })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  // The same filters as the vault.
+  await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Live' }).click();
+  await expect(saved.getByRole('link', { name: items.demo.title })).toHaveCount(0);
+
+  await page.goto(`/${artist.username}/account/bookmarks`);
+  await saved.getByRole('link', { name: items.demo.title }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault/${items.demo._id}?type=audio&from=bookmarks`);
+  await expect(page.getByRole('link', { name: 'Back to your bookmarks' })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove bookmark' }).click();
+  await expect(page.getByRole('button', { name: 'Bookmark', exact: true })).toBeVisible();
+});
+
+test('a commentId link opens the page of comments holding it, scrolled to it and highlighted', async ({ page, context, request, browser }) => {
+  // 24 comments from three fans (the API allows ten a minute each): the oldest is on the second page.
+  const commenters = await Promise.all([0, 1, 2].map(() => registerFan(request, apiBase, 'talker')));
+  await Promise.all(commenters.map((who) => joinFree(request, who)));
+  const ids: string[] = [];
+  for (let i = 0; i < 24; i++) {
+    const who = commenters[i % 3];
+    const response = await request.post(`${apiBase}/content/${items.poll._id}/comments`, { data: { text: `Comment number ${i + 1}` }, headers: auth(who.token) });
+    expect(response.status(), await response.text()).toBe(201);
+    ids.push(((await response.json()) as { data: { _id: string } }).data._id);
+  }
+  await signIn(context, fan.token);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts&commentId=${ids[0]}`);
+  const target = page.locator(`#comment-${ids[0]}`);
+  await expect(target).toContainText('Comment number 1');
+  await expect(target).toHaveAttribute('aria-current', 'true');
+  await expect(target).toBeInViewport();
+  await expect(page.getByRole('link', { name: 'Newer comments' })).toBeVisible();
+  // The first page holds the newest twenty; the oldest four are not on it.
+  await page.getByRole('link', { name: 'Newer comments' }).click();
+  await expect(page.getByText('Comment number 24')).toBeVisible();
+  await expect(page.getByText('Comment number 1', { exact: true })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+
+  // Without JavaScript the browser still scrolls to it (autofocus).
+  const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 700 } });
+  await signIn(noJs, fan.token);
+  const plain = await noJs.newPage();
+  await plain.goto(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts&commentId=${ids[5]}`);
+  await expect(plain.locator(`#comment-${ids[5]}`)).toBeInViewport();
+  await noJs.close();
+});
+
+test('without JavaScript the fan votes, comments and bookmarks through plain forms', async ({ browser, request }) => {
+  const plainFan = await registerFan(request, apiBase, 'plain');
+  await joinFree(request, plainFan);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await signIn(context, plainFan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts`);
+  await expect(page.getByRole('link', { name: 'Back to posts' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByText('Please choose an answer.')).toBeVisible();
+  await page.getByRole('group', { name: 'The first single' }).getByLabel('Northern Line').check();
+  await page.getByRole('button', { name: 'Vote' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/vault/${items.poll._id}?type=post&from=posts#poll-${items.poll.poll!._id}`);
+  await expect(page.getByRole('region', { name: 'The first single' }).getByText('Your vote')).toBeVisible();
+
+  const text = `Typed without scripts ${uniqueName('n')}`;
+  await page.getByLabel('Your comment').fill(text);
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await expect(page.getByRole('region', { name: /Comments/ }).getByRole('listitem').filter({ hasText: text })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Remove bookmark' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.goto(`/${artist.username}/account/bookmarks`);
+  await expect(page.getByRole('region', { name: 'Bookmarked items' }).getByRole('link', { name: items.poll.title })).toBeVisible();
+  await context.close();
+});
+
+test('a signed-in fan without a subscription is sent to subscribe from every content page', async ({ page, context, request }) => {
+  const stranger = await registerFan(request, apiBase, 'stranger');
+  await signIn(context, stranger.token);
+  for (const path of ['', '/vault', '/posts', `/vault/${items.demo._id}?type=audio&from=vault`, '/account/bookmarks']) {
+    await page.goto(`/${artist.username}${path}`);
+    // The subscribe page, which sends a signed-in fan of a free artist on to its join step.
+    await expect(page).toHaveURL(new RegExp(`/${artist.username}/subscribe(/|$)`));
+  }
+});
+
+test('the artist sees their draft with its badge, and the home page lists the latest posts and vault items', async ({ browser }) => {
+  const context = await newSignedInContext(browser, artist.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault`);
+  const draftCard = page.getByRole('listitem').filter({ hasText: items.draft.title });
+  await expect(draftCard.getByText('Draft', { exact: true })).toBeVisible();
+  await draftCard.getByRole('link', { name: items.draft.title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: items.draft.title })).toBeVisible();
+  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+  await expectNoA11yViolations(page);
+
+  await page.goto(`/${artist.username}`);
+  await expect(page.getByRole('heading', { level: 1, name: artist.name })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Latest posts' }).getByRole('link', { name: items.poll.title, exact: true })).toBeVisible();
+  const vault = page.getByRole('region', { name: 'New in the vault' });
+  await expect(vault.getByRole('link', { name: items.demo.title })).toHaveAttribute(
+    'href',
+    `/${artist.username}/vault/${items.demo._id}?type=audio&from=home`,
+  );
+  await expectNoA11yViolations(page);
+  await context.close();
+});
+
+async function newSignedInContext(browser: Browser, token: string) {
+  const context = await browser.newContext();
+  await signIn(context, token);
+  return context;
+}
