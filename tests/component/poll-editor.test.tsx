@@ -9,7 +9,7 @@ import { PollSchema } from '~/utils/content-validation';
 
 const schema = z.object({ poll: PollSchema.prefault({ enabled: false, answers: [] }) });
 
-function Harness({ defaultValue }: { defaultValue?: PollFields & { enabled?: string } }) {
+function Harness({ defaultValue }: { defaultValue?: Omit<PollFields, 'enabled'> & { enabled?: string } }) {
   // The list intents run in the browser through onValidate, as on the post pages.
   const [form, fields] = useForm<{ poll: PollFields }>({
     id: 'post',
