@@ -43,14 +43,14 @@ export function PollEditor({
   const slots = list.length === 0 && !hydrated ? [0, 1] : [];
 
   return (
-    <fieldset className="space-y-4">
+    <fieldset className="space-y-4 [&>legend+*]:mt-0">
       <legend className="sr-only">Poll</legend>
       <label className="flex items-center gap-3 text-base font-medium text-white">
         <input
           key={enabledKey}
           {...enabledProps}
           onChange={toggle}
-          className="h-5 w-5 rounded border-white/40 bg-white/10 text-accent focus:ring-accent"
+          className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
         />
         Add a poll
       </label>

@@ -286,7 +286,7 @@ function FileField({
           </p>
           {removable ? (
             <label className="flex items-center gap-2 text-sm text-white">
-              <input key={removeKey} {...removeProps} className="h-4 w-4 rounded border-white/40 bg-white/10 text-accent focus:ring-accent" />
+              <input key={removeKey} {...removeProps} className="h-4 w-4 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent" />
               Remove it
             </label>
           ) : null}

@@ -68,21 +68,22 @@ export function ScheduleWidget({ field }: { field: FieldMetadata<ScheduleFields 
   const showInputs = !hydrated || on;
 
   return (
-    <fieldset className="space-y-4">
+    <fieldset className="space-y-4 [&>legend+*]:mt-0">
       <legend className="sr-only">Scheduling</legend>
       <label className="flex items-center gap-3 text-base font-medium text-white">
         <input
           key={enabledKey}
           {...enabledProps}
           onChange={toggle}
-          className="h-5 w-5 rounded border-white/40 bg-white/10 text-accent focus:ring-accent"
+          className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
         />
         Schedule post
       </label>
       {!hydrated ? (
         <p className="text-sm text-white/70">Tick it to publish at a later date and time (GMT), at least 10 minutes from now.</p>
       ) : null}
-      <div hidden={!showInputs} className="grid gap-4 sm:grid-cols-2">
+      <div hidden={!showInputs}>
+        <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor={date.id} className="mb-1.5 block text-sm font-medium text-white/90">
             Date (DD/MM/YYYY)
@@ -121,6 +122,7 @@ export function ScheduleWidget({ field }: { field: FieldMetadata<ScheduleFields 
             className={inputClassName(Boolean(time.errors?.length))}
           />
           <ErrorList id={time.errorId} errors={time.errors} />
+        </div>
         </div>
       </div>
     </fieldset>
