@@ -65,7 +65,7 @@ export function PollEditor({
           {list.map((answer, index) => {
             const { id, text } = answer.getFieldset();
             return (
-              <li key={answer.key} className="flex items-start gap-2">
+              <li key={answer.key ?? answer.id} className="flex items-start gap-2">
                 <input {...getInputProps(id, { type: 'hidden' })} key={id.key} />
                 <Field
                   className="flex-1"

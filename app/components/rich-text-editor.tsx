@@ -50,7 +50,8 @@ function Editor({ field, label, invalid }: { field: FieldMetadata<string | undef
 
   useEffect(() => {
     if (!editor.current) return;
-    editor.current.innerHTML = textToHtml(field.initialValue ?? '');
+    // An empty editor starts with a paragraph, so the first line typed is one too.
+    editor.current.innerHTML = textToHtml(field.initialValue ?? '') || '<p><br></p>';
     document.execCommand('defaultParagraphSeparator', false, 'p');
     // Once, on mount: React must not rewrite what the artist is typing.
   }, [field.key]);
