@@ -43,72 +43,74 @@ export function PollEditor({
   const slots = list.length === 0 && !hydrated ? [0, 1] : [];
 
   return (
-    <fieldset className="space-y-4 [&>legend+*]:mt-0">
+    <fieldset>
       <legend className="sr-only">Poll</legend>
-      <label className="flex items-center gap-3 text-base font-medium text-white">
-        <input
-          key={enabledKey}
-          {...enabledProps}
-          onChange={toggle}
-          className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
-        />
-        Add a poll
-      </label>
-      <div hidden={hydrated && !on} className="space-y-4 rounded-xl border border-white/15 p-4">
-        <Field
-          label="Poll question"
-          inputProps={getInputProps(title, { type: 'text' })}
-          errors={title.errors}
-          errorId={title.errorId}
-        />
-        <ol className="space-y-3" aria-label="Answers">
-          {list.map((answer, index) => {
-            const { id, text } = answer.getFieldset();
-            return (
-              <li key={answer.key ?? answer.id} className="flex items-start gap-2">
-                <input {...getInputProps(id, { type: 'hidden' })} key={id.key} />
+      <div className="space-y-4">
+        <label className="flex items-center gap-3 text-base font-medium text-white">
+          <input
+            key={enabledKey}
+            {...enabledProps}
+            onChange={toggle}
+            className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
+          />
+          Add a poll
+        </label>
+        <div hidden={hydrated && !on} className="space-y-4 rounded-xl border border-white/15 p-4">
+          <Field
+            label="Poll question"
+            inputProps={getInputProps(title, { type: 'text' })}
+            errors={title.errors}
+            errorId={title.errorId}
+          />
+          <ol className="space-y-3" aria-label="Answers">
+            {list.map((answer, index) => {
+              const { id, text } = answer.getFieldset();
+              return (
+                <li key={answer.key ?? answer.id} className="flex items-start gap-2">
+                  <input {...getInputProps(id, { type: 'hidden' })} key={id.key} />
+                  <Field
+                    className="flex-1"
+                    label={`Answer ${index + 1}`}
+                    inputProps={getInputProps(text, { type: 'text' })}
+                    errors={text.errors}
+                    errorId={text.errorId}
+                  />
+                  {list.length > POLL_ANSWERS_MIN ? (
+                    <button
+                      {...form.remove.getButtonProps({ name: answers.name, index })}
+                      className={`${secondaryButton} mt-7 h-11 w-11 shrink-0 px-0`}
+                      aria-label={`Remove answer ${index + 1}`}
+                    >
+                      <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
+                        <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
+                      </svg>
+                    </button>
+                  ) : null}
+                </li>
+              );
+            })}
+            {slots.map((index) => (
+              <li key={`slot-${index}`}>
                 <Field
-                  className="flex-1"
                   label={`Answer ${index + 1}`}
-                  inputProps={getInputProps(text, { type: 'text' })}
-                  errors={text.errors}
-                  errorId={text.errorId}
+                  inputProps={{ id: `${answers.id}-${index}`, name: `${answers.name}[${index}].text`, type: 'text' }}
                 />
-                {list.length > POLL_ANSWERS_MIN ? (
-                  <button
-                    {...form.remove.getButtonProps({ name: answers.name, index })}
-                    className={`${secondaryButton} mt-7 h-11 w-11 shrink-0 px-0`}
-                    aria-label={`Remove answer ${index + 1}`}
-                  >
-                    <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
-                      <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
-                    </svg>
-                  </button>
-                ) : null}
               </li>
-            );
-          })}
-          {slots.map((index) => (
-            <li key={`slot-${index}`}>
-              <Field
-                label={`Answer ${index + 1}`}
-                inputProps={{ id: `${answers.id}-${index}`, name: `${answers.name}[${index}].text`, type: 'text' }}
-              />
-            </li>
-          ))}
-        </ol>
-        <ErrorList id={answers.errorId} errors={answers.errors} />
-        <div className="flex flex-wrap items-center gap-3">
-          <button
-            {...form.insert.getButtonProps({ name: answers.name, defaultValue: { text: '' } })}
-            disabled={list.length >= POLL_ANSWERS_MAX}
-            className={secondaryButton}
-          >
-            Add answer
-          </button>
-          <p className="text-sm text-white/70">
-            {Math.max(list.length, slots.length)} of {POLL_ANSWERS_MAX} answers
-          </p>
+            ))}
+          </ol>
+          <ErrorList id={answers.errorId} errors={answers.errors} />
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              {...form.insert.getButtonProps({ name: answers.name, defaultValue: { text: '' } })}
+              disabled={list.length >= POLL_ANSWERS_MAX}
+              className={secondaryButton}
+            >
+              Add answer
+            </button>
+            <p className="text-sm text-white/70">
+              {Math.max(list.length, slots.length)} of {POLL_ANSWERS_MAX} answers
+            </p>
+          </div>
         </div>
       </div>
     </fieldset>

@@ -68,61 +68,63 @@ export function ScheduleWidget({ field }: { field: FieldMetadata<ScheduleFields 
   const showInputs = !hydrated || on;
 
   return (
-    <fieldset className="space-y-4 [&>legend+*]:mt-0">
+    <fieldset>
       <legend className="sr-only">Scheduling</legend>
-      <label className="flex items-center gap-3 text-base font-medium text-white">
-        <input
-          key={enabledKey}
-          {...enabledProps}
-          onChange={toggle}
-          className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
-        />
-        Schedule post
-      </label>
-      {!hydrated ? (
-        <p className="text-sm text-white/70">Tick it to publish at a later date and time (GMT), at least 10 minutes from now.</p>
-      ) : null}
-      <div hidden={!showInputs}>
-        <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor={date.id} className="mb-1.5 block text-sm font-medium text-white/90">
-            Date (DD/MM/YYYY)
-          </label>
-          <div className="flex gap-2">
-            <input
-              key={dateKey}
-              {...dateProps}
-              value={dateControl.value ?? ''}
-              onChange={(event) => dateControl.change(maskDate(event.currentTarget.value))}
-              onBlur={dateControl.blur}
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="DD/MM/YYYY"
-              maxLength={10}
-              className={inputClassName(Boolean(date.errors?.length))}
-            />
-            {hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
-          </div>
-          <ErrorList id={date.errorId} errors={date.errors} />
-        </div>
-        <div>
-          <label htmlFor={time.id} className="mb-1.5 block text-sm font-medium text-white/90">
-            Time (HH:MM, GMT)
-          </label>
+      <div className="space-y-4">
+        <label className="flex items-center gap-3 text-base font-medium text-white">
           <input
-            key={timeKey}
-            {...timeProps}
-            value={timeControl.value ?? ''}
-            onChange={(event) => timeControl.change(maskTime(event.currentTarget.value))}
-            onBlur={timeControl.blur}
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="HH:MM"
-            maxLength={5}
-            className={inputClassName(Boolean(time.errors?.length))}
+            key={enabledKey}
+            {...enabledProps}
+            onChange={toggle}
+            className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
           />
-          <ErrorList id={time.errorId} errors={time.errors} />
-        </div>
+          Schedule post
+        </label>
+        {!hydrated ? (
+          <p className="text-sm text-white/70">Tick it to publish at a later date and time (GMT), at least 10 minutes from now.</p>
+        ) : null}
+        <div hidden={!showInputs}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <label htmlFor={date.id} className="mb-1.5 block text-sm font-medium text-white/90">
+                Date (DD/MM/YYYY)
+              </label>
+              <div className="flex gap-2">
+                <input
+                  key={dateKey}
+                  {...dateProps}
+                  value={dateControl.value ?? ''}
+                  onChange={(event) => dateControl.change(maskDate(event.currentTarget.value))}
+                  onBlur={dateControl.blur}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="DD/MM/YYYY"
+                  maxLength={10}
+                  className={inputClassName(Boolean(date.errors?.length))}
+                />
+                {hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
+              </div>
+              <ErrorList id={date.errorId} errors={date.errors} />
+            </div>
+            <div>
+              <label htmlFor={time.id} className="mb-1.5 block text-sm font-medium text-white/90">
+                Time (HH:MM, GMT)
+              </label>
+              <input
+                key={timeKey}
+                {...timeProps}
+                value={timeControl.value ?? ''}
+                onChange={(event) => timeControl.change(maskTime(event.currentTarget.value))}
+                onBlur={timeControl.blur}
+                inputMode="numeric"
+                autoComplete="off"
+                placeholder="HH:MM"
+                maxLength={5}
+                className={inputClassName(Boolean(time.errors?.length))}
+              />
+              <ErrorList id={time.errorId} errors={time.errors} />
+            </div>
+          </div>
         </div>
       </div>
     </fieldset>
