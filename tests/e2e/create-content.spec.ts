@@ -136,6 +136,12 @@ test.describe('an artist with JavaScript', () => {
     await caption(page).fill('Empty room, full sound.');
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByText('Please add a photo.')).toBeVisible();
+    // The api reads the content, not the name: a renamed text file is refused, and the message shows on the field.
+    await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByText("This file type isn't supported. Upload a JPEG, PNG, WebP or GIF image.")).toBeVisible();
+    await expect(page.getByLabel('Title')).toHaveValue('Soundcheck in Leeds');
+    await expectNoA11yViolations(page);
     await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: await png() });
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Published' })).toBeVisible();
