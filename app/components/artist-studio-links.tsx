@@ -11,7 +11,7 @@ const LINKS = [
  * The artist's way into the creation pages, for their /{artist}/account page: plain links, so they work without
  * JavaScript.
  */
-export function ArtistStudioLinks({ artistUsername }: { artistUsername: string }) {
+export function ArtistStudioLinks({ artistUsername, current }: { artistUsername: string; current?: (typeof LINKS)[number]['to'] }) {
   return (
     <nav aria-labelledby="studio-links-title" className="rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 sm:p-8">
       <h2 id="studio-links-title" className="text-2xl font-bold text-white">
@@ -22,7 +22,8 @@ export function ArtistStudioLinks({ artistUsername }: { artistUsername: string }
           <li key={link.to}>
             <Link
               to={`/${artistUsername}/account/${link.to}`}
-              className="block h-full rounded-xl border border-white/15 px-4 py-3 hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+              aria-current={link.to === current ? 'page' : undefined}
+              className="block h-full rounded-xl border border-white/15 px-4 py-3 hover:border-accent aria-[current=page]:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
             >
               <span className="block text-base font-semibold text-white">{link.label}</span>
               <span className="mt-0.5 block text-sm text-white/70">{link.hint}</span>

@@ -88,7 +88,7 @@ export function PostForm({
         </Section>
       ) : null}
 
-      <Section title={kind === 'image' ? 'Photo' : kind === 'vault' ? 'Files' : 'Thumbnail'}>
+      <Section title={kind === 'vault' ? 'Files' : kind === 'text' ? 'Thumbnail' : undefined}>
         {kind !== 'text' ? (
           <FileField
             label={kind === 'image' ? 'Photo' : 'Audio or video file'}

@@ -34,7 +34,7 @@ export default function YourContent() {
         </p>
       ) : null}
       <div className="mt-8">
-        <ArtistStudioLinks artistUsername={artist.username} />
+        <ArtistStudioLinks artistUsername={artist.username} current="content" />
       </div>
       <ItemList
         title="Drafts"
