@@ -85,6 +85,12 @@ function gmt(at: Date) {
 
 const caption = (page: Page) => page.getByRole('textbox', { name: 'Caption' });
 
+/** Opens a creation form once JavaScript has taken over (the caption's textarea has become the editor). */
+async function openForm(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole('toolbar', { name: 'Formatting' })).toBeVisible();
+}
+
 test.describe('an artist with JavaScript', () => {
   let token: string;
   test.beforeEach(async ({ context, request }) => {
@@ -92,7 +98,7 @@ test.describe('an artist with JavaScript', () => {
   });
 
   test('writes a text post with a poll and a thumbnail, and publishes it', async ({ page, request }) => {
-    await page.goto('/novaricci/account/create-text');
+    await openForm(page, '/novaricci/account/create-text');
     await expect(page.getByRole('heading', { level: 1, name: 'Write a post' })).toBeVisible();
     await expectNoA11yViolations(page);
     const title = `Which song opens the tour? ${uniqueName('t')}`;
@@ -129,7 +135,7 @@ test.describe('an artist with JavaScript', () => {
   });
 
   test('posts a photo', async ({ page, request }) => {
-    await page.goto('/novaricci/account/create-image');
+    await openForm(page, '/novaricci/account/create-image');
     await expect(page.getByRole('heading', { level: 1, name: 'Post a photo' })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.getByLabel('Title').fill('Soundcheck in Leeds');
@@ -151,7 +157,7 @@ test.describe('an artist with JavaScript', () => {
   });
 
   test('schedules a voice note for the vault', async ({ page, request }) => {
-    await page.goto('/novaricci/account/add-to-vault');
+    await openForm(page, '/novaricci/account/add-to-vault');
     await expect(page.getByRole('heading', { level: 1, name: 'Add to the vault' })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.getByLabel('Title').fill('Late night idea');
@@ -180,7 +186,7 @@ test.describe('an artist with JavaScript', () => {
 
   test('saves a draft, finds it in "Your content", edits it and deletes it', async ({ page, request }) => {
     const title = `Setlist draft ${uniqueName('d')}`;
-    await page.goto('/novaricci/account/create-text');
+    await openForm(page, '/novaricci/account/create-text');
     await page.getByLabel('Title').fill(title);
     await caption(page).fill('Not sure about the encore yet.');
     await page.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'Announcement' });
@@ -204,7 +210,7 @@ test.describe('an artist with JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Saved as a draft' })).toBeVisible();
     expect((await getItem(request, token, id)).title).toBe(`${title} v2`);
 
-    await page.goto(`/novaricci/account/content/${id}/edit`);
+    await openForm(page, `/novaricci/account/content/${id}/edit`);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByText(`Delete “${title} v2” for good?`)).toBeVisible();
     await page.getByRole('button', { name: 'Yes, delete it' }).click();
@@ -215,7 +221,7 @@ test.describe('an artist with JavaScript', () => {
   });
 
   test('sees each message of the post form on a bad submission', async ({ page }) => {
-    await page.goto('/novaricci/account/create-text');
+    await openForm(page, '/novaricci/account/create-text');
     const publish = page.getByRole('button', { name: 'Publish' });
     await page.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'Choose a category' });
     await publish.click();
