@@ -1,0 +1,118 @@
+import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
+import { useState, type ChangeEvent } from 'react';
+import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '~/utils/content-validation';
+import { ErrorList, Field } from './forms';
+import { useHydrated } from './use-hydrated';
+
+export interface PollFields {
+  enabled?: boolean;
+  title?: string;
+  answers?: { id?: string; text?: string }[];
+}
+
+const secondaryButton =
+  'inline-flex items-center justify-center gap-2 rounded-full border border-white/30 px-4 py-2 text-sm font-semibold text-white ' +
+  'hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:opacity-50';
+
+/**
+ * The poll editor (spec §3 Poll, §4, §5): on/off, the question, and 2–20 answers. Adding and removing answers are
+ * conform's list intents on submit buttons, so they work without JavaScript (the action answers with the new list).
+ * With JavaScript turning the poll on creates two empty answers when there are none, and turning it off hides the
+ * fields but keeps what was typed.
+ */
+export function PollEditor({
+  form,
+  field,
+}: {
+  form: FormMetadata<any, string[]>;
+  field: FieldMetadata<PollFields | undefined, any, string[]>;
+}) {
+  const hydrated = useHydrated();
+  const { enabled, title, answers } = field.getFieldset();
+  const [on, setOn] = useState(enabled.initialValue === 'on' || enabled.initialValue === 'true');
+  const list = answers.getFieldList();
+
+  function toggle(event: ChangeEvent<HTMLInputElement>) {
+    const checked = event.currentTarget.checked;
+    setOn(checked);
+    if (checked && list.length === 0) form.update({ name: answers.name, value: [{ text: '' }, { text: '' }] });
+  }
+
+  const { key: enabledKey, ...enabledProps } = getInputProps(enabled, { type: 'checkbox' });
+  // Without JavaScript the list cannot grow on the toggle, so an empty poll starts with its two answer inputs.
+  const slots = list.length === 0 && !hydrated ? [0, 1] : [];
+
+  return (
+    <fieldset>
+      <legend className="sr-only">Poll</legend>
+      <div className="space-y-4">
+        <label className="flex items-center gap-3 text-base font-medium text-white">
+          <input
+            key={enabledKey}
+            {...enabledProps}
+            onChange={toggle}
+            className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
+          />
+          Add a poll
+        </label>
+        <div hidden={hydrated && !on} className="space-y-4 rounded-xl border border-white/15 p-4">
+          <Field
+            label="Poll question"
+            inputProps={getInputProps(title, { type: 'text' })}
+            errors={title.errors}
+            errorId={title.errorId}
+          />
+          <ol className="space-y-3" aria-label="Answers">
+            {list.map((answer, index) => {
+              const { id, text } = answer.getFieldset();
+              return (
+                <li key={answer.key ?? answer.id} className="flex items-start gap-2">
+                  <input {...getInputProps(id, { type: 'hidden' })} key={id.key} />
+                  <Field
+                    className="flex-1"
+                    label={`Answer ${index + 1}`}
+                    inputProps={getInputProps(text, { type: 'text' })}
+                    errors={text.errors}
+                    errorId={text.errorId}
+                  />
+                  {list.length > POLL_ANSWERS_MIN ? (
+                    <button
+                      {...form.remove.getButtonProps({ name: answers.name, index })}
+                      className={`${secondaryButton} mt-7 h-11 w-11 shrink-0 px-0`}
+                      aria-label={`Remove answer ${index + 1}`}
+                    >
+                      <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
+                        <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
+                      </svg>
+                    </button>
+                  ) : null}
+                </li>
+              );
+            })}
+            {slots.map((index) => (
+              <li key={`slot-${index}`}>
+                <Field
+                  label={`Answer ${index + 1}`}
+                  inputProps={{ id: `${answers.id}-${index}`, name: `${answers.name}[${index}].text`, type: 'text' }}
+                />
+              </li>
+            ))}
+          </ol>
+          <ErrorList id={answers.errorId} errors={answers.errors} />
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              {...form.insert.getButtonProps({ name: answers.name, defaultValue: { text: '' } })}
+              disabled={list.length >= POLL_ANSWERS_MAX}
+              className={secondaryButton}
+            >
+              Add answer
+            </button>
+            <p className="text-sm text-white/70">
+              {Math.max(list.length, slots.length)} of {POLL_ANSWERS_MAX} answers
+            </p>
+          </div>
+        </div>
+      </div>
+    </fieldset>
+  );
+}

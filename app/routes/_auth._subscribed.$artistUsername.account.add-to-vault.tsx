@@ -1,0 +1,26 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { PostForm, StudioPage } from '~/components/post-form';
+import { postFormAction, requireOwnArtist } from '~/utils/content-create.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Add to the vault · ${data.artist.name} | Stagedoor` : 'Add to the vault | Stagedoor' }];
+
+/** /{artist}/account/add-to-vault (spec §2): an audio or video file in one of the nine vault categories. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artist } = await requireOwnArtist(request, params.artistUsername);
+  return json({ artist: { username: artist.username, name: artist.name } });
+}
+
+export function action({ request, params }: ActionFunctionArgs) {
+  return postFormAction({ request, artistUsername: params.artistUsername, kind: 'vault' });
+}
+
+export default function AddToVault() {
+  const { artist } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <StudioPage artistName={artist.name} title="Add to the vault" intro="A demo, a voice note, a session or a video for your subscribers. Publish it now, schedule it, or keep it as a draft.">
+      <PostForm kind="vault" lastResult={actionData?.result} cancelTo={`/${artist.username}/account`} />
+    </StudioPage>
+  );
+}

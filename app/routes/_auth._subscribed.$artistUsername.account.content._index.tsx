@@ -1,0 +1,122 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { ArtistStudioLinks } from '~/components/artist-studio-links';
+import { formatGmt } from '~/utils/content-form';
+import { listOwnContent, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' }];
+
+/**
+ * /{artist}/account/content: the artist's drafts, scheduled items (soonest first) and latest published items,
+ * each with its edit page. Fans never see drafts or scheduled items before their time; the artist sees them here.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
+  const signal = request.signal;
+  const [drafts, scheduled, published] = await Promise.all([
+    listOwnContent(token, artist.username, 'draft', { signal }),
+    listOwnContent(token, artist.username, 'scheduled', { signal }),
+    listOwnContent(token, artist.username, 'published', { limit: 20, signal }),
+  ]);
+  const deleted = new URL(request.url).searchParams.get('deleted') === 'true';
+  return json({ artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, deleted });
+}
+
+export default function YourContent() {
+  const { artist, drafts, scheduled, published, deleted } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto w-full max-w-4xl px-4 pb-20 pt-10 sm:px-6 sm:pt-14">
+      <p className="text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-4xl">Your content</h1>
+      {deleted ? (
+        <p role="status" className="mt-4 rounded-lg bg-accent/15 px-3 py-2 text-base text-accent">
+          Deleted.
+        </p>
+      ) : null}
+      <div className="mt-8">
+        <ArtistStudioLinks artistUsername={artist.username} current="content" />
+      </div>
+      <ItemList
+        title="Drafts"
+        empty="No drafts. “Save as draft” on any form keeps an item here, unseen by fans."
+        artist={artist.username}
+        items={drafts.data}
+        total={drafts.total}
+        when={(item) => `Last changed ${formatGmt(item.updatedAt)}`}
+      />
+      <ItemList
+        title="Scheduled"
+        empty="Nothing scheduled."
+        artist={artist.username}
+        items={scheduled.data}
+        total={scheduled.total}
+        when={(item) => `Publishes ${formatGmt(item.publishAt)}`}
+      />
+      <ItemList
+        title="Published"
+        empty="Nothing published yet."
+        artist={artist.username}
+        items={published.data}
+        total={published.total}
+        when={(item) => `Published ${formatGmt(item.publishAt)}`}
+      />
+    </div>
+  );
+}
+
+function ItemList({
+  title,
+  empty,
+  artist,
+  items,
+  total,
+  when,
+}: {
+  title: string;
+  empty: string;
+  artist: string;
+  items: OwnContentItem[];
+  total: number;
+  when: (item: OwnContentItem) => string;
+}) {
+  const id = `list-${title.toLowerCase()}`;
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="text-xl font-bold text-white">
+        {title} <span className="text-base font-medium text-white/70">({total})</span>
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-3 text-base text-white/75">{empty}</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-white/10 rounded-2xl bg-navy-light ring-1 ring-white/10">
+          {items.map((item) => (
+            <li key={item._id} className="flex items-center gap-4 p-4">
+              {item.thumbnail?.thumbnailUrl || (item.media?.kind === 'image' && item.media.thumbnailUrl) ? (
+                <img
+                  src={item.thumbnail?.thumbnailUrl ?? item.media?.thumbnailUrl ?? ''}
+                  alt=""
+                  loading="lazy"
+                  className="h-14 w-14 shrink-0 rounded-lg bg-white/10 object-cover"
+                />
+              ) : (
+                <div aria-hidden="true" className="h-14 w-14 shrink-0 rounded-lg bg-white/10" />
+              )}
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-base font-semibold text-white">{item.title}</p>
+                <p className="text-sm text-white/70">
+                  {item.typeLabel} · {when(item)}
+                </p>
+              </div>
+              <Link
+                to={`/${artist}/account/content/${item._id}/edit`}
+                className="shrink-0 rounded-full border border-white/30 px-4 py-2 text-sm font-semibold text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+              >
+                Edit<span className="sr-only"> {item.title}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { PostForm, StudioPage } from '~/components/post-form';
+import { postFormAction, requireOwnArtist } from '~/utils/content-create.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Post a photo · ${data.artist.name} | Stagedoor` : 'Post a photo | Stagedoor' }];
+
+/** /{artist}/account/create-image (spec §2): a photo with a title and caption; its category is Photo. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { artist } = await requireOwnArtist(request, params.artistUsername);
+  return json({ artist: { username: artist.username, name: artist.name } });
+}
+
+export function action({ request, params }: ActionFunctionArgs) {
+  return postFormAction({ request, artistUsername: params.artistUsername, kind: 'image' });
+}
+
+export default function CreateImage() {
+  const { artist } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <StudioPage artistName={artist.name} title="Post a photo" intro="A photo with a title and a caption. Publish it now, schedule it, or keep it as a draft.">
+      <PostForm kind="image" lastResult={actionData?.result} cancelTo={`/${artist.username}/account`} />
+    </StudioPage>
+  );
+}

@@ -1,0 +1,315 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { json, redirect, unstable_parseMultipartFormData, type UploadHandlerPart } from '@remix-run/node';
+import { randomUUID } from 'node:crypto';
+import { apiRequest, HttpError, isHttpError, type ApiErrorBody } from './api.server';
+import { isOwnArtist, logoutRedirect, requireSubscriber } from './auth.server';
+import { createPostFormSchema, postBody, type PostFormKind } from './content-form';
+import type { ContentType } from './content-types';
+import type { PostBody } from './content-validation';
+import { env } from './env.server';
+
+/**
+ * The api calls behind the artist's creation pages (docs/content.md): streaming the browser's files to
+ * POST /media, and creating, reading, changing, listing and deleting the artist's own items.
+ */
+
+export type MediaKind = 'image' | 'audio' | 'video';
+
+export interface MediaItem {
+  _id: string;
+  kind: MediaKind;
+  mime: string;
+  size: number;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export interface OwnContentItem {
+  _id: string;
+  type: ContentType;
+  typeLabel: string;
+  title: string;
+  content: string;
+  mediaType: 'audio' | 'video' | 'photo' | 'post';
+  state: 'draft' | 'scheduled' | 'published';
+  publishAt: string;
+  createdAt: string;
+  updatedAt: string;
+  schedule?: { enabled: boolean; date: string; time: string };
+  thumbnail: MediaItem | null;
+  media: MediaItem | null;
+  poll: { _id: string; title: string; answers: { _id: string; text: string; votes: number | null }[] } | null;
+  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
+}
+
+/** The creation pages are the artist's own: anyone else (a fan, another artist) gets the 404 page. */
+export async function requireOwnArtist(request: Request, artistUsername: string | undefined) {
+  const { user, token, artist } = await requireSubscriber(request, artistUsername);
+  if (!isOwnArtist(user, artist)) throw new Response('Not found', { status: 404 });
+  return { user, token, artist };
+}
+
+/** What each file field accepts: one kind, or (a vault item) audio or video. */
+export type FileRule = MediaKind | 'audio-or-video';
+
+export interface Upload {
+  id: string;
+  name: string;
+  kind: MediaKind;
+}
+
+export interface PostFormRead {
+  formData: FormData;
+  uploads: Record<string, Upload>;
+  uploadErrors: Record<string, string[]>;
+}
+
+/** A text field of the form is small; anything bigger than this is not from our pages. */
+const MAX_TEXT_PART_BYTES = 1_000_000;
+
+/**
+ * Reads a multipart post form. Text fields are kept; each chosen file is streamed, as it arrives from the browser,
+ * to POST /media (never held whole in memory: a vault video can be 1 GB). The file field is replaced by the new
+ * media's id in `{field}Id` and its name in `{field}Name`; a refused file leaves its message in uploadErrors.
+ * Files in fields the page does not expect are drained and dropped.
+ */
+export async function readPostForm(request: Request, token: string, rules: Record<string, FileRule>): Promise<PostFormRead> {
+  const uploads: Record<string, Upload> = {};
+  const uploadErrors: Record<string, string[]> = {};
+  const formData = await unstable_parseMultipartFormData(request, async (part) => {
+    if (part.filename === undefined) return readText(part);
+    const rule = rules[part.name];
+    if (!rule || !part.filename) {
+      await drain(part.data[Symbol.asyncIterator]());
+      return undefined;
+    }
+    const result = await streamToMedia(part, token, rule, request.signal);
+    if ('error' in result) uploadErrors[part.name] = [result.error];
+    else uploads[part.name] = result;
+    return undefined;
+  });
+  for (const [field, upload] of Object.entries(uploads)) {
+    formData.set(`${field}Id`, upload.id);
+    formData.set(`${field}Name`, upload.name);
+  }
+  return { formData, uploads, uploadErrors };
+}
+
+async function readText(part: UploadHandlerPart) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of part.data) {
+    size += chunk.byteLength;
+    if (size > MAX_TEXT_PART_BYTES) throw new Response('Payload too large', { status: 413 });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function drain(iterator: AsyncIterator<Uint8Array>) {
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return;
+  }
+}
+
+const quoted = (text: string) => text.replace(/["\\\r\n]/g, '_');
+
+/**
+ * Pipes one file part into POST /media as a multipart body of its own (fetch with a streamed body, duplex half).
+ * The api sniffs the content, checks the size and keeps nothing of a refused or broken upload.
+ */
+async function streamToMedia(
+  part: UploadHandlerPart,
+  token: string,
+  rule: FileRule,
+  signal: AbortSignal,
+): Promise<Upload | { error: string }> {
+  const iterator = part.data[Symbol.asyncIterator]();
+  const boundary = `----stagedoor-${randomUUID()}`;
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(part.filename ?? 'upload')}"\r\n` +
+      `Content-Type: ${quoted(part.contentType || 'application/octet-stream')}\r\n\r\n`,
+  );
+  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+    },
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) {
+        controller.enqueue(tail);
+        controller.close();
+      } else {
+        controller.enqueue(next.value);
+      }
+    },
+  });
+  const url = new URL('/media', env().apiUrl);
+  if (rule !== 'audio-or-video') url.searchParams.set('kind', rule);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, Accept: 'application/json' },
+      signal,
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+  } finally {
+    // Whatever the api did with it, the browser's part must be read to its end for the next field to come.
+    await drain(iterator).catch(() => undefined);
+  }
+  const answer = (await response.json().catch(() => undefined)) as ({ data?: MediaItem } & Partial<ApiErrorBody>) | undefined;
+  if (!response.ok || !answer?.data) {
+    if (response.status === 401 || response.status === 403) throw new HttpError(response.status, answer as ApiErrorBody);
+    return { error: answer?.errors?.file?.[0] ?? answer?.message ?? 'This file could not be uploaded. Please try again.' };
+  }
+  const media = answer.data;
+  if (rule === 'audio-or-video' && media.kind === 'image') {
+    await deleteMedia(token, media._id);
+    return { error: 'This file type isn\'t supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.' };
+  }
+  return { id: media._id, name: part.filename ?? '', kind: media.kind };
+}
+
+/** Removes an upload that no item uses (the api refuses with 409 when one does, which is fine here). */
+export async function deleteMedia(token: string, id: string) {
+  await apiRequest({ method: 'DELETE', path: `/media/${encodeURIComponent(id)}`, token }).catch(() => undefined);
+}
+
+export async function createContent(token: string, body: PostBody, signal?: AbortSignal) {
+  const answer = await apiRequest<{ data: OwnContentItem }>({ method: 'POST', path: '/content', body, token, signal });
+  return answer.data;
+}
+
+export async function updateContent(token: string, id: string, body: PostBody, signal?: AbortSignal) {
+  const answer = await apiRequest<{ data: OwnContentItem }>({
+    method: 'PUT',
+    path: `/content/${encodeURIComponent(id)}`,
+    body,
+    token,
+    signal,
+  });
+  return answer.data;
+}
+
+export async function deleteContent(token: string, id: string, signal?: AbortSignal) {
+  await apiRequest({ method: 'DELETE', path: `/content/${encodeURIComponent(id)}`, token, signal });
+}
+
+/** One item; an unknown one (or one the viewer may not see) is the 404 page. */
+export async function getContent(token: string, id: string, signal?: AbortSignal) {
+  try {
+    const answer = await apiRequest<{ data: OwnContentItem }>({ path: `/content/${encodeURIComponent(id)}`, token, signal });
+    return answer.data;
+  } catch (error) {
+    if (error instanceof HttpError && [400, 403, 404].includes(error.status)) throw new Response('Not found', { status: 404 });
+    throw error;
+  }
+}
+
+/** The artist's own items in one state, newest first. */
+export async function listOwnContent(
+  token: string,
+  username: string,
+  state: OwnContentItem['state'],
+  { limit = 50, signal }: { limit?: number; signal?: AbortSignal } = {},
+) {
+  const answer = await apiRequest<{ data: { data: OwnContentItem[]; total: number } }>({
+    path: `/performers/${encodeURIComponent(username)}/content`,
+    params: { state, limit, sort: state === 'scheduled' ? 'asc' : 'desc' },
+    token,
+    signal,
+  });
+  return answer.data;
+}
+
+/**
+ * The api's field errors (keyed by path, `poll.answers.0.text`) as the form's field names
+ * (`poll.answers[0].text`); file ids belong to their file inputs.
+ */
+export function formFieldErrors(errors: Record<string, string[]>) {
+  const renamed: Record<string, string[]> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const name =
+      path === 'thumbnailId' ? 'thumbnail' : path === 'mediaId' ? 'media' : path === 'type' ? 'tags' : path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+    renamed[name] = [...(renamed[name] ?? []), ...messages];
+  }
+  return renamed;
+}
+
+/** Where a saved item sends the artist: the success page with its state (spec §2 create-text-success). */
+export function successPath(artistUsername: string, item: Pick<OwnContentItem, '_id' | 'state' | 'publishAt'>) {
+  const search = new URLSearchParams({ id: item._id });
+  if (item.state === 'scheduled') search.set('scheduledAt', item.publishAt);
+  if (item.state === 'draft') search.set('draft', 'true');
+  return `/${artistUsername}/account/create-text-success?${search}`;
+}
+
+export interface PostActionData {
+  result: SubmissionResult<string[]>;
+}
+
+const FILE_RULES: Record<PostFormKind, Record<string, FileRule>> = {
+  text: { thumbnail: 'image' },
+  image: { media: 'image' },
+  vault: { thumbnail: 'image', media: 'audio-or-video' },
+};
+
+/**
+ * The action of every post form (create-text, create-image, add-to-vault and the edit page): guard, stream the
+ * files to the api, parse with the form's zod schema, then create or replace the item and go to the success page
+ * (post/redirect/get). Validation and api field errors come back onto the form's fields with status 400; the
+ * ids of files already uploaded come back in the form's values, so they are not sent again.
+ */
+export async function postFormAction({
+  request,
+  artistUsername,
+  kind,
+  itemId,
+}: {
+  request: Request;
+  artistUsername: string | undefined;
+  kind: PostFormKind;
+  itemId?: string;
+}) {
+  const { token, artist } = await requireOwnArtist(request, artistUsername);
+  if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
+    throw new Response('Bad request', { status: 400 });
+  }
+  let read: PostFormRead;
+  try {
+    read = await readPostForm(request, token, FILE_RULES[kind]);
+  } catch (error) {
+    if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
+    if (isHttpError(error, 403)) throw new Response('Not found', { status: 404 });
+    throw error;
+  }
+  const { formData, uploadErrors } = read;
+  const draft = formData.get('intent') === 'draft';
+  const submission = parseWithZod(formData, { schema: createPostFormSchema(kind) });
+  if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
+    return json<PostActionData>({ result: submission.reply({ fieldErrors: uploadErrors }) }, { status: 400 });
+  }
+  const body = postBody(kind, submission.value, draft);
+  let item: OwnContentItem;
+  try {
+    item = itemId ? await updateContent(token, itemId, body, request.signal) : await createContent(token, body, request.signal);
+  } catch (error) {
+    if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
+    if (isHttpError(error, 403, 404)) throw new Response('Not found', { status: 404 });
+    if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
+      const fieldErrors = formFieldErrors(error.fieldErrors);
+      const result = Object.keys(fieldErrors).length
+        ? submission.reply({ fieldErrors })
+        : submission.reply({ formErrors: [error.message] });
+      return json<PostActionData>({ result }, { status: 400 });
+    }
+    throw error;
+  }
+  throw redirect(successPath(artist.username, item));
+}

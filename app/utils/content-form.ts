@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { isVaultCategory, type ContentType } from './content-types';
+import {
+  CaptionSchema,
+  contentMessages,
+  createScheduleSchema,
+  PollSchema,
+  PostTitleSchema,
+  PresaleSchema,
+  TagsSchema,
+  type PostBody,
+  type ScheduleOptions,
+} from './content-validation';
+
+/**
+ * The artist's three creation forms (text post, image post, vault item) as the browser sends them: the post form
+ * of spec §3 (`createPostSchema`'s fields and messages) plus the files. The same schema validates in the browser
+ * (conform) and in the action. In the action each chosen file has already been streamed to POST /media, so the
+ * file field is gone and its id stands in `thumbnailId` / `mediaId`; a hidden input carries that id through a
+ * failed submission, so a 1 GB video is not sent twice because a title was missing.
+ */
+export type PostFormKind = 'text' | 'image' | 'vault';
+
+export const postFormMessages = {
+  photoRequired: 'Please add a photo.',
+  mediaRequired: 'Please add an audio or video file.',
+  mediaNotAudioOrVideo: "This file type isn't supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.",
+} as const;
+
+/** A vault item's category: one of the nine (spec §1). */
+export const VaultCategorySchema = z
+  .string({ error: (issue) => (issue.input === undefined ? contentMessages.tagsRequired : undefined) })
+  .trim()
+  .refine(isVaultCategory, { error: contentMessages.tagsRequired });
+
+/** `<input type="datetime-local">` gives YYYY-MM-DDTHH:MM; the form labels it GMT, so it is read as UTC. */
+export function gmtInputToIso(value: string | undefined) {
+  const text = (value ?? '').trim();
+  if (!text) return undefined;
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text}Z` : text;
+}
+
+/** The other way, for an edit form: an ISO instant as the GMT datetime-local value. */
+export function isoToGmtInput(iso: string | null | undefined) {
+  return iso ? new Date(iso).toISOString().slice(0, 16) : '';
+}
+
+const PresaleFieldsSchema = z
+  .object({ ticketUrl: z.string().optional(), saleStartsAt: z.string().optional(), saleEndsAt: z.string().optional() })
+  .optional();
+
+const fileFields = {
+  thumbnail: z.file().optional(),
+  thumbnailId: z.string().optional(),
+  thumbnailName: z.string().optional(),
+  removeThumbnail: z.boolean().optional(),
+  media: z.file().optional(),
+  mediaId: z.string().optional(),
+  mediaName: z.string().optional(),
+};
+
+/** Every field of the three forms (the pages share one form component). */
+export function createPostFormSchema(kind: PostFormKind, options: ScheduleOptions = {}) {
+  return z
+    .object({
+      title: PostTitleSchema,
+      content: CaptionSchema,
+      tags: kind === 'text' ? TagsSchema : kind === 'vault' ? VaultCategorySchema : z.string().optional(),
+      poll: PollSchema.prefault({ enabled: false, answers: [] }),
+      schedule: createScheduleSchema(options).prefault({ enabled: false }),
+      presale: PresaleFieldsSchema,
+      ...fileFields,
+    })
+    .superRefine((form, ctx) => {
+      if (kind !== 'text' && !form.media && !form.mediaId) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['media'],
+          message: kind === 'image' ? postFormMessages.photoRequired : postFormMessages.mediaRequired,
+        });
+      }
+      if (kind === 'text' && form.tags === 'ticketPresale') {
+        const presale = PresaleSchema.safeParse(presaleBody(form.presale));
+        for (const issue of presale.error?.issues ?? []) {
+          ctx.addIssue({ code: 'custom', path: ['presale', ...issue.path.map(String)], message: issue.message });
+        }
+      }
+    });
+}
+
+export type PostFormValue = z.output<ReturnType<typeof createPostFormSchema>>;
+export type PostFormInput = z.input<ReturnType<typeof createPostFormSchema>>;
+
+function presaleBody(presale: PostFormValue['presale']) {
+  return {
+    ticketUrl: presale?.ticketUrl ?? '',
+    saleStartsAt: gmtInputToIso(presale?.saleStartsAt) ?? null,
+    saleEndsAt: gmtInputToIso(presale?.saleEndsAt) ?? null,
+  };
+}
+
+/** The category a form saves: the chosen one, or photo for an image post. */
+export function categoryOf(kind: PostFormKind, value: Pick<PostFormValue, 'tags'>): ContentType {
+  return kind === 'image' ? 'photo' : (value.tags as ContentType);
+}
+
+/** The body of POST /content and PUT /content/{id} (docs/content.md) for a validated form. */
+export function postBody(kind: PostFormKind, value: PostFormValue, draft: boolean): PostBody {
+  const tags = categoryOf(kind, value);
+  return {
+    title: value.title,
+    content: value.content,
+    tags,
+    poll: kind === 'text' && value.poll.enabled ? value.poll : { enabled: false, answers: [] },
+    schedule: { enabled: value.schedule.enabled, date: value.schedule.date, time: value.schedule.time },
+    draft,
+    thumbnailId: kind === 'image' || value.removeThumbnail ? null : value.thumbnailId || null,
+    mediaId: kind === 'text' ? null : value.mediaId || null,
+    presale: tags === 'ticketPresale' ? presaleBody(value.presale) : null,
+  };
+}
+
+/** Which form edits an item of this category. */
+export function formKindFor(type: ContentType): PostFormKind {
+  if (type === 'photo') return 'image';
+  return isVaultCategory(type) ? 'vault' : 'text';
+}
+
+const gmt = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** "Monday 15 June 2026 at 12:30 GMT". */
+export function formatGmt(iso: string) {
+  const parts = Object.fromEntries(gmt.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
+  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} at ${parts.hour}:${parts.minute} GMT`;
+}

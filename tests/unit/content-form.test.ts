@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { createPostFormSchema, formKindFor, gmtInputToIso, isoToGmtInput, postBody, postFormMessages } from '~/utils/content-form';
+import { formFieldErrors, successPath } from '~/utils/content-create.server';
+import { contentMessages, presaleMessages } from '~/utils/content-validation';
+
+const now = () => new Date('2026-06-17T13:45:00Z');
+const errors = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+
+describe('the creation forms', () => {
+  it('needs the photo on an image post and the file on a vault item, by upload or by a kept id', () => {
+    const image = createPostFormSchema('image', { now });
+    expect(errors(image.safeParse({ title: 'T', content: 'C' }))).toEqual({ media: postFormMessages.photoRequired });
+    expect(image.safeParse({ title: 'T', content: 'C', mediaId: 'm1' }).success).toBe(true);
+    const vault = createPostFormSchema('vault', { now });
+    expect(errors(vault.safeParse({ title: 'T', content: 'C', tags: 'demo' }))).toEqual({ media: postFormMessages.mediaRequired });
+    expect(errors(vault.safeParse({ title: 'T', content: 'C', tags: 'photo', mediaId: 'm1' }))).toEqual({ tags: contentMessages.tagsRequired });
+  });
+
+  it('asks a ticket presale for its link, and only a presale', () => {
+    const text = createPostFormSchema('text', { now });
+    expect(text.safeParse({ title: 'T', content: 'C', tags: 'post' }).success).toBe(true);
+    expect(errors(text.safeParse({ title: 'T', content: 'C', tags: 'ticketPresale' }))).toEqual({
+      'presale.ticketUrl': presaleMessages.ticketUrlRequired,
+    });
+    const presale = { ticketUrl: 'https://tickets.example.com/x', saleStartsAt: '2026-07-01T10:00', saleEndsAt: '2026-07-01T09:00' };
+    expect(errors(text.safeParse({ title: 'T', content: 'C', tags: 'ticketPresale', presale }))).toEqual({
+      'presale.saleEndsAt': presaleMessages.saleEndsBeforeStart,
+    });
+  });
+
+  it('builds the api body: the category, the draft flag, the files and the presale window in UTC', () => {
+    const text = createPostFormSchema('text', { now }).parse({
+      title: 'T',
+      content: 'C',
+      tags: 'ticketPresale',
+      presale: { ticketUrl: 'https://tickets.example.com/x', saleStartsAt: '2026-07-01T10:00' },
+      thumbnailId: 't1',
+      poll: { enabled: false, title: 'kept', answers: [{ text: 'a' }] },
+      schedule: { enabled: true, date: '18/06/2026', time: '09:00' },
+    });
+    expect(postBody('text', text, true)).toEqual({
+      title: 'T',
+      content: 'C',
+      tags: 'ticketPresale',
+      poll: { enabled: false, answers: [] },
+      schedule: { enabled: true, date: '18/06/2026', time: '09:00' },
+      draft: true,
+      thumbnailId: 't1',
+      mediaId: null,
+      presale: { ticketUrl: 'https://tickets.example.com/x', saleStartsAt: '2026-07-01T10:00Z', saleEndsAt: null },
+    });
+    const photo = createPostFormSchema('image', { now }).parse({ title: 'T', content: 'C', mediaId: 'm1', thumbnailId: 't1' });
+    expect(postBody('image', photo, false)).toMatchObject({ tags: 'photo', mediaId: 'm1', thumbnailId: null, presale: null, draft: false });
+    const removed = createPostFormSchema('vault', { now }).parse({ title: 'T', content: 'C', tags: 'live', mediaId: 'm1', thumbnailId: 't1', removeThumbnail: true });
+    expect(postBody('vault', removed, false)).toMatchObject({ tags: 'live', mediaId: 'm1', thumbnailId: null });
+  });
+
+  it('reads the GMT datetime inputs as UTC and back', () => {
+    expect(gmtInputToIso('2026-07-01T10:00')).toBe('2026-07-01T10:00Z');
+    expect(gmtInputToIso('')).toBeUndefined();
+    expect(isoToGmtInput('2026-07-01T10:00:00.000Z')).toBe('2026-07-01T10:00');
+    expect(isoToGmtInput(null)).toBe('');
+  });
+
+  it('edits an item with the form of its category', () => {
+    expect(formKindFor('photo')).toBe('image');
+    expect(formKindFor('voicenote')).toBe('vault');
+    expect(formKindFor('announcement')).toBe('text');
+  });
+
+  it('puts the api field errors on the form fields', () => {
+    expect(
+      formFieldErrors({ 'poll.answers.0.text': ['a'], thumbnailId: ['b'], mediaId: ['c'], type: ['d'], title: ['e'], 'presale.ticketUrl': ['f'] }),
+    ).toEqual({ 'poll.answers[0].text': ['a'], thumbnail: ['b'], media: ['c'], tags: ['d'], title: ['e'], 'presale.ticketUrl': ['f'] });
+  });
+
+  it('sends a saved item to the success page with its state', () => {
+    expect(successPath('nova', { _id: 'i1', state: 'published', publishAt: '2026-06-17T13:45:00.000Z' })).toBe(
+      '/nova/account/create-text-success?id=i1',
+    );
+    expect(successPath('nova', { _id: 'i1', state: 'scheduled', publishAt: '2026-06-18T09:00:00.000Z' })).toBe(
+      '/nova/account/create-text-success?id=i1&scheduledAt=2026-06-18T09%3A00%3A00.000Z',
+    );
+    expect(successPath('nova', { _id: 'i1', state: 'draft', publishAt: '2026-06-17T13:45:00.000Z' })).toBe(
+      '/nova/account/create-text-success?id=i1&draft=true',
+    );
+  });
+});
