@@ -11,6 +11,7 @@ import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.ser
 import { ArtistProfileSchema } from '~/utils/artist-profile-validation';
 import { DEFAULT_AVATAR, formatPrice, type Artist, type ArtistResponse } from '~/utils/mappers';
 import type { SubscriptionDetail } from '~/utils/payments.server';
+import { ArtistStudioLinks } from '~/components/artist-studio-links';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.mode === 'artist' ? 'Your fan club' : 'Your membership'} · ${data.artist.name} | Stagedoor` : 'Account | Stagedoor' },
@@ -157,13 +158,18 @@ export default function Account() {
       {data.mode === 'fan' && data.subscription ? (
         <Membership artist={data.artist} subscription={data.subscription} saved={data.saved === 'renewal'} />
       ) : (
-        <ArtistAccount
-          artist={data.artist}
-          subscribers={data.subscribers}
-          total={data.total}
-          welcomeVideoOn={data.welcomeVideoOn}
-          saved={data.saved}
-        />
+        <>
+          <div className="mt-10">
+            <ArtistStudioLinks artistUsername={data.artist.username} />
+          </div>
+          <ArtistAccount
+            artist={data.artist}
+            subscribers={data.subscribers}
+            total={data.total}
+            welcomeVideoOn={data.welcomeVideoOn}
+            saved={data.saved}
+          />
+        </>
       )}
     </div>
   );
