@@ -45,6 +45,29 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /** The one error handler: known errors keep their status, body-parser errors become 4xx, the rest is logged as 500. */
+/** What a client gets while the database cannot be reached: a clear 503 it may retry, never a 500. */
+export const DATABASE_UNAVAILABLE = {
+  code: 'database_unavailable',
+  message: "We can't reach our database right now. Please try again in a moment.",
+} as const;
+
+/**
+ * Errors that mean the database is out of reach (refused, reset, timed out, shut down), not that a query was
+ * wrong: node's socket errors, pg's pool and connection errors, and PostgreSQL's SQLSTATE class 08 and 57P0x.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true;
+    if (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(message)
+  );
+}
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
@@ -53,6 +76,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const status = (error as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return reply.status(status).send({ status, message: (error as Error).message });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply.status(503).header('Retry-After', '5').send({ status: 503, ...DATABASE_UNAVAILABLE });
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({ status: 500, message: 'Something went wrong on our side. Please try again later.' });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from './utils/nonce';
 
@@ -34,6 +34,8 @@ export default function handleRequest(
         },
         onShellError: reject,
         onError(error: unknown) {
+          // A thrown response (a 404, a redirect) is the route's answer, already rendered by its boundary.
+          if (isRouteErrorResponse(error)) return;
           status = 500;
           console.error(error);
         },

@@ -22,6 +22,7 @@ import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
 import { fetchUnreadTotal } from './utils/messages.server';
+import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
 import { getSessionToken } from './utils/session.server';
 
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const user = session?.user ?? null;
   const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
-  return json({ user, messages, ENV: publicEnv() });
+  return json({ user, messages, lite: isLiteMode(request), ENV: publicEnv() });
 }
 
 declare global {
@@ -74,18 +75,22 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <div className="flex min-h-screen flex-col">{children}</div>
-        {data ? (
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} />
-        ) : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {data?.lite ? null : (
+          <>
+            {data ? (
+              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} />
+            ) : null}
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
 }
 
 export default function App() {
-  const { user, messages, ENV } = useLoaderData<typeof loader>();
+  const { user, messages, lite, ENV } = useLoaderData<typeof loader>();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
@@ -93,7 +98,7 @@ export default function App() {
       <main id="main" className="flex flex-1 flex-col">
         <Outlet />
       </main>
-      <Footer marketingUrl={ENV.MARKETING_URL} />
+      <Footer marketingUrl={ENV.MARKETING_URL} lite={lite} />
     </PaymentProvider>
   );
 }

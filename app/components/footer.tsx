@@ -1,3 +1,4 @@
+import { useLocation } from '@remix-run/react';
 import { Logo } from './logo';
 
 /** The legal and support pages live on the external marketing site; each opens in a new tab (spec §2). */
@@ -10,7 +11,7 @@ export function footerLinks(marketingUrl: string) {
   ];
 }
 
-export function Footer({ marketingUrl }: { marketingUrl: string }) {
+export function Footer({ marketingUrl, lite }: { marketingUrl: string; lite?: boolean }) {
   return (
     <footer className="border-t border-white/10 bg-navy text-white">
       <div className="mx-auto flex max-w-6xl flex-col items-center gap-8 px-4 py-10 sm:px-6">
@@ -31,9 +32,31 @@ export function Footer({ marketingUrl }: { marketingUrl: string }) {
             ))}
           </ul>
         </nav>
+        {lite === undefined ? null : <LiteModeSwitch lite={lite} />}
         <Logo className="h-8" />
         <p className="text-xs text-white/60">© {new Date().getFullYear()} Stagedoor</p>
       </div>
     </footer>
+  );
+}
+
+/**
+ * Lite mode (issue 7): pages without scripts, for fans who want to save data. A plain form that reloads the
+ * page, so turning it on drops the scripts at once and turning it off brings them back.
+ */
+function LiteModeSwitch({ lite }: { lite: boolean }) {
+  const location = useLocation();
+  return (
+    <form method="post" action="/lite" className="text-center text-sm text-white/80">
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <input type="hidden" name="lite" value={lite ? 'off' : 'on'} />
+      {lite ? <span>Lite mode is on: pages load without scripts. </span> : null}
+      <button
+        type="submit"
+        className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+      >
+        {lite ? 'Turn lite mode off' : 'Use lite mode to save data'}
+      </button>
+    </form>
   );
 }

@@ -19,6 +19,8 @@ export interface ApiErrorBody {
   status: number;
   message?: string;
   errors?: Record<string, string[]>;
+  /** A machine-readable reason, when the api gives one (e.g. database_unavailable). */
+  code?: string;
 }
 
 export function isHttpError(error: unknown, ...statuses: number[]): error is HttpError {
@@ -90,6 +92,13 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
       await sleep(delay);
       continue;
     }
+    // The api says its database is out of reach: retrying at once would only make the fan wait longer.
+    if (response.status === 503) {
+      const body = (await readBody(response)) as ApiErrorBody | undefined;
+      if (body?.code === 'database_unavailable' || !mayRetry) throw serviceUnavailable(body);
+      await sleep(delay);
+      continue;
+    }
     if (mayRetry && RETRY_STATUSES.has(response.status)) {
       await response.body?.cancel();
       await sleep(delay);
@@ -99,6 +108,14 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
     if (!validateStatus(response.status)) throw new HttpError(response.status, body as ApiErrorBody | undefined);
     return body as T;
   }
+}
+
+/**
+ * A 503 from the api becomes a 503 page (the route error boundary's generic page, with that status), not a 500:
+ * the service is down for a moment, nothing is broken.
+ */
+function serviceUnavailable(body: ApiErrorBody | undefined) {
+  return new Response(body?.message ?? 'Service unavailable', { status: 503, headers: { 'Retry-After': '5' } });
 }
 
 async function readBody(response: Response): Promise<unknown> {

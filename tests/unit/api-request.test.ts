@@ -144,6 +144,16 @@ describe('apiRequest', () => {
     expect(received).toHaveLength(3);
   });
 
+  it('does not retry while the api says its database is out of reach, and throws a 503 response for the 503 page', async () => {
+    script = (_request, response) =>
+      json(response, 503, { status: 503, code: 'database_unavailable', message: "We can't reach our database right now. Please try again in a moment." });
+    const error = await apiRequest({ path: '/performers/novaricci', ...fast }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Response);
+    expect((error as Response).status).toBe(503);
+    expect(await (error as Response).text()).toBe("We can't reach our database right now. Please try again in a moment.");
+    expect(received).toHaveLength(1);
+  });
+
   it('retries a GET 3 times at most, then throws the last answer', async () => {
     script = (_request, response) => json(response, 502, { status: 502, message: 'bad gateway' });
     await expect(apiRequest({ path: '/x', ...fast })).rejects.toMatchObject({ status: 502 });

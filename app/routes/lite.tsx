@@ -1,0 +1,14 @@
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { safeRedirect } from '~/utils/auth.server';
+import { liteModeCookie } from '~/utils/lite-mode.server';
+
+/** The footer's lite-mode switch posts here; the fan goes back to the page they were on, in the mode they chose. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const on = form.get('lite') === 'on';
+  return redirect(safeRedirect(form.get('redirectTo'), '/'), { headers: { 'Set-Cookie': liteModeCookie(on) } });
+}
+
+export function loader() {
+  return redirect('/');
+}

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, TEST_DATABASE_URL } from '../helpers/api';
+
+/**
+ * PostgreSQL goes away while the app serves (issue 6, `npm run test:faults`): requests fail fast with a clear
+ * 503 (api) and a 503 page (web), the process stays up, and it serves again by itself once the database is back.
+ * The outage is made at the network: the app reaches PostgreSQL through a TCP relay that the test cuts (every
+ * connection dropped, new ones refused) and restores, as a database restart or a network partition would.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const skip = TEST_DATABASE_URL ? false : 'set TEST_DATABASE_URL=postgres://… to run it';
+
+/** A TCP relay to PostgreSQL that can be cut and restored. */
+function relay(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let up = true;
+  const server = net.createServer((client) => {
+    if (!up) return client.destroy();
+    const upstream = net.connect(target);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  return {
+    async listen() {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as net.AddressInfo).port;
+    },
+    cut() {
+      up = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      up = true;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}` : ''}`, () => {
+  const pgUrl = new URL(TEST_DATABASE_URL ?? 'postgres://localhost');
+  const link = relay({ host: pgUrl.hostname, port: Number(pgUrl.port || 5432) });
+  let child: ChildProcess;
+  let output = '';
+  let web = '';
+  let api = '';
+  let dropSchema: () => Promise<void>;
+  let dataDir = '';
+
+  beforeAll(async () => {
+    const database = await openTestDb('PostgreSQL');
+    dropSchema = database.drop;
+    const url = new URL(TEST_DATABASE_URL!);
+    url.hostname = '127.0.0.1';
+    url.port = String(await link.listen());
+    url.searchParams.set('options', `-c search_path=${database.schema}`);
+    const [webPort, apiPort] = [await freePort(), await freePort()];
+    web = `http://127.0.0.1:${webPort}`;
+    api = `http://127.0.0.1:${apiPort}`;
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-outage-'));
+    child = spawn(process.execPath, ['build/server/index.js'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        APP_ENV: 'local',
+        PORT: String(webPort),
+        API_PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        PUBLIC_API_URL: api,
+        PUBLIC_WEB_URL: web,
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    await until('the app to start', async () => ((await fetch(`${web}/healthz`)).ok && (await fetch(`${api}/healthz`)).ok) || undefined, 60_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    link.restore();
+    await link.close();
+    await dropSchema?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 fast while the database is gone, stays up, and recovers by itself when it returns', { timeout: 90_000 }, async () => {
+    expect((await fetch(`${api}/performers/juniperlane`)).status).toBe(200);
+    expect((await fetch(`${web}/juniperlane/join`)).status).toBe(200);
+
+    link.cut();
+
+    const started = Date.now();
+    const apiAnswer = await fetch(`${api}/performers/juniperlane`);
+    expect(apiAnswer.status, output).toBe(503);
+    expect(apiAnswer.headers.get('retry-after')).toBe('5');
+    expect(await apiAnswer.json()).toEqual({
+      status: 503,
+      code: 'database_unavailable',
+      message: "We can't reach our database right now. Please try again in a moment.",
+    });
+    // Fast: refused connections fail at once; the pool gives up on a silent server after 5 s.
+    expect(Date.now() - started).toBeLessThan(6000);
+
+    const page = await fetch(`${web}/juniperlane/join`);
+    expect(page.status).toBe(503);
+    const html = await page.text();
+    expect(html).toContain('Sorry. Something&#x27;s gone wrong.');
+    expect(html).toContain('Try refreshing the page or heading back to the previous page.');
+    expect((await fetch(`${api}/healthz`)).status).toBe(503);
+    // Pages that need no data still load.
+    expect((await fetch(`${web}/password/reset/request`)).status).toBe(200);
+    expect(child.exitCode).toBeNull();
+
+    link.restore();
+
+    await until('the api to serve again', async () => ((await fetch(`${api}/performers/juniperlane`)).status === 200 ? true : undefined), 30_000);
+    expect((await fetch(`${web}/juniperlane/join`)).status).toBe(200);
+    expect((await fetch(`${api}/healthz`)).status).toBe(200);
+    expect(child.exitCode).toBeNull();
+  });
+});

@@ -1,0 +1,149 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { apiBase, privateAddress, registerFan, webBase } from './helpers';
+
+/**
+ * The web routes' access matrix (issue 6): every page route of app/routes, requested as each role, answers
+ * what the spec's route tree says (§2, §6): a status, or a redirect to where that role belongs. A route file
+ * without a row here fails the first test, so a new page cannot ship without deciding who may see it.
+ *
+ * The artist is the seeded free artist (juniperlane); "other artist" is the seeded Nova Ricci.
+ */
+type Role = 'anonymous' | 'fan' | 'subscriber' | 'owner' | 'otherArtist';
+/** A status, or '→ /path' for a redirect whose Location starts with that path. */
+type Outcome = number | `→ ${string}`;
+type Row = { path: string } & Record<Role, Outcome>;
+
+const A = 'juniperlane';
+const toLogout = '→ /logout?next=';
+
+/** Filled in beforeAll: ids of things that exist. */
+const ids = { item: '', collection: '', conversation: '' };
+
+const ROWS: Record<string, Row> = {
+  '/': { path: '/', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  // Signed in, /login goes on to /discover (or to ?artist=, not given here), which sends each role on from there.
+  '/login': { path: '/login', anonymous: 200, fan: '→ /discover', subscriber: '→ /discover', owner: '→ /discover', otherArtist: '→ /discover' },
+  '/password/reset': { path: '/password/reset?token=nope', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/password/reset/request': { path: '/password/reset/request', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/password/reset/request/success': { path: '/password/reset/request/success', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  // The artist may look at their own landing page as fans see it.
+  '/:artistUsername/join': { path: `/${A}/join`, anonymous: 200, fan: 200, subscriber: `→ /${A}`, owner: 200, otherArtist: 200 },
+  '/:artistUsername/join/join': { path: `/${A}/join/join`, anonymous: `→ /${A}/subscribe/register`, fan: `→ /${A}/subscribe/register`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/register` },
+  '/:artistUsername/subscribe': { path: `/${A}/subscribe`, anonymous: `→ /${A}/subscribe/register`, fan: `→ /${A}/subscribe/register`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/register` },
+  '/:artistUsername/subscribe/register': { path: `/${A}/subscribe/register`, anonymous: 200, fan: `→ /${A}/subscribe/payment`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/payment` },
+  // The card provider's return page: without its session id there is nothing to confirm, so back to payment
+  // (which sends each role on from there).
+  '/:artistUsername/subscribe/confirm': {
+    path: `/${A}/subscribe/confirm`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe/payment`,
+    subscriber: `→ /${A}/subscribe/payment`,
+    owner: `→ /${A}/subscribe/payment`,
+    otherArtist: `→ /${A}/subscribe/payment`,
+  },
+  '/discover': { path: '/discover', anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
+  '/messages': { path: '/messages', anonymous: toLogout, fan: '→ /discover', subscriber: `→ /${A}/account/messages`, owner: `→ /${A}/account/messages`, otherArtist: '→ /novaricci/account/messages' },
+  '/lite': { path: '/lite', anonymous: '→ /', fan: '→ /', subscriber: '→ /', owner: '→ /', otherArtist: '→ /' },
+  // Spec §6: an artist is sent from unsubscribed-only pages to their own page.
+  '/:artistUsername/subscribe/payment': { path: `/${A}/subscribe/payment`, anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
+  '/:artistUsername': { path: `/${A}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/vault': { path: `/${A}/vault`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/vault/:id': { path: `/${A}/vault/{item}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/collection/:id': { path: `/${A}/collection/{collection}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/posts': { path: `/${A}/posts`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/subscribe/success': { path: `/${A}/subscribe/success`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account': { path: `/${A}/account`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/bookmarks': { path: `/${A}/account/bookmarks`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/messages': { path: `/${A}/account/messages`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/messages/:conversationId': { path: `/${A}/account/messages/{conversation}?username=${A}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/create-text': { path: `/${A}/account/create-text`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/create-text-success': { path: `/${A}/account/create-text-success?id={item}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/create-image': { path: `/${A}/account/create-image`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/add-to-vault': { path: `/${A}/account/add-to-vault`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/content': { path: `/${A}/account/content`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/content/:id/edit': { path: `/${A}/account/content/{item}/edit`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  // Last: a GET of /logout ends the session it carries.
+  '/logout': { path: '/logout', anonymous: '→ /login', fan: '→ /login', subscriber: '→ /login', owner: '→ /login', otherArtist: '→ /login' },
+  '/*': { path: '/no/such/page/here', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
+};
+
+/** The URL pattern of a flat-routes file name; null for a pathless layout. */
+function routePattern(file: string) {
+  const segments = file
+    .replace(/\.tsx$/, '')
+    .split('.')
+    .filter((s) => !s.startsWith('_') || s === '_index')
+    .filter((s) => s !== '_index')
+    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')));
+  return `/${segments.join('/')}`;
+}
+
+async function login(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post(`${apiBase}/auth/login`, {
+    data: { username: email, password, remember: true },
+    headers: { 'X-Forwarded-For': privateAddress() },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+const tokens: Partial<Record<Role, string>> = {};
+
+test.beforeAll(async ({ request }) => {
+  const fan = await registerFan(request);
+  const subscriber = await registerFan(request);
+  tokens.fan = fan.token;
+  tokens.subscriber = subscriber.token;
+  tokens.owner = await login(request, 'juniper@stagedoor.test', 'Stagedoor-artist-2026!');
+  tokens.otherArtist = await login(request, 'nova@stagedoor.test', 'Stagedoor-artist-2026!');
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const artist = (await (await request.get(`${apiBase}/performers/${A}`, { headers: auth(subscriber.token) })).json()).data;
+  const subscribed = await request.post(`${apiBase}/payment/subscribe/performers`, {
+    headers: auth(subscriber.token),
+    data: { type: 'free', performerId: artist._id },
+  });
+  expect(subscribed.status(), await subscribed.text()).toBeLessThan(300);
+  const items = (await (await request.get(`${apiBase}/performers/${A}/content?limit=1`, { headers: auth(tokens.owner) })).json()).data.data;
+  const collections = (await (await request.get(`${apiBase}/performers/${A}/collections`, { headers: auth(tokens.owner) })).json()).data.data;
+  const conversation = (
+    await (
+      await request.post(`${apiBase}/conversations`, { headers: auth(subscriber.token), data: { source: 'performer', sourceId: artist._id } })
+    ).json()
+  ).data;
+  ids.item = items[0]._id;
+  ids.collection = collections[0]._id;
+  ids.conversation = conversation._id;
+});
+
+test('every page route has a row in the matrix', () => {
+  const files = fs.readdirSync(path.resolve('app/routes'));
+  // Pathless layouts (_auth.tsx, _unauth.tsx, …) are not pages.
+  const layout = (file: string) => file.replace(/\.tsx$/, '').split('.').every((s) => s.startsWith('_') && s !== '_index');
+  const pages = files.filter((file) => !layout(file)).map(routePattern);
+  expect(pages.filter((pattern) => !(pattern in ROWS))).toEqual([]);
+  expect(Object.keys(ROWS).filter((pattern) => !pages.includes(pattern))).toEqual([]);
+});
+
+for (const role of ['anonymous', 'fan', 'subscriber', 'owner', 'otherArtist'] as const) {
+  test(`as ${role}, every page answers what its role may see`, async ({ playwright }) => {
+    const context = await playwright.request.newContext({
+      baseURL: webBase,
+      maxRedirects: 0,
+      extraHTTPHeaders: tokens[role] ? { Cookie: `stagedoor=${tokens[role]}` } : {},
+    });
+    const outcomes: string[] = [];
+    for (const [pattern, row] of Object.entries(ROWS)) {
+      const url = row.path.replace('{item}', ids.item).replace('{collection}', ids.collection).replace('{conversation}', ids.conversation);
+      const response = await context.get(url, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
+      const location = response.headers()['location'];
+      const actual = response.status() >= 300 && response.status() < 400 ? `→ ${location}` : String(response.status());
+      const expected = row[role];
+      const ok = typeof expected === 'number' ? actual === String(expected) : actual.startsWith(expected);
+      if (!ok) outcomes.push(`${pattern} (${url}): expected ${expected}, got ${actual}`);
+    }
+    await context.dispose();
+    expect(outcomes).toEqual([]);
+  });
+}
