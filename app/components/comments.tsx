@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { COMMENT_MAX } from '~/utils/content-validation';
+import { COMMENT_MAX } from '~/utils/content-rules';
 import type { Comment } from '~/utils/content.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { formatMoment } from './content-card';

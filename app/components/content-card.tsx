@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '~/utils/content-types';
-import { characterCount, visibleText } from '~/utils/content-validation';
+import { characterCount, visibleText } from '~/utils/content-rules';
 import type { ContentItem, Media } from '~/utils/content.server';
 
 /**

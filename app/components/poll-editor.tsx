@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import { useState, type ChangeEvent } from 'react';
-import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '~/utils/content-validation';
+import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '~/utils/content-rules';
 import { ErrorList, Field } from './forms';
 import { useHydrated } from './use-hydrated';
 

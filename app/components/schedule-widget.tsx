@@ -1,7 +1,7 @@
 import { getInputProps, useInputControl, type FieldMetadata } from '@conform-to/react';
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useState, type ChangeEvent } from 'react';
-import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '~/utils/content-validation';
+import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '~/utils/content-rules';
 import { ErrorList, inputClassName } from './forms';
 import { useHydrated } from './use-hydrated';
 

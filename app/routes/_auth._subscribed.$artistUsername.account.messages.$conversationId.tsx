@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
@@ -20,8 +19,15 @@ import {
   type MessageDeletedEvent,
   type MessageResponse,
 } from '~/utils/messages';
-import { SendMessageSchema } from '~/utils/message-validation';
-import { deleteMessage, fetchMessages, MESSAGES_PAGE_SIZE, readAll, requireConversation, sendMessage } from '~/utils/messages.server';
+import {
+  deleteMessage,
+  fetchMessages,
+  MESSAGES_PAGE_SIZE,
+  parseSendMessage,
+  readAll,
+  requireConversation,
+  sendMessage,
+} from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as authLoader } from './_auth';
@@ -97,7 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(back);
   }
 
-  const submission = parseWithZod(formData, { schema: SendMessageSchema });
+  const submission = parseSendMessage(formData);
   if (submission.status !== 'success') {
     return json({ intent: 'send' as const, errors: { text: submission.error?.text ?? undefined } }, { status: 400 });
   }

@@ -1,4 +1,6 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { apiRequest, isHttpError } from './api.server';
+import { SendMessageSchema } from './message-validation';
 import {
   mapConversation,
   mapConversations,
@@ -88,4 +90,12 @@ export async function fetchUnreadTotal(token: string, signal?: AbortSignal) {
     if (isHttpError(error, 401, 403)) return 0;
     throw error;
   }
+}
+
+/**
+ * The send form's fields checked by the schema the api uses. Here, in a .server module, so that the conversation
+ * page's browser bundle holds no zod (its browser-side check is messageTextError).
+ */
+export function parseSendMessage(formData: FormData) {
+  return parseWithZod(formData, { schema: SendMessageSchema });
 }

@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url';
 
 const [dir, remixPort, httpPort] = process.argv.slice(2);
 const { createWebServer } = await import(pathToFileURL(path.join(dir, 'web.mjs')).href);
-const app = await createWebServer({}, dir);
+// The same web server as the app's, security headers included; the floor page calls no api.
+const config = { appEnv: 'local', publicApiUrl: 'http://localhost:8080', publicWebUrl: `http://localhost:${remixPort}` };
+const app = await createWebServer(config, dir);
 app.listen(Number(remixPort), '0.0.0.0');
 
 const body = JSON.stringify({ status: 0, data: { _id: '0b1a33', name: 'Floor', username: 'floor', yearlyPrice: 0 } });
