@@ -37,17 +37,30 @@ export interface ApiOptions {
  * a load balancer in the same network). A client on the internet cannot choose its own address this way, so
  * the per-address rate limits hold.
  */
+/** A request slower than this is logged at info however it ended. */
+const SLOW_REQUEST_MS = 1000;
+
 const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
 export async function createApi({ config, db, mailer, adminToken }: ApiOptions) {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // Two log lines for every request cost about 14 % of the api's CPU under load (docs/benchmarks.md): requests
+    // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     trustProxy: TRUSTED_PROXIES,
   });
   // Once closing, every answer asks its client to close the connection: an idle keep-alive connection (Fastify
   // keeps them 72 s) would otherwise hold the shutdown open.
+  app.addHook('onResponse', async (request, reply) => {
+    const ms = reply.elapsedTime;
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(ms) };
+    if (reply.statusCode >= 500) request.log.error(line, 'request failed');
+    else if (reply.statusCode >= 400 || ms >= SLOW_REQUEST_MS) request.log.info(line, 'request');
+    else request.log.debug(line, 'request');
+  });
   let closing = false;
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
