@@ -1,4 +1,5 @@
-import type { ContentItem, PresaleCode } from '~/utils/content.server';
+import { Form, useActionData } from '@remix-run/react';
+import type { ContentActionData, ContentItem, Page, PresaleCode, PresaleCodeHolder } from '~/utils/content.server';
 import { formatMoment } from './content-card';
 
 /**
@@ -63,6 +64,75 @@ export function PresaleCard({
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
       </p>
+    </section>
+  );
+}
+
+/**
+ * The artist's side of a presale: every fan gets a code of their own, so a code that turns up where it should not
+ * (a resale site, a group chat) names the fan it was made for. Look one up, or see the latest; revoke one and the
+ * fan's page says so. Plain forms: a GET search and a POST per code.
+ */
+export function PresaleCodes({ itemId, codes, query }: { itemId: string; codes: Page<PresaleCodeHolder>; query: string }) {
+  const actionData = useActionData<ContentActionData>();
+  const error = actionData?.intent === 'revoke-code' ? actionData.fieldErrors.presaleCodes?.[0] : undefined;
+  return (
+    <section id="presale-codes" aria-labelledby="presale-codes-title" className="mt-6 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6">
+      <h2 id="presale-codes-title" className="text-xl font-bold text-white">
+        Presale codes
+      </h2>
+      <p className="mt-1 text-sm text-white/80">
+        {codes.total === 1 ? '1 code given out' : `${codes.total} codes given out`}
+        {query ? ` matching ${query}` : ''}. Look up a code to see whose it is.
+      </p>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3" preventScrollReset>
+        <div>
+          <label htmlFor="presale-code-search" className="block text-sm font-semibold text-white">
+            Code
+          </label>
+          <input
+            id="presale-code-search"
+            name="code"
+            defaultValue={query}
+            placeholder="K7MX-4PQR-2HTA"
+            className="mt-1 block w-56 rounded-xl border border-white/20 bg-navy-dark px-3 py-2 font-mono text-base uppercase text-white placeholder:text-white/50 focus:outline-none focus:ring-2 focus:ring-accent"
+          />
+        </div>
+        <button type="submit" className="rounded-full bg-white/10 px-4 py-2 text-base font-semibold text-white hover:bg-white/20 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
+          Look up
+        </button>
+      </Form>
+      {error ? (
+        <p role="alert" className="mt-3 text-sm text-red-200">
+          {error}
+        </p>
+      ) : null}
+      {codes.data.length ? (
+        <ul className="mt-4 divide-y divide-white/10">
+          {codes.data.map((code) => (
+            <li key={code._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div>
+                <p className="font-mono text-base font-bold tracking-wider text-accent">{code.code}</p>
+                <p className="text-sm text-white/80">
+                  {code.fan.name || code.fan.username} (@{code.fan.username}){code.revokedAt ? ' · revoked' : ''}
+                </p>
+              </div>
+              {code.revokedAt ? null : (
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="revoke-code" />
+                  <input type="hidden" name="itemId" value={itemId} />
+                  <input type="hidden" name="codeId" value={code._id} />
+                  <button type="submit" className="rounded-full border border-red-300/60 px-4 py-1.5 text-sm font-semibold text-red-200 hover:bg-red-400/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300">
+                    Revoke<span className="sr-only"> code {code.code}</span>
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-4 text-base text-white/80">{query ? 'No code matches.' : 'No member has opened this presale yet.'}</p>
+      )}
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { Comments } from '~/components/comments';
 import { formatDay, StateBadge, TypeLabel } from '~/components/content-card';
 import { MediaPlayer } from '~/components/media-player';
 import { PollCard } from '~/components/poll-card';
-import { PresaleCard } from '~/components/presale-card';
+import { PresaleCard, PresaleCodes } from '~/components/presale-card';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
 import { isVaultCategory, type ItemOrigin } from '~/utils/content-types';
 import {
@@ -15,6 +15,7 @@ import {
   getCollection,
   getItem,
   getPresaleCode,
+  listPresaleCodes,
   listComments,
   type ContentActionData,
 } from '~/utils/content.server';
@@ -47,12 +48,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       getPresaleCode(id, call),
     ]);
     if (item.performer.username.toLowerCase() !== artistUsername.toLowerCase()) throw new Response('Not found', { status: 404 });
+    const codeQuery = search.get('code')?.trim() || undefined;
+    // The artist traces a leaked code to its fan here, and revokes it.
+    const presaleCodes = item.presale && item.performerId === user.id ? await listPresaleCodes(id, codeQuery, call) : null;
     return json({
       item,
       comments,
       commentId,
       collection: collection ? { _id: collection._id, title: collection.title } : null,
       presaleCode,
+      presaleCodes,
+      codeQuery: codeQuery ?? '',
       from,
       isOwner: item.performerId === user.id,
     });
@@ -87,7 +93,7 @@ function backLink(
 }
 
 export default function VaultItem() {
-  const { item, comments, commentId, collection, presaleCode, from, isOwner } = useLoaderData<typeof loader>();
+  const { item, comments, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ContentActionData | undefined;
   const errorsFor = (intent: string, field: string) => (actionData?.intent === intent ? actionData.fieldErrors[field] : undefined);
   const artistUsername = item.performer.username;
@@ -159,6 +165,7 @@ export default function VaultItem() {
         {item.presale ? (
           <div className="mt-8">
             <PresaleCard presale={item.presale} code={presaleCode} isOwner={isOwner} />
+            {presaleCodes ? <PresaleCodes itemId={item._id} codes={presaleCodes} query={codeQuery} /> : null}
           </div>
         ) : null}
 

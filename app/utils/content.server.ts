@@ -211,6 +211,24 @@ export async function getPresaleCode(itemId: string, { token, signal }: Call): P
   }
 }
 
+export interface PresaleCodeHolder extends PresaleCode {
+  fan: { _id: string; username: string; name: string; avatar: string };
+}
+
+/**
+ * The artist's view of a presale's codes: the most recent ones, or the one a fan or ticket seller reported
+ * (looked up case-insensitively), each with the fan it was made for.
+ */
+export async function listPresaleCodes(itemId: string, code: string | undefined, { token, signal }: Call) {
+  const body = await apiRequest<{ data: Page<PresaleCodeHolder> }>({
+    path: `/content/${encodeURIComponent(itemId)}/presale-codes`,
+    params: { code: code || undefined, limit: 20 },
+    token,
+    signal,
+  });
+  return body.data;
+}
+
 /** What a content page's action returns when the API (or the form) refuses: the message on its field. */
 export interface ContentActionData {
   intent: string;
@@ -220,7 +238,7 @@ export interface ContentActionData {
   formError?: string;
 }
 
-export const CONTENT_INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark'] as const;
+export const CONTENT_INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark', 'revoke-code'] as const;
 
 /**
  * The action of every content page: `intent` says which plain form was sent. Success redirects back to the
@@ -306,6 +324,21 @@ export async function contentAction(request: Request, params: { artistUsername?:
       return fail(error, 'bookmark', itemId);
     }
     return back(`#item-${itemId}`);
+  }
+
+  if (intent === 'revoke-code') {
+    const codeId = String(formData.get('codeId') ?? '');
+    try {
+      await apiRequest({
+        method: 'DELETE',
+        path: `/content/${encodeURIComponent(itemId)}/presale-codes/${encodeURIComponent(codeId)}`,
+        token,
+        signal: request.signal,
+      });
+    } catch (error) {
+      return fail(error, 'presaleCodes', itemId);
+    }
+    return back('#presale-codes');
   }
 
   throw new Response('Bad request', { status: 400 });
