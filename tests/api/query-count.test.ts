@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { createArtist, createFan, subscribe, type ContentUser } from './content-fixtures';
+
+/**
+ * No N+1 (issue 7): the busiest reads make the same number of database queries for a page of 5 as for a page
+ * of 30, whatever each item carries (polls, presales, bookmarks). The counts are pinned, so a change that adds
+ * a query per call shows up here, with the number.
+ */
+describeEachDatabase('database queries per call', (database) => {
+  let t: TestApi;
+  let artist: ContentUser;
+  let fan: ContentUser;
+  let conversationId: string;
+  let queries = 0;
+
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name });
+    artist = await createArtist(t);
+    fan = await createFan(t);
+    await subscribe(t, fan, artist);
+    for (let i = 0; i < 30; i++) {
+      const body =
+        i % 3 === 0
+          ? { title: `Poll ${i}`, content: 'Pick one', tags: 'poll', poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] } }
+          : i % 3 === 1
+            ? { title: `Presale ${i}`, content: 'Members first', tags: 'ticketPresale', presale: { ticketUrl: 'https://tickets.example.com/x' } }
+            : { title: `Post ${i}`, content: 'Hello', tags: 'post' };
+      const created = await call<{ _id: string }>(t.url, 'POST', '/content', { token: artist.token, body });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      if (i % 2 === 0) await call(t.url, 'POST', `/content/${created.body.data._id}/bookmark`, { token: fan.token });
+    }
+    const opened = await call<{ _id: string }>(t.url, 'POST', '/conversations', { token: fan.token, body: { source: 'performer', sourceId: artist.id } });
+    conversationId = opened.body.data._id;
+    for (let i = 0; i < 30; i++) {
+      await t.db.query(
+        `INSERT INTO messages (conversation_id, sender_id, text) VALUES ($1, $2, $3)`,
+        [conversationId, i % 2 ? fan.id : artist.id, `message ${i}`],
+      );
+    }
+    await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
+    // Count every query the api sends from here on.
+    const query = t.db.query.bind(t.db);
+    t.db.query = ((sql: string, params?: unknown[]) => {
+      queries += 1;
+      return query(sql, params);
+    }) as typeof t.db.query;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function count(path: string, query: Record<string, string | number>, token = fan.token) {
+    queries = 0;
+    const answer = await call(t.url, 'GET', path, { token, query });
+    expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return queries;
+  }
+
+  it.each([
+    ['the content list', () => `/performers/${artist.username}/content`, {}],
+    ['the posts list (types)', () => `/performers/${artist.username}/content`, { types: 'post,poll,ticketPresale' }],
+    ['the bookmarks', () => '/bookmarks', { performer: '{artist}' }],
+    ['a conversation’s messages', () => `/messages/conversations/${conversationId}`, { sort: 'desc' }],
+  ])('%s: the same queries for 5 items as for 30', async (_name, path, extra) => {
+    const query = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, v === '{artist}' ? artist.username : v]));
+    const few = await count(path(), { ...query, limit: 5 });
+    const many = await count(path(), { ...query, limit: 30 });
+    expect(many).toBe(few);
+    expect(few).toBeGreaterThan(0);
+    expect(few).toBeLessThanOrEqual(10);
+  });
+
+  it('the artist’s own list (drafts and schedules included) is no different', async () => {
+    const few = await count(`/performers/${artist.username}/content`, { limit: 5 }, artist.token);
+    const many = await count(`/performers/${artist.username}/content`, { limit: 30 }, artist.token);
+    expect(many).toBe(few);
+  });
+});
