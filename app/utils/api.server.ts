@@ -93,7 +93,7 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
       continue;
     }
     // The api says its database is out of reach: retrying at once would only make the fan wait longer.
-    if (response.status === 503) {
+    if (response.status === 503 && idempotent) {
       const body = (await readBody(response)) as ApiErrorBody | undefined;
       if (body?.code === 'database_unavailable' || !mayRetry) throw serviceUnavailable(body);
       await sleep(delay);
@@ -111,8 +111,9 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
 }
 
 /**
- * A 503 from the api becomes a 503 page (the route error boundary's generic page, with that status), not a 500:
- * the service is down for a moment, nothing is broken.
+ * A read answered 503 becomes a 503 page (the route error boundary's generic page, with that status), not a 500:
+ * the service is down for a moment, nothing is broken. A write answered 503 stays an HttpError, so the form that
+ * sent it can say so in its own words (the log-in form's "technical difficulties", spec §8).
  */
 function serviceUnavailable(body: ApiErrorBody | undefined) {
   return new Response(body?.message ?? 'Service unavailable', { status: 503, headers: { 'Retry-After': '5' } });
