@@ -110,7 +110,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     await sendMessage(token, conversationId, submission.value.text, submission.value.clientId);
   } catch (error) {
-    if (isHttpError(error, 400, 403, 404, 409, 429)) {
+    if (isHttpError(error, 400, 403, 404, 409, 429, 503)) {
       const text = error.fieldErrors.text;
       return json({ intent: 'send' as const, errors: text ? { text } : { form: [error.message] } }, { status: error.status });
     }

@@ -253,7 +253,8 @@ export async function contentAction(request: Request, params: { artistUsername?:
   const back = (hash: string) => redirect(`${url.pathname}${url.search}${hash}`, 303);
   const fail = (error: unknown, fallbackField: string, target?: string) => {
     if (isHttpError(error, 401)) throw logoutRedirect(request, artistUsername);
-    if (isHttpError(error) && error.status < 500) {
+    // 503: the api is up but its database is not; the form says so and keeps what was typed.
+    if (isHttpError(error) && (error.status < 500 || error.status === 503)) {
       const fieldErrors = Object.keys(error.fieldErrors).length ? error.fieldErrors : { [fallbackField]: [error.message] };
       return json<ContentActionData>({ intent, target, fieldErrors }, { status: error.status });
     }
