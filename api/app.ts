@@ -9,7 +9,7 @@ import { conversationRoutes } from './conversations/routes.js';
 import { contentApi } from './content/index.js';
 import type { ApiContext } from './context.js';
 import type { Db } from './db/client.js';
-import { handleError, notFound } from './http.js';
+import { badRequest, handleError, notFound } from './http.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { messageRoutes } from './messages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
@@ -60,6 +60,12 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
     else if (reply.statusCode >= 400 || ms >= SLOW_REQUEST_MS) request.log.info(line, 'request');
     else request.log.debug(line, 'request');
+  });
+  // PostgreSQL text cannot hold NUL (the query would fail as a 500): refuse it wherever it comes in.
+  app.addHook('preValidation', async (request) => {
+    if (holdsNul(request.params) || holdsNul(request.query) || holdsNul(request.body)) {
+      throw badRequest('Text cannot contain the NUL character (\\u0000).');
+    }
   });
   let closing = false;
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -135,3 +141,10 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
 }
 
 export type Api = Awaited<ReturnType<typeof createApi>>;
+
+/** True when a string anywhere in the value holds a NUL character. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (!value || typeof value !== 'object' || depth > 20) return false;
+  return Object.entries(value as Record<string, unknown>).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+}

@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import sharp from 'sharp';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, startTestApi, subscribe, type TestApi } from '../helpers/api';
+import { createArtist, createFan, upload, type ContentUser } from './content-fixtures';
+
+/**
+ * Hostile input (issue 6): arbitrary JSON bodies, query strings, wrong types, unicode edge cases and path tricks
+ * sent to every api route, as a fan and as an artist. Every answer is below 500, comes back within 5 s, and a
+ * refusal carries a message and leaves the database as it was. Plus uploads that are not what they claim.
+ */
+const nasty = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udfff', '\u202e', '\ufeff', '💥'.repeat(300), 'x'.repeat(10_000), '../../etc/passwd', '%2e%2e%2f', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
+);
+const value = fc.oneof(nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(nasty, { maxLength: 3 }));
+const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('text', 'title', 'content', 'tags', 'poll', 'schedule', 'email', 'password', 'username', 'answerId', 'source', 'sourceId', 'type', 'performerId', 'code', 'itemIds', 'fileIds', 'presale', 'draft', 'limit'), value));
+const query = fc.dictionary(fc.constantFrom('limit', 'offset', 'sort', 'types', 'section', 'state', 'commentId', 'code', 'performer', 'q', 'token', 'size', 'sig', 'expires'), fc.oneof(nasty, fc.integer().map(String)), { maxKeys: 4 });
+const segment = fc.oneof(fc.uuid(), nasty.filter((s) => s.length > 0 && s.length < 3000), fc.constantFrom('..', '%2e%2e', '%00', '%ff', 'a%2Fb', ' '));
+
+const TABLES = ['users', 'sessions', 'subscriptions', 'content_items', 'comments', 'bookmarks', 'collections', 'conversations', 'messages', 'media', 'poll_votes', 'presale_codes'];
+
+describeEachDatabase('hostile input', (database) => {
+  let t: TestApi;
+  let fan: ContentUser;
+  let artist: ContentUser;
+
+  beforeAll(async () => {
+    t = await startTestApi({ database: database.name, adminToken: 'hostile-admin-token' });
+    [fan, artist] = await Promise.all([createFan(t), createArtist(t)]);
+    await subscribe(t, fan.id, artist.id);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function fingerprint() {
+    const [row] = await t.db.query<{ counts: string }>(`SELECT concat_ws(',', ${TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(', ')}) AS counts`);
+    return row.counts;
+  }
+
+  async function send(method: string, url: string, token: string | undefined, json: unknown) {
+    const started = Date.now();
+    const response = await fetch(`${t.url}${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(json),
+      signal: AbortSignal.timeout(5000),
+    });
+    const text = await response.text();
+    return { status: response.status, text, ms: Date.now() - started };
+  }
+
+  it('every route answers arbitrary input with a clear 4xx (or success), never a 5xx or a hang, and a refusal changes nothing', { timeout: 120_000 }, async () => {
+    // Logging out would end the session the other cases use; the webhook is fuzzed by its own signature tests.
+    const routes = t.api.routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '/auth/logout' && r.url !== '*');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('fan', 'artist'), body, query, fc.array(segment, { minLength: 3, maxLength: 3 }), async (route, role, json, params, segments) => {
+        let i = 0;
+        const pathname = route.url.replace(/:[A-Za-z]+/g, () => encodeSegment(segments[i++ % segments.length]));
+        const search = new URLSearchParams(params as Record<string, string>).toString();
+        const token = role === 'fan' ? fan.token : artist.token;
+        const before = await fingerprint();
+        const answer = await send(route.method, `${pathname}${search ? `?${search}` : ''}`, token, json);
+        const where = `${route.method} ${pathname}?${search} as ${role}: ${answer.status} ${answer.text.slice(0, 200)}`;
+        expect(answer.status, where).toBeLessThan(500);
+        if (answer.status >= 400 && answer.text && !pathname.startsWith('/media/')) {
+          const parsed = JSON.parse(answer.text) as { message?: unknown };
+          expect(typeof parsed.message, where).toBe('string');
+          expect(await fingerprint(), `${where} changed the database`).toBe(before);
+        }
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('refuses bodies over the limit and malformed JSON with 4xx and a message', async () => {
+    const huge = await fetch(`${t.url}/content`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${artist.token}` },
+      body: JSON.stringify({ title: 'x', content: 'y'.repeat(3 * 1024 * 1024), tags: 'post' }),
+    });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).message).toEqual(expect.any(String));
+    for (const raw of ['{"title":', '\u0000', '[[[[[[[[', '{"__proto__":{"isPerformer":true}}']) {
+      const answer = await fetch(`${t.url}/users`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` }, body: raw });
+      expect(answer.status, raw).toBeGreaterThanOrEqual(400);
+      expect(answer.status, raw).toBeLessThan(500);
+    }
+    const me = await fetch(`${t.url}/users/me`, { headers: { authorization: `Bearer ${fan.token}` } });
+    expect((await me.json()).data.isPerformer).toBe(false);
+  });
+
+  it('refuses uploads that are not what they claim, and keeps nothing of them', async () => {
+    const media = path.join(t.dataDir, 'media');
+    // Files only: the folders a refused upload's name would have gone in may stay, empty.
+    const stored = () =>
+      fs.existsSync(media)
+        ? fs.readdirSync(media, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name))
+        : [];
+    const beforeList = stored();
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4096)]);
+    const pe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4096)]);
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const truncated = png.subarray(0, Math.floor(png.length / 3));
+    // A decompression bomb: a tiny PNG that claims 50,000 × 50,000 pixels.
+    const bomb = pngClaiming(50_000, 50_000);
+    for (const [name, bytes, kind] of [
+      ['renamed ELF', elf, 'image'],
+      ['renamed PE', pe, 'image'],
+      ['truncated PNG', truncated, 'image'],
+      ['PNG bomb', bomb, 'image'],
+      ['PNG as audio', png, 'audio'],
+    ] as const) {
+      const answer = await upload(t, artist.token, bytes, { filename: 'cover.png', type: 'image/png', kind });
+      expect(answer.status, name).toBeGreaterThanOrEqual(400);
+      expect(answer.status, name).toBeLessThan(500);
+      expect(answer.body.message, name).toEqual(expect.any(String));
+    }
+    expect(stored()).toEqual(beforeList);
+  });
+});
+
+/** A path segment as a client would send it; a lone surrogate goes out as the invalid UTF-8 bytes it would be. */
+function encodeSegment(segment: string) {
+  try {
+    return encodeURIComponent(segment);
+  } catch {
+    return '%ED%BF%BF';
+  }
+}
+
+/** A valid PNG header whose IHDR claims the given size, with one tiny compressed row: a decompression bomb's shape. */
+function pngClaiming(width: number, height: number) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // truecolour
+  const idat = Buffer.from([0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
