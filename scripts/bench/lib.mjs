@@ -37,6 +37,8 @@ const HELP = `node scripts/bench/index.mjs [options]
   --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
 `;
 
+const WITH_VALUE = new Set(['only', 'duration', 'connections', 'clients', 'rate', 'load-duration', 'loads', 'pg', 'web-port', 'api-port', 'slow3g']);
+
 export function parseArgs(argv) {
   const args = {
     only: null,
@@ -52,9 +54,12 @@ export function parseArgs(argv) {
     docs: true,
     slow3g: ['home'],
   };
-  for (const raw of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i];
     const [key, ...rest] = raw.replace(/^--/, '').split('=');
-    const value = rest.join('=');
+    let value = rest.join('=');
+    // `--pg URL` as well as `--pg=URL`, for the options that take a value.
+    if (!raw.includes('=') && WITH_VALUE.has(key) && i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
     switch (key) {
       case 'help':
       case 'h':

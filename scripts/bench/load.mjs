@@ -89,7 +89,8 @@ async function sendLoop({ app, fan, index, interval, deadline, offset, sends }) 
   }
 }
 
-const pageErrors = (r) => r.errors + r.timeouts + (r['4xx'] ?? 0) + (r['5xx'] ?? 0) + (r['1xx'] ?? 0);
+// autocannon's `errors` are the socket errors, timeouts included; an answer outside 2xx and 3xx is an error too.
+const pageErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
 
 /**
  * The run. Memory is sampled after the setup and a short warm-up at full concurrency (so pools, caches and code
@@ -129,7 +130,7 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
   const failureKinds = new Map();
   for (const s of sendFailures) failureKinds.set(s.error, (failureKinds.get(s.error) ?? 0) + 1);
   const statusKinds = Object.entries(browsing.statusCodeStats ?? {})
-    .filter(([code]) => !/^[23]/.test(code))
+    .filter(([code]) => /^\d+$/.test(code) && !/^[23]/.test(code))
     .map(([code, v]) => `${v.count}× ${code}`);
   const result = {
     label: app.label,
@@ -142,7 +143,7 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
       requests: browsing.requests.total,
       rps: browsing.requests.average,
       errors: pageErrors(browsing),
-      kinds: [...statusKinds, browsing.errors ? `${browsing.errors} socket errors` : '', browsing.timeouts ? `${browsing.timeouts} timeouts` : ''].filter(Boolean),
+      kinds: [...statusKinds, browsing.errors > browsing.timeouts ? `${browsing.errors - browsing.timeouts} socket errors` : '', browsing.timeouts ? `${browsing.timeouts} timeouts (10 s)` : ''].filter(Boolean),
       p50: browsing.latency.p50,
       p99: browsing.latency.p99,
       max: browsing.latency.max,
