@@ -62,40 +62,64 @@ function browse({ app, token, connections, duration, pages }) {
   });
 }
 
-/** One fan's loop: a message every interval until the deadline; every answer is recorded. */
-async function sendLoop({ app, fan, index, interval, deadline, offset, sends }) {
-  await sleep(offset);
-  for (let n = 0; performance.now() < deadline; n++) {
-    const due = performance.now() + interval;
-    const started = performance.now();
-    let status = 0;
-    let error = null;
-    try {
-      const res = await fetch(`${app.apiUrl}/messages/conversations/${fan.conversationId}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${fan.token}`, 'content-type': 'application/json', 'x-forwarded-for': fan.address },
-        body: JSON.stringify({ text: `Can't wait for the show! (${index + 1}.${n + 1})`, fileIds: [], type: 'text', clientId: `load-${process.pid}-${index}-${n}` }),
-      });
-      status = res.status;
-      if (status >= 400) error = `${status} ${(await res.json().catch(() => ({}))).message ?? ''}`.trim();
-      else await res.arrayBuffer();
-    } catch (e) {
-      error = e.cause?.code ?? e.message;
-    }
-    sends.push({ ms: performance.now() - started, status, error });
-    const wait = due - performance.now();
-    if (wait > 0 && performance.now() + wait < deadline) await sleep(wait);
-    else if (wait > 0) break;
+/**
+ * One fan's sends: a message every interval until the deadline, on schedule whether or not the previous one has
+ * been answered (an open loop: a slow server does not slow the senders down and hide its own latency).
+ */
+async function sendLoop({ app, fan, index, interval, began, deadline, offset, sends }) {
+  const pending = [];
+  for (let n = 0; began + offset + n * interval < deadline; n++) {
+    const wait = began + offset + n * interval - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(sendOne({ app, fan, text: `Can't wait for the show! (${index + 1}.${n + 1})`, clientId: `load-${process.pid}-${index}-${n}` }).then((s) => sends.push(s)));
   }
+  await Promise.all(pending);
+}
+
+async function sendOne({ app, fan, text, clientId }) {
+  const started = performance.now();
+  let status = 0;
+  let error = null;
+  try {
+    const res = await fetch(`${app.apiUrl}/messages/conversations/${fan.conversationId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fan.token}`, 'content-type': 'application/json', 'x-forwarded-for': fan.address },
+      body: JSON.stringify({ text, fileIds: [], type: 'text', clientId }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    status = res.status;
+    if (status >= 400) error = `${status} ${(await res.json().catch(() => ({}))).message ?? ''}`.trim();
+    else await res.arrayBuffer();
+  } catch (e) {
+    error = e.name === 'TimeoutError' ? 'timeout (10 s)' : (e.cause?.code ?? e.message);
+  }
+  return { ms: performance.now() - started, status, error };
 }
 
 // autocannon's `errors` are the socket errors, timeouts included; an answer outside 2xx and 3xx is an error too.
+/**
+ * Waits until the server has finished the work the crowd left behind: when autocannon stops, up to 200 requests
+ * are still being rendered, and a memory sample taken then would count them as growth. Quiet means an api
+ * health check and a page answer fast twice in a row.
+ */
+async function drained(app, token) {
+  const deadline = performance.now() + 60_000;
+  let quiet = 0;
+  while (quiet < 2 && performance.now() < deadline) {
+    const t = performance.now();
+    await (await fetch(`${app.apiUrl}/healthz`)).arrayBuffer();
+    await (await fetch(`${app.webUrl}/${ARTIST}`, { headers: { cookie: `stagedoor=${token}` } })).arrayBuffer();
+    quiet = performance.now() - t < 1000 ? quiet + 1 : 0;
+    await sleep(500);
+  }
+}
+
 const pageErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
 
 /**
  * The run. Memory is sampled after the setup and a short warm-up at full concurrency (so pools, caches and code
- * loaded on first use do not count as growth), then again after the run, each after a GC forced through the
- * inspector.
+ * loaded on first use do not count as growth), then again after the run, each once the server has finished the
+ * requests in flight and after a GC forced through the inspector.
  */
 export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, senders = LOAD_SENDERS, duration = 60, interval = LOAD_SEND_INTERVAL_MS }) {
   console.log(`  load: registering ${senders} fans (each subscribed free to ${OTHER_ARTIST}, conversation opened) …`);
@@ -109,6 +133,7 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
   const idle = await memorySample(app);
   console.log(`  load: warm-up, ${browsers} connections for 5 s …`);
   const warm = await browse({ app, token: fixtures.fanToken, connections: browsers, duration: 5, pages });
+  await drained(app, fixtures.fanToken);
   const before = await memorySample(app);
   console.log(`  load: ${browsers} browsing connections and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`);
 
@@ -119,10 +144,11 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
     browse({ app, token: fixtures.fanToken, connections: browsers, duration, pages }),
     ...fans.map((fan, index) =>
       // Spread the senders' first messages over one interval, so the sends arrive at a steady rate.
-      sendLoop({ app, fan, index, interval, deadline, offset: (index * interval) / fans.length, sends }),
+      sendLoop({ app, fan, index, interval, began, deadline, offset: (index * interval) / fans.length, sends }),
     ),
   ]);
   const seconds = (performance.now() - began) / 1000;
+  await drained(app, fixtures.fanToken);
   const after = await memorySample(app);
 
   const sendLatencies = sends.map((s) => s.ms);
