@@ -254,6 +254,14 @@ export function loadReport(r) {
       budget: `no growth (≤ +${LOAD_RSS_GROWTH_BUDGET_MB} MB)`,
       status: growth <= LOAD_RSS_GROWTH_BUDGET_MB ? 'ok' : 'miss',
     },
+    {
+      // Beside RSS: the heap tells a leak in the app's JavaScript from memory the allocator keeps after a peak.
+      part: 'load',
+      what: `heap in use after a forced GC, after the load run (${r.label})`,
+      value: heapGrowth == null ? '—' : `${signed(heapGrowth)} MB (${r.memory.before.heap.toFixed(0)} → ${r.memory.after.heap.toFixed(0)} MB)`,
+      budget: `no growth (≤ +${HEAP_GROWTH_BUDGET_MB} MB)`,
+      status: heapGrowth != null && heapGrowth <= HEAP_GROWTH_BUDGET_MB ? 'ok' : 'miss',
+    },
   ];
   return { table, checks };
 }

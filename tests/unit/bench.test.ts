@@ -125,7 +125,7 @@ describe('memory budget', () => {
 });
 
 describe('load budgets', () => {
-  const result = (over: { pageErrors?: number; sendErrors?: number; rssAfter?: number } = {}) => ({
+  const result = (over: { pageErrors?: number; sendErrors?: number; rssAfter?: number; heapAfter?: number } = {}) => ({
     label: 'PostgreSQL',
     browsers: 200,
     senders: 50,
@@ -134,22 +134,23 @@ describe('load budgets', () => {
     interval: 2500,
     pages: { requests: 30000, rps: 500, errors: over.pageErrors ?? 0, kinds: over.pageErrors ? [`${over.pageErrors}× 500`] : [], p50: 300, p99: 900, max: 1200 },
     sends: { requests: 1200, errors: over.sendErrors ?? 0, kinds: over.sendErrors ? [`${over.sendErrors}× 429`] : [], p50: 20, p99: 80, max: 120 },
-    memory: { idle: { rss: 200, heap: 60 }, before: { rss: 240, heap: 70 }, after: { rss: over.rssAfter ?? 245, heap: 71 } },
+    memory: { idle: { rss: 200, heap: 60 }, before: { rss: 240, heap: 70 }, after: { rss: over.rssAfter ?? 245, heap: over.heapAfter ?? 71 } },
   });
   const statuses = (r: ReturnType<typeof result>) => loadReport(r).checks.map((c: { status: string }) => c.status);
 
   it('holds with no error and no RSS growth beyond the growth budget', () => {
     expect(LOAD_RSS_GROWTH_BUDGET_MB).toBe(10);
-    expect(statuses(result())).toEqual(['ok', 'ok']);
-    expect(statuses(result({ rssAfter: 250 }))).toEqual(['ok', 'ok']);
+    expect(statuses(result())).toEqual(['ok', 'ok', 'ok']);
+    expect(statuses(result({ rssAfter: 250, heapAfter: 80 }))).toEqual(['ok', 'ok', 'ok']);
   });
 
-  it('misses on a single failed page or message send, and on RSS growth over 10 MB', () => {
-    expect(statuses(result({ pageErrors: 1 }))).toEqual(['miss', 'ok']);
+  it('misses on a single failed page or message send, and on RSS or heap growth over 10 MB', () => {
+    expect(statuses(result({ pageErrors: 1 }))).toEqual(['miss', 'ok', 'ok']);
     const send = loadReport(result({ sendErrors: 1 })).checks[0];
     expect(send.status).toBe('miss');
     expect(send.note).toContain('429');
-    expect(statuses(result({ rssAfter: 250.5 }))).toEqual(['ok', 'miss']);
+    expect(statuses(result({ rssAfter: 250.5 }))).toEqual(['ok', 'miss', 'ok']);
+    expect(statuses(result({ heapAfter: 80.5 }))).toEqual(['ok', 'ok', 'miss']);
   });
 
   it('tables pages and sends with their percentiles', () => {
