@@ -166,7 +166,8 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
     seconds,
     interval,
     pages: {
-      requests: browsing.requests.total,
+      // autocannon's total counts the answers; a request that timed out or lost its socket is an attempt too.
+      requests: browsing.requests.total + browsing.errors,
       rps: browsing.requests.average,
       errors: pageErrors(browsing),
       kinds: [...statusKinds, browsing.errors > browsing.timeouts ? `${browsing.errors - browsing.timeouts} socket errors` : '', browsing.timeouts ? `${browsing.timeouts} timeouts (10 s)` : ''].filter(Boolean),
@@ -186,7 +187,7 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
     memory: { idle, before, after },
   };
   console.log(
-    `  load: pages ${result.pages.requests} requests (${result.pages.rps.toFixed(0)} req/s), ${result.pages.errors} errors, p50 ${result.pages.p50} ms, p99 ${result.pages.p99} ms; ` +
+    `  load: pages ${result.pages.requests} requests (${result.pages.rps.toFixed(0)} answered a second), ${result.pages.errors} errors, p50 ${result.pages.p50} ms, p99 ${result.pages.p99} ms; ` +
       `sends ${result.sends.requests}, ${result.sends.errors} errors, p50 ${result.sends.p50?.toFixed(0)} ms, p99 ${result.sends.p99?.toFixed(0)} ms; ` +
       `RSS ${before.rss.toFixed(0)} → ${after.rss.toFixed(0)} MB`,
   );
@@ -203,7 +204,7 @@ export function loadReport(r) {
   const heapGrowth = r.memory.after.heap != null && r.memory.before.heap != null ? r.memory.after.heap - r.memory.before.heap : null;
   const table = {
     title: `Load: ${r.browsers} fans browsing and ${r.senders} sending for ${r.duration} s (${r.label}; loopback)`,
-    header: ['traffic', 'requests', 'req/s', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'notes'],
+    header: ['traffic', 'requests', 'answered /s', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'notes'],
     rows: [
       [
         'pages: artist home, vault, posts (signed in, SSR)',
@@ -218,7 +219,7 @@ export function loadReport(r) {
       [
         'message sends: POST /messages/conversations/{id}',
         r.sends.requests,
-        fmt(r.sends.requests / r.seconds, 1),
+        fmt((r.sends.requests - r.sends.errors) / r.seconds, 1),
         r.sends.errors,
         fmt(r.sends.p50),
         fmt(r.sends.p99),

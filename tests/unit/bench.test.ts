@@ -157,6 +157,7 @@ describe('load budgets', () => {
     const { table } = loadReport(result());
     expect(table.rows[0].slice(1, 6)).toEqual([30000, '500', 0, '300', '900']);
     expect(table.rows[1].slice(1, 6)).toEqual([1200, '20.0', 0, '20', '80']);
+    expect(loadReport(result({ sendErrors: 60 })).table.rows[1][2]).toBe('19.0');
   });
 
   it('browses the artist home, vault and posts, and gives each sending fan an address of its own', () => {
