@@ -58,11 +58,56 @@ async function openPglite(dataDir: string | null): Promise<Db> {
   };
 }
 
+/** How long a query may wait for one of the pool's clients to come free under load (not for the database). */
+export const POOL_WAIT_MS = 15_000;
+
+/**
+ * A first-come, first-served queue for the pool's clients. pg-pool's own queue counts waiting for a busy client
+ * against connectionTimeoutMillis, so a crowd (200 fans browsing at once) looked like a database outage: 503s after
+ * 5 s in the queue. Here requests queue for a client up to POOL_WAIT_MS, and the pool is only asked for a client
+ * when one is free, so its 5 s timeout measures the database alone: an outage still fails fast.
+ */
+export function clientQueue(slots: number, waitMs = POOL_WAIT_MS) {
+  let free = slots;
+  const waiting: { resolve: () => void; timer: ReturnType<typeof setTimeout> }[] = [];
+  return {
+    acquire(): Promise<void> {
+      if (free > 0) {
+        free--;
+        return Promise.resolve();
+      }
+      return new Promise((resolve, reject) => {
+        const entry = {
+          resolve,
+          timer: setTimeout(() => {
+            waiting.splice(waiting.indexOf(entry), 1);
+            // Worded as pg's own timeout, so the api answers it as it answers an unreachable database: a 503.
+            reject(new Error(`timeout exceeded when trying to connect: every database client stayed busy for ${waitMs / 1000} s`));
+          }, waitMs),
+        };
+        waiting.push(entry);
+      });
+    },
+    release() {
+      const next = waiting.shift();
+      if (next) {
+        clearTimeout(next.timer);
+        next.resolve();
+      } else free++;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+  };
+}
+
 async function openPostgres(databaseUrl: string, schema?: string, max = 10): Promise<Db> {
+  const queue = clientQueue(max);
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
-    // Fail fast when the server is gone instead of queueing requests forever.
+    // Fail fast when the server is gone instead of queueing requests forever (the wait for a busy client is
+    // clientQueue's, above).
     connectionTimeoutMillis: 5000,
     options: schema ? `-c search_path=${schema}` : undefined,
   });
@@ -79,11 +124,23 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
   return {
     kind: 'postgres',
     async query<Row>(sql: string, params: unknown[] = []) {
-      const result = await pool.query(sql, params);
-      return result.rows as Row[];
+      await queue.acquire();
+      try {
+        const result = await pool.query(sql, params);
+        return result.rows as Row[];
+      } finally {
+        queue.release();
+      }
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      await queue.acquire();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        queue.release();
+        throw error;
+      }
       try {
         await client.query('BEGIN');
         const result = await fn({
@@ -99,10 +156,16 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         throw error;
       } finally {
         client.release();
+        queue.release();
       }
     },
     async exec(sql) {
-      await pool.query(sql);
+      await queue.acquire();
+      try {
+        await pool.query(sql);
+      } finally {
+        queue.release();
+      }
     },
     close: () => pool.end(),
   };

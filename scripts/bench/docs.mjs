@@ -2,7 +2,7 @@
 // findings, fixes) is kept.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib.mjs';
+import { PARTS, ROOT } from './lib.mjs';
 import { budgetTable, markdownTable } from './report.mjs';
 
 const START = '<!-- bench:results:start (written by `npm run bench`; edit outside the markers) -->';
@@ -13,12 +13,13 @@ export function writeDocs(results) {
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
   const m = results.machine;
   const count = (status) => results.checks.filter((c) => c.status === status).length;
-  const parts = results.args.only ?? ['weight', 'paint', 'throughput', 'realtime'];
+  const parts = results.args.only ?? PARTS;
   const options = [
     `parts: ${parts.join(', ')}`,
     parts.includes('throughput') && `autocannon ${results.args.duration} s per run at ${results.args.connections.join(' and ')} connections`,
     parts.includes('realtime') && `${results.args.clients} realtime clients`,
     parts.includes('paint') && `${results.args.loads} cold loads per page for paint`,
+    parts.includes('load') && `load for ${results.args.loadDuration} s`,
   ].filter(Boolean);
   const generated = [
     START,

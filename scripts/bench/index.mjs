@@ -8,7 +8,7 @@ import path from 'node:path';
 import { prepareFixtures, startApp } from './app.mjs';
 import { launchBrowser } from './browser.mjs';
 import { buildFloor, floorDirCleanup, startFloor } from './floor.mjs';
-import { machine, parseArgs, ROOT } from './lib.mjs';
+import { machine, parseArgs, PARTS, ROOT } from './lib.mjs';
 import { budgetTable, printTable } from './report.mjs';
 import { routes as routeList } from './routes.mjs';
 import { jsBreakdownTable, measureWeight, weightTable } from './weight.mjs';
@@ -16,9 +16,10 @@ import { floorTargets, measureTargets, memoryReport, memorySample, throughputRep
 import { measurePaint, paintTable } from './paint.mjs';
 import { measureRealtime, realtimeTables } from './realtime.mjs';
 import { writeDocs } from './docs.mjs';
+import { measureLoad } from './load.mjs';
 
 const args = parseArgs(process.argv.slice(2));
-const parts = new Set(args.only ?? ['weight', 'paint', 'throughput', 'realtime']);
+const parts = new Set(args.only ?? PARTS);
 const began = new Date();
 
 if (!fs.existsSync(path.join(ROOT, 'build/server/index.js')) || !fs.existsSync(path.join(ROOT, 'build/web/index.js'))) {
@@ -58,21 +59,30 @@ const cleanup = async () => {
 process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
 
 try {
-  console.log(`Stagedoor bench: ${[...parts].join(', ')}${parts.has('throughput') ? ` (${args.duration} s per run)` : ''}; logs in ${logDir}`);
-  console.log('floor: building a minimal Remix 2 page with the same config …');
-  const floorDir = await buildFloor();
-  cleanups.push(async () => floorDirCleanup(floorDir));
-  const floor = await startFloor({ dir: floorDir, remixPort: ports.floorRemix, httpPort: ports.floorHttp, logDir });
-  cleanups.push(floor.stop);
+  console.log(`Stagedoor bench: ${[...parts].join(', ')}${parts.has('throughput') ? ` (${args.duration} s per run)` : ''}${parts.has('load') ? ` (load ${args.loadDuration} s)` : ''}; logs in ${logDir}`);
+  // The floors are what weight, paint and throughput compare against; realtime and load have absolute budgets.
+  let floor = null;
+  if (parts.has('weight') || parts.has('paint') || parts.has('throughput')) {
+    console.log('floor: building a minimal Remix 2 page with the same config …');
+    const floorDir = await buildFloor();
+    cleanups.push(async () => floorDirCleanup(floorDir));
+    floor = await startFloor({ dir: floorDir, remixPort: ports.floorRemix, httpPort: ports.floorHttp, logDir });
+    cleanups.push(floor.stop);
+  }
 
-  const databases = [{ db: 'pglite' }];
-  if (args.pg && (parts.has('throughput') || parts.has('realtime'))) databases.push({ db: 'pg', pgUrl: args.pg });
-  else if (parts.has('throughput') || parts.has('realtime')) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run.');
+  // PGlite for the parts measured on it (weight, paint, throughput), and whenever PostgreSQL is not available;
+  // PostgreSQL for throughput, and for realtime and load, which run once, on the last database.
+  const onPg = ['throughput', 'realtime', 'load'].some((p) => parts.has(p));
+  const databases = [];
+  if (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p))) databases.push({ db: 'pglite' });
+  if (args.pg && onPg) databases.push({ db: 'pg', pgUrl: args.pg });
+  else if (onPg) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run, and realtime and load ran on PGlite.');
   const throughput = { floor: [], db: [] };
   const memory = [];
   const realtime = [];
 
-  for (const { db, pgUrl } of databases) {
+  for (let i = 0; i < databases.length; i++) {
+    const { db, pgUrl } = databases[i];
     console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
     let app;
     try {
@@ -83,6 +93,11 @@ try {
       console.error(`app: could not start on PostgreSQL (${error.message.split('\n')[0]}); going on without it`);
       results.notes.push(`PostgreSQL could not be used (${error.message.split('\n')[0]}): the PostgreSQL budgets are not applicable in this run.`);
       databases.pop();
+      // Without PostgreSQL the parts that wanted it run on PGlite.
+      if (!databases.length) {
+        databases.push({ db: 'pglite' });
+        i--;
+      }
       continue;
     }
     let stopped = false;
@@ -144,6 +159,18 @@ try {
       if (rt) {
         realtime.push(rt);
         results.checks.push(...rt.checks);
+      }
+    }
+
+    // Load runs once, on the last database, like realtime.
+    if (parts.has('load') && db === databases[databases.length - 1].db) {
+      console.log(`load: 200 fans browsing and 50 sending messages for ${args.loadDuration} s on ${app.label} …`);
+      const load = await timed('load', () => measureLoad({ app, fixtures, duration: args.loadDuration }));
+      if (load) {
+        results.load = load;
+        results.tables.push(load.table);
+        results.checks.push(...load.checks);
+        if (app.db !== 'pg') results.notes.push('The load part ran on PGlite: PostgreSQL was not available, and production runs on PostgreSQL.');
       }
     }
     await stopApp();

@@ -17,13 +17,17 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Every part, in the order they run; the default is all of them. */
+export const PARTS = ['weight', 'paint', 'throughput', 'realtime', 'load'];
+
 const HELP = `node scripts/bench/index.mjs [options]
   --weight-only        only the page-weight part (CI: does not depend on the machine's speed)
-  --only=a,b           parts to run: weight, throughput, paint, realtime (memory comes with throughput)
+  --only=a,b           parts to run: weight, throughput, paint, realtime, load (memory comes with throughput)
   --duration=S         seconds per autocannon run (default 10)
   --connections=a,b    autocannon connection counts (default 10,50)
   --clients=N          realtime clients (default 1000; RSS is also sampled at 2N)
   --rate=N             realtime messages per second for 15 s (default 3; at most 78 messages: the api allows 30 a minute per sender)
+  --load-duration=S    seconds of the load part: 200 fans browsing while 50 send messages (default 60)
   --loads=N            cold loads per route for the paint medians (default 5)
   --pg=URL             PostgreSQL server for the PostgreSQL runs (default TEST_DATABASE_URL; none: PGlite only)
   --no-pg              PGlite only, even when TEST_DATABASE_URL is set
@@ -33,6 +37,8 @@ const HELP = `node scripts/bench/index.mjs [options]
   --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
 `;
 
+const WITH_VALUE = new Set(['only', 'duration', 'connections', 'clients', 'rate', 'load-duration', 'loads', 'pg', 'web-port', 'api-port', 'slow3g']);
+
 export function parseArgs(argv) {
   const args = {
     only: null,
@@ -41,15 +47,19 @@ export function parseArgs(argv) {
     clients: 1000,
     rate: 3,
     loads: 5,
+    loadDuration: 60,
     pg: process.env.TEST_DATABASE_URL || '',
     webPort: 3500,
     apiPort: 8580,
     docs: true,
     slow3g: ['home'],
   };
-  for (const raw of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i];
     const [key, ...rest] = raw.replace(/^--/, '').split('=');
-    const value = rest.join('=');
+    let value = rest.join('=');
+    // `--pg URL` as well as `--pg=URL`, for the options that take a value.
+    if (!raw.includes('=') && WITH_VALUE.has(key) && i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
     switch (key) {
       case 'help':
       case 'h':
@@ -60,6 +70,7 @@ export function parseArgs(argv) {
         break;
       case 'only':
         args.only = value.split(',').filter(Boolean);
+        for (const part of args.only) if (!PARTS.includes(part)) fail(`unknown part ${part} in --only (parts: ${PARTS.join(', ')})`);
         break;
       case 'duration':
         args.duration = positive(key, value);
@@ -72,6 +83,9 @@ export function parseArgs(argv) {
         break;
       case 'rate':
         args.rate = positive(key, value);
+        break;
+      case 'load-duration':
+        args.loadDuration = positive(key, value);
         break;
       case 'loads':
         args.loads = positive(key, value);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chunksHolding, jsByPackage } from '../../scripts/bench/browser.mjs';
-import { median, parseArgs, percentile } from '../../scripts/bench/lib.mjs';
+import { fanAddress, LOAD_RSS_GROWTH_BUDGET_MB, loadPages, loadReport } from '../../scripts/bench/load.mjs';
+import { median, parseArgs, PARTS, percentile } from '../../scripts/bench/lib.mjs';
 import { budgetTable, markdownTable } from '../../scripts/bench/report.mjs';
 import { memoryReport, throughputReport } from '../../scripts/bench/throughput.mjs';
 
@@ -52,6 +53,17 @@ describe('bench options', () => {
     expect(args.slow3g).toEqual([]);
     expect(args.pg).toBe('');
     expect(parseArgs([]).duration).toBe(10);
+  });
+
+  it('runs the load part by default and alone with --only load, for --load-duration seconds', () => {
+    expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load']);
+    expect(parseArgs([]).only).toBeNull();
+    expect(parseArgs([]).loadDuration).toBe(60);
+    const args = parseArgs(['--only', 'load', '--pg', 'postgres://postgres@127.0.0.1:5432/test', '--load-duration=5', '--web-port', '3600', '--api-port=8680']);
+    expect(args.only).toEqual(['load']);
+    expect(args.pg).toBe('postgres://postgres@127.0.0.1:5432/test');
+    expect(args.loadDuration).toBe(5);
+    expect([args.webPort, args.apiPort]).toEqual([3600, 8680]);
   });
 });
 
@@ -109,6 +121,50 @@ describe('memory budget', () => {
       { label: 'PostgreSQL', startMs: 1000, idle: sample(40), warm: sample(45), after: sample(60) },
     ]);
     expect(checks.map((c: { status: string }) => c.status)).toEqual(['ok', 'miss']);
+  });
+});
+
+describe('load budgets', () => {
+  const result = (over: { pageErrors?: number; sendErrors?: number; rssAfter?: number; heapAfter?: number } = {}) => ({
+    label: 'PostgreSQL',
+    browsers: 200,
+    senders: 50,
+    duration: 60,
+    seconds: 60,
+    interval: 2500,
+    pages: { requests: 30000, rps: 500, errors: over.pageErrors ?? 0, kinds: over.pageErrors ? [`${over.pageErrors}× 500`] : [], p50: 300, p99: 900, max: 1200 },
+    sends: { requests: 1200, errors: over.sendErrors ?? 0, kinds: over.sendErrors ? [`${over.sendErrors}× 429`] : [], p50: 20, p99: 80, max: 120 },
+    memory: { idle: { rss: 200, heap: 60 }, before: { rss: 240, heap: 70 }, after: { rss: over.rssAfter ?? 245, heap: over.heapAfter ?? 71 } },
+  });
+  const statuses = (r: ReturnType<typeof result>) => loadReport(r).checks.map((c: { status: string }) => c.status);
+
+  it('holds with no error and no RSS growth beyond the growth budget', () => {
+    expect(LOAD_RSS_GROWTH_BUDGET_MB).toBe(10);
+    expect(statuses(result())).toEqual(['ok', 'ok', 'ok']);
+    expect(statuses(result({ rssAfter: 250, heapAfter: 80 }))).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('misses on a single failed page or message send, and on RSS or heap growth over 10 MB', () => {
+    expect(statuses(result({ pageErrors: 1 }))).toEqual(['miss', 'ok', 'ok']);
+    const send = loadReport(result({ sendErrors: 1 })).checks[0];
+    expect(send.status).toBe('miss');
+    expect(send.note).toContain('429');
+    expect(statuses(result({ rssAfter: 250.5 }))).toEqual(['ok', 'miss', 'ok']);
+    expect(statuses(result({ heapAfter: 80.5 }))).toEqual(['ok', 'ok', 'miss']);
+  });
+
+  it('tables pages and sends with their percentiles', () => {
+    const { table } = loadReport(result());
+    expect(table.rows[0].slice(1, 6)).toEqual([30000, '500', 0, '300', '900']);
+    expect(table.rows[1].slice(1, 6)).toEqual([1200, '20.0', 0, '20', '80']);
+    expect(loadReport(result({ sendErrors: 60 })).table.rows[1][2]).toBe('19.0');
+  });
+
+  it('browses the artist home, vault and posts, and gives each sending fan an address of its own', () => {
+    expect(loadPages('thelatenights')).toEqual(['/thelatenights', '/thelatenights/vault', '/thelatenights/posts']);
+    const addresses = new Set(Array.from({ length: 300 }, (_, i) => fanAddress(i)));
+    expect(addresses.size).toBe(300);
+    expect([...addresses].every((a) => /^198\.1[89]\.\d+\.\d+$/.test(a))).toBe(true);
   });
 });
 
