@@ -134,7 +134,7 @@ test('the artist creates, reorders, renames and deletes a collection; a fan sees
   await context.close();
 });
 
-test('without JavaScript: the empty-title message, then a collection of two items in order', async ({ browser, request }) => {
+test('without JavaScript: the empty-title message, a collection of two items in order, a move', async ({ browser, request }) => {
   const context = await browser.newContext({ baseURL: webBase, javaScriptEnabled: false });
   const page = await context.newPage();
   const token = await signIn(context, request, ARTIST);
@@ -155,6 +155,15 @@ test('without JavaScript: the empty-title message, then a collection of two item
   const id = collectionId(page);
   await expectOrder(page, b.title, a.title);
   expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([b._id, a._id]);
+  // The move buttons are plain submits: the form comes back in the new order, then saves it.
+  await page.goto(`/${ARTIST.username}/account/collections/${id}/edit`);
+  await page.getByRole('button', { name: `Move ${a.title} up` }).click();
+  await expect(page.getByLabel(`Order of ${a.title}`)).toHaveValue('1');
+  await expect(page.getByLabel(`Order of ${b.title}`)).toHaveValue('2');
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: 'Save collection' }).last().click();
+  await page.waitForURL(new RegExp(`/juniperlane/collection/${id}$`));
+  expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([a._id, b._id]);
   await request.delete(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
   await context.close();
 });
