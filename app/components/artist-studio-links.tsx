@@ -5,6 +5,7 @@ const LINKS = [
   { to: 'create-image', label: 'Post a photo', hint: 'An image with a caption' },
   { to: 'add-to-vault', label: 'Add to the vault', hint: 'A demo, voice note, session or video' },
   { to: 'content', label: 'Your content', hint: 'Drafts, scheduled and published items' },
+  { to: 'collections', label: 'Collections', hint: 'Group items for fans, in your order' },
 ] as const;
 
 /**

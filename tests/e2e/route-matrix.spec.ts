@@ -64,6 +64,9 @@ const ROWS: Record<string, Row> = {
   '/:artistUsername/account/add-to-vault': { path: `/${A}/account/add-to-vault`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
   '/:artistUsername/account/content': { path: `/${A}/account/content`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
   '/:artistUsername/account/content/:id/edit': { path: `/${A}/account/content/{item}/edit`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/collections': { path: `/${A}/account/collections`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/collections/new': { path: `/${A}/account/collections/new`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/account/collections/:id/edit': { path: `/${A}/account/collections/{collection}/edit`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
   // Last: a GET of /logout ends the session it carries.
   '/logout': { path: '/logout', anonymous: '→ /login', fan: '→ /login', subscriber: '→ /login', owner: '→ /login', otherArtist: '→ /login' },
   '/*': { path: '/no/such/page/here', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },

@@ -1,0 +1,70 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { CollectionForm } from '~/components/collection-form';
+import { StudioPage } from '~/components/post-form';
+import { collectionFormAction, getOwnCollection, listPickableItems } from '~/utils/collections.server';
+import { requireOwnArtist } from '~/utils/content-create.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Edit ${data.collection.title} · ${data.artist.name} | Stagedoor` : 'Edit collection | Stagedoor' },
+];
+
+/** /{artist}/account/collections/{id}/edit: the collection's form, filled in, and a way to delete it (items kept). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
+  const [collection, items] = await Promise.all([
+    getOwnCollection(token, params.id ?? '', request.signal),
+    listPickableItems(token, artist.username, request.signal),
+  ]);
+  if (collection.performerId !== artist.id) throw new Response('Not found', { status: 404 });
+  return json({
+    artist: { username: artist.username, name: artist.name },
+    collection: {
+      _id: collection._id,
+      title: collection.title,
+      description: collection.description,
+      cover: collection.cover ? { id: collection.cover._id, name: '', url: collection.cover.thumbnailUrl ?? collection.cover.url } : null,
+      itemIds: collection.items.data.map((item) => item._id),
+    },
+    items,
+  });
+}
+
+export function action({ request, params }: ActionFunctionArgs) {
+  return collectionFormAction({ request, artistUsername: params.artistUsername, collectionId: params.id });
+}
+
+export default function EditCollection() {
+  const { artist, collection, items } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const cover = actionData
+    ? actionData.coverId
+      ? { id: actionData.coverId, name: actionData.coverName, url: actionData.coverId === collection.cover?.id ? collection.cover.url : null }
+      : null
+    : collection.cover;
+  return (
+    <StudioPage artistName={artist.name} title="Edit collection">
+      <CollectionForm
+        items={items}
+        chosen={actionData?.itemIds ?? collection.itemIds}
+        defaultValue={{ title: collection.title, description: collection.description }}
+        cover={cover}
+        lastResult={actionData?.result}
+        cancelTo={`/${artist.username}/account/collections`}
+        submitLabel="Save collection"
+      />
+      <Form method="post" className="mt-12 rounded-2xl border border-red-400/40 p-5 sm:p-6">
+        <h2 className="text-lg font-bold text-white">Delete this collection</h2>
+        <p className="mt-1 text-sm text-white/75">The collection goes; its items stay, in your content and in the vault.</p>
+        <button
+          type="submit"
+          name="intent"
+          value="delete"
+          className="mt-4 rounded-full border border-red-400 px-5 py-2.5 text-base font-semibold text-red-300 hover:bg-red-400/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+        >
+          Delete collection
+        </button>
+      </Form>
+    </StudioPage>
+  );
+}

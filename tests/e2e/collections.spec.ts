@@ -1,0 +1,169 @@
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
+
+/**
+ * The artist's collection pages (issue 4), in Chromium against the built app: juniperlane creates a collection of
+ * two items in a chosen order, sees it in that order on the fan-facing page, reorders it, renames it and deletes
+ * it (the items stay); an empty title has its message; the creation once more without JavaScript; a subscribed fan
+ * sees the collection; a fan gets the 404 page on the artist's pages.
+ */
+
+const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
+const FAN = { email: 'fan@stagedoor.test', password: 'Stagedoor-fan-2026!' };
+
+async function logIn(request: APIRequestContext, account: { email: string; password: string }) {
+  const response = await request.post(`${apiBase}/auth/login`, {
+    data: { username: account.email, password: account.password, remember: true },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+async function signIn(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
+  const token = await logIn(request, account);
+  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  return token;
+}
+
+interface Item {
+  _id: string;
+  title: string;
+}
+
+/** Two published items of the artist with distinct titles. */
+async function twoItems(request: APIRequestContext, token: string): Promise<[Item, Item]> {
+  const response = await request.get(`${apiBase}/performers/${ARTIST.username}/content?state=published&limit=20`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const items = ((await response.json()) as { data: { data: Item[] } }).data.data;
+  const distinct = items.filter((item, i) => items.findIndex((other) => other.title === item.title) === i && item.title.length > 3);
+  expect(distinct.length).toBeGreaterThanOrEqual(2);
+  return [distinct[0], distinct[1]];
+}
+
+async function collectionItemIds(request: APIRequestContext, token: string, id: string) {
+  const response = await request.get(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: { title: string; items: { data: Item[] } } }).data;
+}
+
+/** The titles' order as the fan-facing page shows them. */
+async function expectOrder(page: Page, first: string, second: string) {
+  const text = await page.locator('section[aria-labelledby="collection-items-title"]').innerText();
+  expect(text.indexOf(first)).toBeGreaterThanOrEqual(0);
+  expect(text.indexOf(second)).toBeGreaterThan(text.indexOf(first));
+}
+
+const collectionId = (page: Page) => new URL(page.url()).pathname.split('/').pop()!;
+
+test('the artist creates, reorders, renames and deletes a collection; a fan sees it', async ({ browser, request }) => {
+  const context = await browser.newContext({ baseURL: webBase });
+  const page = await context.newPage();
+  const token = await signIn(context, request, ARTIST);
+  const [a, b] = await twoItems(request, token);
+
+  await page.goto(`/${ARTIST.username}/account`);
+  await page.getByRole('link', { name: /^Collections/ }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your collections' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByRole('link', { name: 'New collection' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'New collection' })).toBeVisible();
+  await expectNoA11yViolations(page);
+
+  // An empty title: the spec's message on the field.
+  await page.getByRole('button', { name: 'Create collection' }).last().click();
+  await expect(page.getByText('Please enter a title for your collection.')).toBeVisible();
+
+  const title = uniqueName('Tour diary');
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Description (optional)').fill('Songs from the road.');
+  // b first, then a.
+  await page.locator(`#item-${a._id}`).check();
+  await page.getByLabel(`Order of ${a.title}`).fill('2');
+  await page.locator(`#item-${b._id}`).check();
+  await page.getByLabel(`Order of ${b.title}`).fill('1');
+  await page.getByRole('button', { name: 'Create collection' }).last().click();
+  await page.waitForURL(/\/juniperlane\/collection\/[^/]+$/);
+  const id = collectionId(page);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expectOrder(page, b.title, a.title);
+  expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([b._id, a._id]);
+
+  // The list shows it; edit: move a up, rename.
+  await page.goto(`/${ARTIST.username}/account/collections`);
+  await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
+  await page.getByRole('link', { name: `Edit ${title}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit collection' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: `Move ${a.title} up` }).click();
+  await expect(page.getByLabel(`Order of ${a.title}`)).toHaveValue('1');
+  await expect(page.getByLabel(`Order of ${b.title}`)).toHaveValue('2');
+  const renamed = `${title} (renamed)`;
+  await page.getByLabel('Title').fill(renamed);
+  await page.getByRole('button', { name: 'Save collection' }).last().click();
+  await page.waitForURL(new RegExp(`/juniperlane/collection/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+  await expectOrder(page, a.title, b.title);
+  const saved = await collectionItemIds(request, token, id);
+  expect(saved.title).toBe(renamed);
+  expect(saved.items.data.map((item) => item._id)).toEqual([a._id, b._id]);
+
+  // A subscribed fan sees it.
+  const fanContext = await browser.newContext({ baseURL: webBase });
+  const fanPage = await fanContext.newPage();
+  await signIn(fanContext, request, FAN);
+  await fanPage.goto(`/${ARTIST.username}/collection/${id}`);
+  await expect(fanPage.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+  await expectOrder(fanPage, a.title, b.title);
+  await expectNoA11yViolations(fanPage);
+  // The artist's pages are not the fan's.
+  const refused = await fanPage.goto(`/${ARTIST.username}/account/collections`);
+  expect(refused?.status()).toBe(404);
+  await fanContext.close();
+
+  // Delete: the collection goes, the items stay.
+  await page.goto(`/${ARTIST.username}/account/collections/${id}/edit`);
+  await page.getByRole('button', { name: 'Delete collection' }).click();
+  await page.waitForURL(/\/juniperlane\/account\/collections\?deleted=true$/);
+  await expect(page.getByRole('status')).toHaveText('Collection deleted. Its items are kept.');
+  await expect(page.getByRole('link', { name: renamed, exact: true })).toHaveCount(0);
+  const gone = await request.get(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(gone.status()).toBe(404);
+  const kept = await request.get(`${apiBase}/content/${a._id}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(kept.status()).toBe(200);
+  await context.close();
+});
+
+test('without JavaScript: the empty-title message, a collection of two items in order, a move', async ({ browser, request }) => {
+  const context = await browser.newContext({ baseURL: webBase, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const token = await signIn(context, request, ARTIST);
+  const [a, b] = await twoItems(request, token);
+  await page.goto(`/${ARTIST.username}/account/collections/new`);
+  await page.getByRole('button', { name: 'Create collection' }).last().click();
+  await expect(page.getByText('Please enter a title for your collection.')).toBeVisible();
+  await expectNoA11yViolations(page);
+  const title = uniqueName('No-JS set');
+  await page.getByLabel('Title').fill(title);
+  await page.locator(`#item-${a._id}`).check();
+  await page.locator(`#item-${b._id}`).check();
+  // b first, then a, by their order numbers.
+  await page.getByLabel(`Order of ${a.title}`).fill('2');
+  await page.getByLabel(`Order of ${b.title}`).fill('1');
+  await page.getByRole('button', { name: 'Create collection' }).last().click();
+  await page.waitForURL(/\/juniperlane\/collection\/[^/]+$/);
+  const id = collectionId(page);
+  await expectOrder(page, b.title, a.title);
+  expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([b._id, a._id]);
+  // The move buttons are plain submits: the form comes back in the new order, then saves it.
+  await page.goto(`/${ARTIST.username}/account/collections/${id}/edit`);
+  await page.getByRole('button', { name: `Move ${a.title} up` }).click();
+  await expect(page.getByLabel(`Order of ${a.title}`)).toHaveValue('1');
+  await expect(page.getByLabel(`Order of ${b.title}`)).toHaveValue('2');
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: 'Save collection' }).last().click();
+  await page.waitForURL(new RegExp(`/juniperlane/collection/${id}$`));
+  expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([a._id, b._id]);
+  await request.delete(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  await context.close();
+});
