@@ -5,6 +5,7 @@ import type { Config } from '../server/config.js';
 import { adminRoutes } from './admin/routes.js';
 import { createLimiters } from './auth/rate-limits.js';
 import { authRoutes } from './auth/routes.js';
+import { createCacheForDb } from './cache/broadcast.js';
 import { conversationRoutes } from './conversations/routes.js';
 import { contentApi } from './content/index.js';
 import type { ApiContext } from './context.js';
@@ -77,8 +78,10 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
+  const readCache = createCacheForDb(db, (error) => app.log.warn({ err: error }, 'read cache: an invalidation could not be announced'));
   const ctx: ApiContext = {
     db,
+    cache: readCache.cache,
     config,
     limiters: createLimiters(),
     log: app.log,
@@ -136,6 +139,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
       closing = true;
       await realtime.close();
       await app.close();
+      await readCache.close();
     },
   };
 }

@@ -3,12 +3,18 @@ import type { Config } from '../server/config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Limiters } from './auth/rate-limits.js';
+import type { ReadCache } from './cache/read-cache.js';
 
 /** What every api module needs, built once at start-up and passed down explicitly. */
 export interface ApiContext {
   db: Db;
+  /** Hot reads kept in memory, invalidated by the writes that change them (cache/read-cache.ts). */
+  cache: ReadCache;
   config: Config;
   mailer: Mailer;
   limiters: Limiters;
   log: FastifyBaseLogger;
 }
+
+/** What a cached read needs: the database, and the cache in front of it. */
+export type Reads = Pick<ApiContext, 'db' | 'cache'>;

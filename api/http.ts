@@ -28,14 +28,17 @@ export function ok<T>(data: T) {
   return { status: 0 as const, data };
 }
 
-/** Parses a body or query with a zod schema; failure answers 400 with each field's messages. */
-export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+/**
+ * Parses a body or query with a zod schema (classic, or zod/mini as the web's form schemas are); failure answers
+ * 400 with each field's messages.
+ */
+export function parse<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input ?? {});
   if (result.success) return result.data;
   throw badRequest(result.error.issues[0]?.message ?? 'Invalid request', fieldErrors(result.error));
 }
 
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.join('.') : 'form';
@@ -64,7 +67,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Query read timeout/i.test(message)
   );
 }
 

@@ -7,6 +7,7 @@ import { ApiError, badRequest, ok, parse, unprocessable } from '../http.js';
 import { conflictFromUniqueViolation, findConflict, findUserByLogin, type Conflict } from '../users/queries.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { consume, ensureNotBlocked } from './rate-limits.js';
+import { tag } from '../cache/tags.js';
 import { createSession, revokeSession, revokeUserSessions } from './sessions.js';
 import { hashToken, newToken } from './tokens.js';
 import { requireViewer } from './viewer.js';
@@ -75,8 +76,9 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
   });
 
   app.post('/auth/logout', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     await revokeSession(db, viewer.tokenHash);
+    await ctx.cache.invalidate(tag.session(viewer.tokenHash));
     return ok({ success: true });
   });
 
@@ -113,7 +115,7 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
     const query = parse(z.object({ token: z.string({ error: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200, RESET_TOKEN_INVALID) }), request.query);
     const body = parse(z.object({ password: PasswordSchema }), request.body);
     const passwordHash = await hashPassword(body.password);
-    await db.transaction(async (tx) => {
+    const userId = await db.transaction(async (tx) => {
       // Spending the token and changing the password happen together: a token works once.
       const reset = await one<{ userId: string }>(
         tx,
@@ -126,7 +128,9 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
       await tx.query('UPDATE users SET password_hash = $1, updated_at = now() WHERE id = $2', [passwordHash, reset.userId]);
       await tx.query('UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [reset.userId]);
       await revokeUserSessions(tx, reset.userId);
+      return reset.userId;
     });
+    await ctx.cache.invalidate(tag.user(userId));
     return ok({ success: true });
   });
 }

@@ -11,6 +11,10 @@ export async function createSession(db: Queryable, userId: string, ttlDays: numb
   return token;
 }
 
+/**
+ * The read cache holds sessions: whoever revokes one must invalidate `tag.session` (or `tag.user` for all of a
+ * user's) once the change has committed, as the auth and users routes do.
+ */
 export async function revokeSession(db: Queryable, tokenHash: string) {
   await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
 }

@@ -8,6 +8,7 @@ import { itemSelect, serializeItems, typesCondition, type ItemRow } from '../con
 import type { ContentServices } from '../content/services.js';
 import { ok, parse } from '../http.js';
 import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
+import { tag } from '../cache/tags.js';
 
 const ListQuery = z.object({
   /** Only this artist's items (the bookmarks page sits under /{artist}/account/bookmarks). */
@@ -22,14 +23,16 @@ export function bookmarkRoutes(app: FastifyInstance, services: ContentServices) 
 
   /** Idempotent: bookmarking twice keeps one bookmark. */
   app.post<{ Params: { id: string } }>('/content/:id/bookmark', async (request) => {
-    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const { item, access } = await requireReadableItem(services, request, request.params.id);
     await db.query('INSERT INTO bookmarks (user_id, item_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [access.viewer.id, item.id]);
+    await services.cache.invalidate(tag.marks(access.viewer.id));
     return ok({ bookmarked: true });
   });
 
   app.delete<{ Params: { id: string } }>('/content/:id/bookmark', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(services, request);
     await db.query('DELETE FROM bookmarks WHERE user_id = $1 AND item_id = $2', [viewer.id, request.params.id]);
+    await services.cache.invalidate(tag.marks(viewer.id));
     return ok({ bookmarked: false });
   });
 
@@ -38,9 +41,9 @@ export function bookmarkRoutes(app: FastifyInstance, services: ContentServices) 
    * the vault and posts. Items the viewer may no longer read (subscription ended, item unpublished) are left out.
    */
   app.get('/bookmarks', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(services, request);
     const query = parse(ListQuery, request.query);
-    const artistId = query.performer ? await findArtistId(db, query.performer) : null;
+    const artistId = query.performer ? await findArtistId(services, query.performer) : null;
     const where = `b.user_id = $1
       AND ($2::text IS NULL OR c.artist_id = $2)
       AND ${typesCondition('$3')}
@@ -50,7 +53,7 @@ export function bookmarkRoutes(app: FastifyInstance, services: ContentServices) 
     const direction = query.sort === 'asc' ? 'ASC' : 'DESC';
     const [rows, count] = await Promise.all([
       db.query<ItemRow & { bookmarkedAt: Date }>(
-        `${itemSelect('$1', 'b.created_at AS "bookmarkedAt"')}
+        `${itemSelect('b.created_at AS "bookmarkedAt"')}
            JOIN bookmarks b ON b.item_id = c.id
           WHERE ${where}
           ORDER BY b.created_at ${direction}, c.id ${direction} LIMIT $4 OFFSET $5`,

@@ -4,11 +4,12 @@ import { CollectionSchema } from '../../app/utils/content-validation.js';
 import type { Viewer } from '../auth/viewer.js';
 import { findArtistId, requireArtist, requireContentAccess, VISIBLE } from '../content/access.js';
 import { paging, TypesParam } from '../content/params.js';
-import { itemSelect, serializeItems, typesCondition, type ItemRow } from '../content/queries.js';
+import { itemSelect, nextPublication, serializeItems, typesCondition, type ItemRow } from '../content/queries.js';
 import type { ContentServices } from '../content/services.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
 import { findMediaByIds, removeUnusedMedia, serializeMedia } from '../media/queries.js';
+import { tag } from '../cache/tags.js';
 
 const collectionMessages = {
   notFound: 'This collection could not be found.',
@@ -102,7 +103,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   }
 
   async function requireOwnCollection(request: Parameters<typeof requireArtist>[1], id: string) {
-    const viewer = await requireArtist(db, request);
+    const viewer = await requireArtist(services, request);
     const collection = await findCollection(id, true);
     if (!collection) throw notFound(collectionMessages.notFound);
     if (collection.artistId !== viewer.id) throw forbidden(collectionMessages.notYours);
@@ -111,28 +112,34 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
 
   /** An artist's collections, newest first. Fans see those holding at least one published item. */
   app.get<{ Params: { username: string } }>('/performers/:username/collections', async (request) => {
-    const artistId = await findArtistId(db, request.params.username);
-    const access = await requireContentAccess(db, request, artistId);
+    const artistId = await findArtistId(services, request.params.username);
+    const access = await requireContentAccess(services, request, artistId);
     const query = parse(ListQuery, request.query);
     const where = `k.artist_id = $1 AND ($2::boolean OR EXISTS (
         SELECT 1 FROM collection_items ci JOIN content_items c ON c.id = ci.item_id WHERE ci.collection_id = k.id AND ${VISIBLE}))`;
-    const [rows, count] = await Promise.all([
-      db.query<CollectionRow>(`${COLLECTION_SELECT} WHERE ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT $3 OFFSET $4`, [
-        artistId,
-        access.owner,
-        query.limit,
-        query.offset,
-      ]),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM collections k WHERE ${where}`, [artistId, access.owner]),
-    ]);
-    return ok({ data: await serializeCollections(rows), total: count[0]?.total ?? 0 });
+    // What fans see of a collection (whether it shows, how many items) follows its items' publication too.
+    const list = await services.cache.read(`collections:${artistId}:${access.owner}:${query.limit}:${query.offset}`, async () => {
+      const [rows, count, until] = await Promise.all([
+        db.query<CollectionRow>(`${COLLECTION_SELECT} WHERE ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT $3 OFFSET $4`, [
+          artistId,
+          access.owner,
+          query.limit,
+          query.offset,
+        ]),
+        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM collections k WHERE ${where}`, [artistId, access.owner]),
+        nextPublication(db, artistId),
+      ]);
+      const value = { data: await serializeCollections(rows), total: count[0]?.total ?? 0 };
+      return { value, tags: [tag.collections(artistId), tag.content(artistId)], until };
+    });
+    return ok(list);
   });
 
   /** A collection with its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data, total } }. */
   app.get<{ Params: { id: string } }>('/collections/:id', async (request) => {
     const artist = await one<{ artistId: string }>(db, 'SELECT artist_id AS "artistId" FROM collections WHERE id = $1', [request.params.id]);
     if (!artist) throw notFound(collectionMessages.notFound);
-    const access = await requireContentAccess(db, request, artist.artistId);
+    const access = await requireContentAccess(services, request, artist.artistId);
     const query = parse(ItemsQuery, request.query);
     const collection = (await findCollection(request.params.id, access.owner))!;
     const order = query.sort
@@ -142,8 +149,8 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
     const params = [request.params.id, access.owner, query.types ?? null];
     const [rows, count] = await Promise.all([
       db.query<ItemRow>(
-        `${itemSelect('$4')} JOIN collection_items ci ON ci.item_id = c.id WHERE ${where} ORDER BY ${order} LIMIT $5 OFFSET $6`,
-        [...params, access.viewer.id, query.limit, query.offset],
+        `${itemSelect()} JOIN collection_items ci ON ci.item_id = c.id WHERE ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`,
+        [...params, query.limit, query.offset],
       ),
       db.query<{ total: number }>(
         `SELECT count(*)::int AS total FROM collection_items ci JOIN content_items c ON c.id = ci.item_id WHERE ${where}`,
@@ -156,7 +163,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   });
 
   app.post('/collections', async (request, reply) => {
-    const viewer = await requireArtist(db, request);
+    const viewer = await requireArtist(services, request);
     const body = parse(CollectionSchema, request.body);
     await checkParts(viewer, body);
     const id = await db.transaction(async (tx) => {
@@ -168,6 +175,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       await saveItems(tx, row!.id, body.itemIds);
       return row!.id;
     });
+    await services.cache.invalidate(tag.collections(viewer.id));
     const [collection] = await serializeCollections([(await findCollection(id, true))!]);
     return reply.status(201).send(ok(collection));
   });
@@ -186,6 +194,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       ]);
       await saveItems(tx, collection.id, body.itemIds);
     });
+    await services.cache.invalidate(tag.collections(viewer.id));
     if (collection.coverId !== (body.coverId ?? null)) await removeUnusedMedia(db, storage, [collection.coverId]);
     const [updated] = await serializeCollections([(await findCollection(collection.id, true))!]);
     return ok(updated);
@@ -195,6 +204,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   app.delete<{ Params: { id: string } }>('/collections/:id', async (request) => {
     const { collection } = await requireOwnCollection(request, request.params.id);
     await db.query('DELETE FROM collections WHERE id = $1', [collection.id]);
+    await services.cache.invalidate(tag.collections(collection.artistId));
     await removeUnusedMedia(db, storage, [collection.coverId]);
     return ok({ success: true });
   });

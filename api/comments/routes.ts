@@ -9,6 +9,7 @@ import { paging } from '../content/params.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { forbidden, notFound, ok, parse } from '../http.js';
+import { tag } from '../cache/tags.js';
 
 const ListQuery = z.object({
   ...paging,
@@ -54,7 +55,7 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
 
   /** Newest first, paged: { data: [comment], total, offset }. */
   app.get<{ Params: { id: string } }>('/content/:id/comments', async (request) => {
-    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const { item, access } = await requireReadableItem(services, request, request.params.id);
     const query = parse(ListQuery, request.query);
     let offset = query.offset;
     if (query.commentId) {
@@ -79,7 +80,7 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
   });
 
   app.post<{ Params: { id: string } }>('/content/:id/comments', async (request, reply) => {
-    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const { item, access } = await requireReadableItem(services, request, request.params.id);
     const body = parse(CommentSchema, request.body);
     await consume(postLimiter, access.viewer.id);
     const created = await one<{ id: string }>(
@@ -87,13 +88,14 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
       'INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, $3) RETURNING id',
       [item.id, access.viewer.id, body.text],
     );
+    await services.cache.invalidate(tag.content(item.artistId));
     const row = await one<CommentRow>(db, `${COMMENT_SELECT} WHERE m.id = $1`, [created!.id]);
     return reply.status(201).send(ok(serializeComment(row!, access.viewer.id, item.artistId)));
   });
 
   /** Its author or the item's artist may delete a comment; anyone else gets 403. */
   app.delete<{ Params: { id: string } }>('/comments/:id', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(services, request);
     const comment = await one<{ authorId: string; itemId: string; artistId: string }>(
       db,
       `SELECT m.author_id AS "authorId", m.item_id AS "itemId", c.artist_id AS "artistId"
@@ -103,6 +105,7 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
     if (!comment) throw notFound('This comment could not be found.');
     if (comment.authorId !== viewer.id && comment.artistId !== viewer.id) throw forbidden('Only its author or the artist can delete this comment.');
     await db.query('UPDATE comments SET deleted_at = now() WHERE id = $1', [request.params.id]);
+    await services.cache.invalidate(tag.content(comment.artistId));
     return ok({ success: true });
   });
 }

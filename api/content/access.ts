@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
-import { one, type Queryable } from '../db/client.js';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
+import { one } from '../db/client.js';
 import { forbidden, notFound } from '../http.js';
-import { isSubscribed } from '../subscriptions/queries.js';
+import { hasAccess } from '../subscriptions/queries.js';
 
 export const accessMessages = {
   subscribe: 'Subscribe to this artist to see their content.',
@@ -22,32 +24,35 @@ export interface ContentAccess {
  * The API's own guard for an artist's content: anonymous viewers get 401, signed-in viewers without an active
  * subscription 403 (another artist too: they are a fan here), the artist and subscribed fans pass.
  */
-export async function requireContentAccess(db: Queryable, request: FastifyRequest, artistId: string): Promise<ContentAccess> {
-  const viewer = await requireViewer(db, request);
+export async function requireContentAccess(reads: Reads, request: FastifyRequest, artistId: string): Promise<ContentAccess> {
+  const viewer = await requireViewer(reads, request);
   if (viewer.id === artistId) return { viewer, owner: true };
-  if (await isSubscribed(db, viewer.id, artistId)) return { viewer, owner: false };
+  if (await hasAccess(reads, viewer.id, artistId)) return { viewer, owner: false };
   throw forbidden(accessMessages.subscribe);
 }
 
 /** Guard for publishing: a signed-in artist with a profile. */
-export async function requireArtist(db: Queryable, request: FastifyRequest): Promise<Viewer> {
-  const viewer = await requireViewer(db, request);
+export async function requireArtist(reads: Reads, request: FastifyRequest): Promise<Viewer> {
+  const viewer = await requireViewer(reads, request);
   if (!viewer.isPerformer) throw forbidden(accessMessages.artistsOnly);
-  const profile = await one(db, 'SELECT 1 FROM artist_profiles WHERE user_id = $1', [viewer.id]);
+  const profile = await one(reads.db, 'SELECT 1 FROM artist_profiles WHERE user_id = $1', [viewer.id]);
   if (!profile) throw forbidden(accessMessages.artistsOnly);
   return viewer;
 }
 
-/** An active artist by username, or 404. */
-export async function findArtistId(db: Queryable, username: string) {
-  const row = await one<{ id: string }>(
-    db,
-    `SELECT u.id FROM users u JOIN artist_profiles p ON p.user_id = u.id
-      WHERE lower(u.username) = lower($1) AND u.is_performer AND u.status = 'active'`,
-    [username],
-  );
-  if (!row) throw notFound(accessMessages.artistNotFound);
-  return row.id;
+/** An active artist by username (any case), or 404. */
+export async function findArtistId(reads: Reads, username: string) {
+  const id = await reads.cache.read(`artist-id:${username.toLowerCase()}`, async () => {
+    const row = await one<{ id: string }>(
+      reads.db,
+      `SELECT u.id FROM users u JOIN artist_profiles p ON p.user_id = u.id
+        WHERE lower(u.username) = lower($1) AND u.is_performer AND u.status = 'active'`,
+      [username],
+    );
+    return row ? { value: row.id, tags: [tag.user(row.id)] } : { value: undefined, tags: [], keep: false };
+  });
+  if (!id) throw notFound(accessMessages.artistNotFound);
+  return id;
 }
 
 /** SQL for "fans can see this item": published, or scheduled and its time has come. Expects the alias c. */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { requireViewer } from '../auth/viewer.js';
-import type { Queryable } from '../db/client.js';
+import type { Reads } from '../context.js';
 import { forbidden, notFound } from '../http.js';
-import { isSubscribed } from '../subscriptions/queries.js';
+import { hasAccess } from '../subscriptions/queries.js';
 import { accessMessages, type ContentAccess } from './access.js';
 import { findItem, type ItemRow } from './queries.js';
 
@@ -11,23 +11,23 @@ import { findItem, type ItemRow } from './queries.js';
  * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft or not yet due.
  */
 export async function requireReadableItem(
-  db: Queryable,
+  reads: Reads,
   request: FastifyRequest,
   id: string,
 ): Promise<{ item: ItemRow; access: ContentAccess }> {
-  const viewer = await requireViewer(db, request);
-  const item = await findItem(db, id, viewer.id);
+  const viewer = await requireViewer(reads, request);
+  const item = await findItem(reads.db, id);
   if (!item) throw notFound(accessMessages.itemNotFound);
   const owner = item.artistId === viewer.id;
-  if (!owner && !(await isSubscribed(db, viewer.id, item.artistId))) throw forbidden(accessMessages.subscribe);
+  if (!owner && !(await hasAccess(reads, viewer.id, item.artistId))) throw forbidden(accessMessages.subscribe);
   if (!owner && item.state !== 'published') throw notFound(accessMessages.itemNotFound);
   return { item, access: { viewer, owner } };
 }
 
 /** An item its artist is changing: 404 when unknown, 403 for anyone but its artist. */
-export async function requireOwnItem(db: Queryable, request: FastifyRequest, id: string) {
-  const viewer = await requireViewer(db, request);
-  const item = await findItem(db, id, viewer.id);
+export async function requireOwnItem(reads: Reads, request: FastifyRequest, id: string) {
+  const viewer = await requireViewer(reads, request);
+  const item = await findItem(reads.db, id);
   if (!item) throw notFound(accessMessages.itemNotFound);
   if (item.artistId !== viewer.id) throw forbidden(accessMessages.notYours);
   return { item, viewer };

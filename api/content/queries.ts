@@ -4,6 +4,8 @@ import {
   type ContentType,
 } from '../../app/utils/content-types.js';
 import { formatScheduleDate, formatScheduleTime } from '../../app/utils/content-validation.js';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { findMediaByIds, serializeMedia } from '../media/queries.js';
 import type { MediaSigner } from '../media/signing.js';
@@ -29,25 +31,36 @@ export interface ItemRow {
   thumbnailId: string | null;
   mediaId: string | null;
   commentCount: number;
-  isBookmarked: boolean;
 }
 
 /**
- * Content items with their artist, comment count and whether the viewer (the SQL parameter `viewer`) bookmarked
- * each; `extra` adds columns from tables the caller joins. The item is alias c.
+ * Content items with their artist and comment count, as every viewer sees them (what is the viewer's own, a
+ * bookmark or a vote, comes from loadMarks); `extra` adds columns from tables the caller joins. The item is alias c.
  */
-export const itemSelect = (viewer: string, extra = '') => `
+export const itemSelect = (extra = '') => `
   SELECT ${extra ? `${extra},` : ''} c.id, c.artist_id AS "artistId", u.username AS "artistUsername", u.name AS "artistName", u.avatar AS "artistAvatar",
          c.type, c.title, c.content,
          CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END AS state,
          c.scheduled, c.publish_at AS "publishAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
          c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId",
-         (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount",
-         EXISTS (SELECT 1 FROM bookmarks b WHERE b.item_id = c.id AND b.user_id = ${viewer}) AS "isBookmarked"
+         (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount"
     FROM content_items c JOIN users u ON u.id = c.artist_id`;
 
-export function findItem(db: Queryable, id: string, viewerId: string | null) {
-  return one<ItemRow>(db, `${itemSelect('$1')} WHERE c.id = $2`, [viewerId, id]);
+export function findItem(db: Queryable, id: string) {
+  return one<ItemRow>(db, `${itemSelect()} WHERE c.id = $1`, [id]);
+}
+
+/**
+ * When the artist's next scheduled item comes out (epoch ms), if one is waiting: a cached list is stale from then
+ * on, with no write to say so.
+ */
+export async function nextPublication(db: Queryable, artistId: string): Promise<number | undefined> {
+  const row = await one<{ at: Date | null }>(
+    db,
+    `SELECT min(publish_at) AS at FROM content_items WHERE artist_id = $1 AND state = 'scheduled' AND publish_at > now()`,
+    [artistId],
+  );
+  return row?.at ? new Date(row.at).getTime() : undefined;
 }
 
 /**
@@ -61,7 +74,6 @@ export function typesCondition(param: string) {
 
 export interface ItemListOptions {
   artistId: string;
-  viewerId: string;
   /** The owning artist sees drafts and scheduled items too; fans only what is published. */
   owner: boolean;
   types?: ContentType[];
@@ -82,8 +94,8 @@ export async function listItems(db: Queryable, options: ItemListOptions) {
   const direction = options.sort === 'asc' ? 'ASC' : 'DESC';
   const [rows, count] = await Promise.all([
     db.query<ItemRow>(
-      `${itemSelect('$4')} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $5 OFFSET $6`,
-      [...params, options.viewerId, options.limit, options.offset],
+      `${itemSelect()} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $4 OFFSET $5`,
+      [...params, options.limit, options.offset],
     ),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM content_items c WHERE ${where}`, params),
   ]);
@@ -110,44 +122,61 @@ interface PresaleRow {
   saleEndsAt: Date | null;
 }
 
-/** Polls of the given items with each answer's votes and the viewer's own vote. */
-export async function loadPolls(db: Queryable, itemIds: string[], viewerId: string | null) {
-  if (itemIds.length === 0) return new Map<string, { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null }>();
+export interface PollEntry {
+  poll: PollRow;
+  answers: AnswerRow[];
+}
+
+/** Polls of the given items with each answer's votes (the viewer's own vote is in loadMarks). */
+export async function loadPolls(db: Queryable, itemIds: string[]) {
+  const result = new Map<string, PollEntry>();
+  if (itemIds.length === 0) return result;
   const polls = await db.query<PollRow>(`SELECT id, item_id AS "itemId", title FROM polls WHERE item_id = ANY($1::text[])`, [itemIds]);
   const pollIds = polls.map((poll) => poll.id);
-  const [answers, votes] = pollIds.length
-    ? await Promise.all([
-        db.query<AnswerRow>(
-          `SELECT a.id, a.poll_id AS "pollId", a.text,
-                  (SELECT count(*)::int FROM poll_votes v WHERE v.answer_id = a.id) AS votes
-             FROM poll_answers a WHERE a.poll_id = ANY($1::text[]) ORDER BY a.poll_id, a.position`,
-          [pollIds],
-        ),
-        db.query<{ pollId: string; answerId: string }>(
-          `SELECT poll_id AS "pollId", answer_id AS "answerId" FROM poll_votes WHERE user_id = $1 AND poll_id = ANY($2::text[])`,
-          [viewerId, pollIds],
-        ),
-      ])
-    : [[], []];
-  const result = new Map<string, { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null }>();
-  for (const poll of polls) {
-    result.set(poll.itemId, {
-      poll,
-      answers: answers.filter((answer) => answer.pollId === poll.id),
-      votedAnswerId: votes.find((vote) => vote.pollId === poll.id)?.answerId ?? null,
-    });
-  }
+  const answers = pollIds.length
+    ? await db.query<AnswerRow>(
+        `SELECT a.id, a.poll_id AS "pollId", a.text,
+                (SELECT count(*)::int FROM poll_votes v WHERE v.answer_id = a.id) AS votes
+           FROM poll_answers a WHERE a.poll_id = ANY($1::text[]) ORDER BY a.poll_id, a.position`,
+        [pollIds],
+      )
+    : [];
+  for (const poll of polls) result.set(poll.itemId, { poll, answers: answers.filter((answer) => answer.pollId === poll.id) });
   return result;
+}
+
+/** What one viewer has done to content: the items they bookmarked, and their answer to each poll they voted in. */
+export interface Marks {
+  bookmarks: ReadonlySet<string>;
+  votes: ReadonlyMap<string, string>;
+}
+
+const marksQuery = `SELECT 'bookmark' AS kind, item_id AS id, NULL AS "answerId" FROM bookmarks WHERE user_id = $1
+  UNION ALL SELECT 'vote', poll_id, answer_id FROM poll_votes WHERE user_id = $1`;
+
+function toMarks(rows: { kind: string; id: string; answerId: string | null }[]): Marks {
+  const bookmarks = new Set<string>();
+  const votes = new Map<string, string>();
+  for (const row of rows) {
+    if (row.kind === 'bookmark') bookmarks.add(row.id);
+    else votes.set(row.id, row.answerId!);
+  }
+  return { bookmarks, votes };
+}
+
+/** A viewer's marks, cached until they bookmark, unbookmark or vote (tag.marks). */
+export function loadMarks(reads: Reads, viewerId: string): Promise<Marks> {
+  return reads.cache.read(`marks:${viewerId}`, async () => ({
+    value: toMarks(await reads.db.query(marksQuery, [viewerId])),
+    tags: [tag.marks(viewerId)],
+  }));
 }
 
 /**
  * A poll as the API sends it. Results (votes per answer, total) are shown to the artist and to a fan who has
  * voted; before voting a fan sees the question and the answers only.
  */
-export function serializePoll(
-  entry: { poll: PollRow; answers: AnswerRow[]; votedAnswerId: string | null },
-  owner: boolean,
-) {
+export function serializePoll(entry: PollEntry & { votedAnswerId: string | null }, owner: boolean) {
   const showResults = owner || entry.votedAnswerId !== null;
   return {
     _id: entry.poll.id,
@@ -175,52 +204,92 @@ async function loadPresales(db: Queryable, itemIds: string[]) {
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
 /**
- * Content items as the API sends them, with their media (signed links), poll and presale details loaded in a
- * few batched queries whatever the number of items. The artist's own items also carry their schedule and poll results.
+ * Content items as every viewer sees them, with their media (signed links), poll and presale details loaded in a
+ * few batched queries whatever the number of items. viewItem adds what differs from one viewer to the next.
  */
-export async function serializeItems(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
+export async function itemDetails(db: Queryable, signer: MediaSigner, rows: ItemRow[]) {
   const ids = rows.map((row) => row.id);
   const mediaIds = rows.flatMap((row) => [row.thumbnailId, row.mediaId]).filter((id): id is string => Boolean(id));
   const [media, polls, presales] = await Promise.all([
     findMediaByIds(db, [...new Set(mediaIds)]),
-    loadPolls(db, ids, viewerId),
+    loadPolls(db, ids),
     loadPresales(db, rows.filter((row) => row.type === 'ticketPresale').map((row) => row.id)),
   ]);
   return rows.map((row) => {
     const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;
     const thumbnailRow = row.thumbnailId ? media.get(row.thumbnailId) : undefined;
-    const poll = polls.get(row.id);
     const presale = presales.get(row.id);
-    const publishAt = new Date(row.publishAt);
-    const owner = row.artistId === viewerId;
     return {
-      _id: row.id,
-      performerId: row.artistId,
-      performer: { _id: row.artistId, username: row.artistUsername, name: row.artistName, avatar: row.artistAvatar },
-      type: row.type,
-      typeLabel: CONTENT_TYPE_LABELS[row.type],
-      title: row.title,
-      content: row.content,
-      /** Which viewer the item page opens (spec §2 vault/{id}?type=): audio, video, photo or post. */
-      mediaType: itemViewForMedia(mediaRow?.kind),
-      state: row.state,
-      publishAt: publishAt.toISOString(),
-      createdAt: iso(row.createdAt),
-      updatedAt: iso(row.updatedAt),
-      /** The schedule as the post form holds it (DD/MM/YYYY and HH:MM, UTC), for the artist's edit form. */
-      schedule: owner
-        ? { enabled: row.scheduled && row.state !== 'published', date: formatScheduleDate(publishAt), time: formatScheduleTime(publishAt) }
-        : undefined,
-      thumbnail: thumbnailRow ? serializeMedia(thumbnailRow, signer) : null,
-      media: mediaRow ? serializeMedia(mediaRow, signer) : null,
-      poll: poll ? serializePoll(poll, owner) : null,
-      presale: presale
-        ? { ticketUrl: presale.ticketUrl, saleStartsAt: iso(presale.saleStartsAt), saleEndsAt: iso(presale.saleEndsAt) }
-        : null,
-      stats: { comments: row.commentCount },
-      isBookmarked: row.isBookmarked,
+      row,
+      poll: polls.get(row.id) ?? null,
+      shown: {
+        _id: row.id,
+        performerId: row.artistId,
+        performer: { _id: row.artistId, username: row.artistUsername, name: row.artistName, avatar: row.artistAvatar },
+        type: row.type,
+        typeLabel: CONTENT_TYPE_LABELS[row.type],
+        title: row.title,
+        content: row.content,
+        /** Which viewer the item page opens (spec §2 vault/{id}?type=): audio, video, photo or post. */
+        mediaType: itemViewForMedia(mediaRow?.kind),
+        state: row.state,
+        publishAt: new Date(row.publishAt).toISOString(),
+        createdAt: iso(row.createdAt),
+        updatedAt: iso(row.updatedAt),
+        thumbnail: thumbnailRow ? serializeMedia(thumbnailRow, signer) : null,
+        media: mediaRow ? serializeMedia(mediaRow, signer) : null,
+        presale: presale
+          ? { ticketUrl: presale.ticketUrl, saleStartsAt: iso(presale.saleStartsAt), saleEndsAt: iso(presale.saleEndsAt) }
+          : null,
+        stats: { comments: row.commentCount },
+      },
     };
   });
 }
 
-export type ItemResponse = Awaited<ReturnType<typeof serializeItems>>[number];
+export type ItemDetails = Awaited<ReturnType<typeof itemDetails>>[number];
+
+/** What an item shows one viewer beyond what everyone sees: the artist's schedule, the poll as they may see it, the bookmark. */
+function viewerFields(details: ItemDetails, viewerId: string, marks: Marks) {
+  const { row, poll } = details;
+  const owner = row.artistId === viewerId;
+  const publishAt = new Date(row.publishAt);
+  return {
+    /** The schedule as the post form holds it (DD/MM/YYYY and HH:MM, UTC), for the artist's edit form. */
+    schedule: owner
+      ? { enabled: row.scheduled && row.state !== 'published', date: formatScheduleDate(publishAt), time: formatScheduleTime(publishAt) }
+      : undefined,
+    poll: poll ? serializePoll({ ...poll, votedAnswerId: marks.votes.get(poll.poll.id) ?? null }, owner) : null,
+    isBookmarked: marks.bookmarks.has(row.id),
+  };
+}
+
+/**
+ * An item as the API sends it to one viewer: whether they bookmarked it, the poll as they may see it (results
+ * after voting, always for the artist), and for the artist their own schedule.
+ */
+export function viewItem(details: ItemDetails, viewerId: string, marks: Marks) {
+  return { ...details.shown, ...viewerFields(details, viewerId, marks) };
+}
+
+/** The JSON text of what every viewer sees of an item, without its closing brace (made once per cached list). */
+export const sharedItemJson = (details: ItemDetails) => JSON.stringify(details.shown).slice(0, -1);
+
+/**
+ * viewItem as JSON text, from the item's shared text: a hot list answers each viewer by appending their few fields
+ * instead of building and serialising every item again (the same text JSON.stringify(viewItem(…)) gives).
+ */
+export function viewItemJson(details: ItemDetails, sharedJson: string, viewerId: string, marks: Marks) {
+  const { schedule, poll, isBookmarked } = viewerFields(details, viewerId, marks);
+  const scheduleJson = schedule ? `,"schedule":${JSON.stringify(schedule)}` : '';
+  return `${sharedJson}${scheduleJson},"poll":${JSON.stringify(poll)},"isBookmarked":${isBookmarked}}`;
+}
+
+/** Items for one viewer, nothing cached (after a write, and for lists that are not hot). */
+export async function serializeItems(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
+  const [details, marks] = await Promise.all([itemDetails(db, signer, rows), db.query<{ kind: string; id: string; answerId: string | null }>(marksQuery, [viewerId])]);
+  const viewerMarks = toMarks(marks);
+  return details.map((entry) => viewItem(entry, viewerId, viewerMarks));
+}
+
+export type ItemResponse = ReturnType<typeof viewItem>;

@@ -14,7 +14,8 @@ import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
 import { findArtistId, requireArtist, requireContentAccess } from './access.js';
 import { requireOwnItem, requireReadableItem } from './guard.js';
 import { paging, listParam, SortParam, TypesParam } from './params.js';
-import { findItem, listItems, serializeItems, type ItemRow } from './queries.js';
+import { tag } from '../cache/tags.js';
+import { findItem, itemDetails, listItems, loadMarks, nextPublication, serializeItems, sharedItemJson, viewItemJson, type ItemRow } from './queries.js';
 import { sanitizeCaption } from './sanitize.js';
 import type { ContentServices } from './services.js';
 
@@ -126,7 +127,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
   const { db, signer, storage } = services;
 
   async function respond(id: string, viewerId: string) {
-    const row = await findItem(db, id, viewerId);
+    const row = await findItem(db, id);
     const [item] = await serializeItems(db, signer, [row!], viewerId);
     return item;
   }
@@ -164,6 +165,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       const released = [existing.thumbnailId, existing.mediaId].filter((old) => old !== body.thumbnailId && old !== body.mediaId);
       await removeUnusedMedia(db, storage, released);
     }
+    await services.cache.invalidate(tag.content(viewer.id));
     return respond(id, viewer.id);
   }
 
@@ -171,49 +173,59 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
    * An artist's content, newest first by default. Fans with an active subscription see what is published; the
    * artist also sees drafts and scheduled items, each with its state.
    */
-  app.get<{ Params: { username: string } }>('/performers/:username/content', async (request) => {
-    const artistId = await findArtistId(db, request.params.username);
-    const access = await requireContentAccess(db, request, artistId);
+  app.get<{ Params: { username: string } }>('/performers/:username/content', async (request, reply) => {
+    const artistId = await findArtistId(services, request.params.username);
+    const access = await requireContentAccess(services, request, artistId);
     const query = parse(ListQuery, request.query);
     const sectionTypes: Record<'vault' | 'posts', ContentType[]> = { vault: [...VAULT_CATEGORIES], posts: POSTS_TYPES };
-    const { rows, total } = await listItems(db, {
+    const options = {
       artistId,
-      viewerId: access.viewer.id,
       owner: access.owner,
       types: query.types ?? (query.section ? sectionTypes[query.section] : undefined),
       states: access.owner ? query.state : undefined,
       sort: query.sort,
       offset: query.offset,
       limit: query.limit,
-    });
-    const data = await serializeItems(db, signer, rows, access.viewer.id);
-    return ok({ data, total });
+    };
+    // Every subscriber asks for the same few lists: they are shared, and each viewer's own marks are added after.
+    const [list, marks] = await Promise.all([
+      services.cache.read(`content-list:${JSON.stringify(options)}`, async () => {
+        const [{ rows, total }, until] = await Promise.all([listItems(db, options), nextPublication(db, artistId)]);
+        const items = (await itemDetails(db, signer, rows)).map((details) => ({ details, json: sharedItemJson(details) }));
+        return { value: { items, total }, tags: [tag.content(artistId), tag.user(artistId)], until };
+      }),
+      loadMarks(services, access.viewer.id),
+    ]);
+    const data = list.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
+    return reply.type('application/json; charset=utf-8').send(`{"status":0,"data":{"data":[${data.join(',')}],"total":${list.total}}}`);
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
-    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const { item, access } = await requireReadableItem(services, request, request.params.id);
     const [data] = await serializeItems(db, signer, [item], access.viewer.id);
     return ok(data);
   });
 
   /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */
   app.post('/content', async (request, reply) => {
-    const viewer = await requireArtist(db, request);
+    const viewer = await requireArtist(services, request);
     const item = await save(viewer, request.body);
     return reply.status(201).send(ok(item));
   });
 
   /** Replace an item with the same body as POST (the edit form sends every field). */
   app.put<{ Params: { id: string } }>('/content/:id', async (request) => {
-    const viewer = await requireArtist(db, request);
-    const { item } = await requireOwnItem(db, request, request.params.id);
+    const viewer = await requireArtist(services, request);
+    const { item } = await requireOwnItem(services, request, request.params.id);
     return ok(await save(viewer, request.body, item));
   });
 
   /** Delete an item with its poll, comments, bookmarks, presale codes and the files nothing else uses. */
   app.delete<{ Params: { id: string } }>('/content/:id', async (request) => {
-    const { item } = await requireOwnItem(db, request, request.params.id);
+    const { item } = await requireOwnItem(services, request, request.params.id);
     await db.query('DELETE FROM content_items WHERE id = $1', [item.id]);
+    // Collections count their items too.
+    await services.cache.invalidate(tag.content(item.artistId), tag.collections(item.artistId));
     await removeUnusedMedia(db, storage, [item.thumbnailId, item.mediaId]);
     return ok({ success: true });
   });

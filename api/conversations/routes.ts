@@ -6,6 +6,7 @@ import { one } from '../db/client.js';
 import { forbidden, notFound, ok, parse } from '../http.js';
 import { isSubscribed } from '../subscriptions/queries.js';
 import { findConversationSummary, listConversations, openConversation } from './queries.js';
+import { tag } from '../cache/tags.js';
 
 export const conversationErrors = {
   artistNotFound: "We couldn't find that artist.",
@@ -45,16 +46,25 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   /** The viewer's conversations that have at least one message, newest activity first (spec §3, §7). */
   app.get('/conversations', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const query = parse(ListQuery, request.query);
-    return ok(await listConversations(db, viewer.id, Math.min(query.limit, MAX_CONVERSATIONS), query.offset));
+    const limit = Math.min(query.limit, MAX_CONVERSATIONS);
+    const list = await ctx.cache.read(`conversations:${viewer.id}:${limit}:${query.offset}`, async () => {
+      const value = await listConversations(db, viewer.id, limit, query.offset);
+      return { value, tags: [tag.inbox(viewer.id), ...value.data.map((conversation) => tag.user(conversation.recipientInfo._id))] };
+    });
+    return ok(list);
   });
 
   /** One conversation as the viewer lists it (ours: the conversation page's header); 404 for a non-member. */
   app.get('/conversations/:conversationId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const { conversationId } = parse(ConversationParams, request.params);
-    const conversation = await findConversationSummary(db, conversationId, viewer.id);
+    const conversation = await ctx.cache.read(`conversation:${conversationId}:${viewer.id}`, async () => {
+      const found = await findConversationSummary(db, conversationId, viewer.id);
+      if (!found) return { value: undefined, tags: [], keep: false };
+      return { value: found, tags: [tag.conversation(found._id), tag.inbox(viewer.id), tag.user(found.recipientInfo._id)] };
+    });
     if (!conversation) throw notFound(conversationErrors.conversationNotFound);
     return ok(conversation);
   });
@@ -64,7 +74,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
    * A new one needs the fan's active subscription to the artist, whichever of the two opens it.
    */
   app.post('/conversations', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const body = parse(OpenBody, request.body);
     if (body.source === 'user' && !viewer.isPerformer) throw forbidden(conversationErrors.artistsOnly);
     if (body.sourceId === viewer.id) throw forbidden(conversationErrors.yourself);

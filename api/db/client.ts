@@ -9,8 +9,23 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
 }
 
+/**
+ * PostgreSQL's LISTEN/NOTIFY, for what several api processes on one database must tell each other (the read
+ * cache's invalidations). PGlite has none: it lives in one process.
+ */
+export interface Notifications {
+  /** Sends payload to every listener of channel (this process's own included). */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Listens on channel over a connection of its own, reconnecting (1 s, growing to 10 s) whenever it is lost;
+   * onState(true) once listening, onState(false) as soon as the connection is gone.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): { close(): Promise<void> };
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  readonly notifications?: Notifications;
   /** Runs fn in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */
@@ -62,6 +77,15 @@ async function openPglite(dataDir: string | null): Promise<Db> {
 export const POOL_WAIT_MS = 15_000;
 
 /**
+ * How long a query waits for PostgreSQL's answer on an open connection. A server that has gone silent (a network
+ * partition: nothing refused, nothing answered) would otherwise hold every request for as long as TCP takes to
+ * give up; past this the api answers 503 like any outage, well inside the web tier's 10 s deadline. Migrations
+ * (exec) may take longer.
+ */
+export const QUERY_TIMEOUT_MS = 5000;
+const MIGRATION_TIMEOUT_MS = 10 * 60_000;
+
+/**
  * A first-come, first-served queue for the pool's clients. pg-pool's own queue counts waiting for a busy client
  * against connectionTimeoutMillis, so a crowd (200 fans browsing at once) looked like a database outage: 503s after
  * 5 s in the queue. Here requests queue for a client up to POOL_WAIT_MS, and the pool is only asked for a client
@@ -109,6 +133,8 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
     // Fail fast when the server is gone instead of queueing requests forever (the wait for a busy client is
     // clientQueue's, above).
     connectionTimeoutMillis: 5000,
+    query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
     options: schema ? `-c search_path=${schema}` : undefined,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -121,7 +147,7 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
       client.release();
     }
   }
-  return {
+  const db: Db = {
     kind: 'postgres',
     async query<Row>(sql: string, params: unknown[] = []) {
       await queue.acquire();
@@ -141,6 +167,7 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         queue.release();
         throw error;
       }
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn({
@@ -152,21 +179,111 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A connection that cannot even roll back (gone, or silent) is not handed to the next request.
+        await client.query('ROLLBACK').catch((lost: Error) => {
+          broken = lost;
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
         queue.release();
       }
     },
     async exec(sql) {
       await queue.acquire();
       try {
-        await pool.query(sql);
+        await pool.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig);
       } finally {
         queue.release();
       }
     },
+    notifications: postgresNotifications(databaseUrl, schema, async (sql, params) => {
+      await db.query(sql, params);
+    }),
     close: () => pool.end(),
+  };
+  return db;
+}
+
+const LISTEN_RETRY_MS = [1000, 2000, 5000, 10_000];
+/** A listening connection says nothing while nobody writes: it is asked to answer this often, to tell silence from loss. */
+const LISTEN_HEARTBEAT_MS = 5000;
+
+function postgresNotifications(
+  databaseUrl: string,
+  schema: string | undefined,
+  run: (sql: string, params: unknown[]) => Promise<void>,
+): Notifications {
+  // Schemas share one database's channels: test runs, each in a schema of its own, keep apart by name.
+  const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel);
+  return {
+    notify: (channel, payload) => run('SELECT pg_notify($1, $2)', [scoped(channel), payload]),
+    listen(channel, onMessage, onState) {
+      let client: pg.Client | undefined;
+      let closed = false;
+      let failures = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let heartbeat: ReturnType<typeof setInterval> | undefined;
+      const lost = () => {
+        if (closed || !client) return;
+        clearInterval(heartbeat);
+        const gone = client;
+        client = undefined;
+        gone.removeAllListeners();
+        gone.on('error', () => {});
+        void gone.end().catch(() => {});
+        onState(false);
+        retry();
+      };
+      const retry = () => {
+        if (closed) return;
+        timer = setTimeout(connect, LISTEN_RETRY_MS[Math.min(failures, LISTEN_RETRY_MS.length - 1)]);
+        failures += 1;
+      };
+      const connect = async () => {
+        const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+        next.on('error', () => {});
+        try {
+          await next.connect();
+          await next.query(`LISTEN "${scoped(channel)}"`);
+        } catch {
+          void next.end().catch(() => {});
+          retry();
+          return;
+        }
+        if (closed) {
+          void next.end().catch(() => {});
+          return;
+        }
+        client = next;
+        failures = 0;
+        next.removeAllListeners('error');
+        next.on('error', lost);
+        next.on('end', lost);
+        next.on('notification', (message) => {
+          if (message.payload !== undefined) onMessage(message.payload);
+        });
+        heartbeat = setInterval(() => {
+          next.query({ text: 'SELECT 1', query_timeout: LISTEN_HEARTBEAT_MS / 2 } as pg.QueryConfig).catch(lost);
+        }, LISTEN_HEARTBEAT_MS);
+        heartbeat.unref();
+        onState(true);
+      };
+      void connect();
+      return {
+        async close() {
+          closed = true;
+          clearTimeout(timer);
+          clearInterval(heartbeat);
+          const last = client;
+          client = undefined;
+          if (last) {
+            last.removeAllListeners();
+            last.on('error', () => {});
+            await last.end().catch(() => {});
+          }
+        },
+      };
+    },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ContentType } from '../../app/utils/content-types.js';
+import { storeImageVariants } from '../media/images.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { one, type Db } from './client.js';
 
@@ -308,22 +309,16 @@ function storageKey() {
   return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
 }
 
-/** Stores bytes as one media row of the artist, as an upload would (images with their 480 px WebP thumbnail). */
+/** Stores bytes as one media row of the artist, as an upload would (images with their thumbnail and display sizes). */
 async function storeMedia(db: Db, storage: MediaStorage, ownerId: string, kind: 'image' | 'audio', bytes: Buffer, name: string) {
   const key = storageKey();
   const { size } = await storage.write(key, Readable.from([bytes]));
-  let image: { width: number; height: number; thumbKey: string; thumbSize: number } | undefined;
-  if (kind === 'image') {
-    const meta = await sharp(bytes).metadata();
-    const thumb = await sharp(bytes).resize({ width: 480, withoutEnlargement: true }).webp({ quality: 75 }).toBuffer();
-    const thumbKey = `${key}-thumb`;
-    const written = await storage.write(thumbKey, Readable.from([thumb]));
-    image = { width: meta.width ?? 0, height: meta.height ?? 0, thumbKey, thumbSize: written.size };
-  }
+  const image = kind === 'image' ? await storeImageVariants(storage, key, bytes) : undefined;
   const row = await one<{ id: string }>(
     db,
-    `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size, original_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+    `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
+                        large_key, large_size, original_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
     [
       ownerId,
       kind,
@@ -335,6 +330,8 @@ async function storeMedia(db: Db, storage: MediaStorage, ownerId: string, kind: 
       image?.thumbKey ?? null,
       image ? 'image/webp' : null,
       image?.thumbSize ?? null,
+      image?.largeKey ?? null,
+      image?.largeSize ?? null,
       name,
     ],
   );

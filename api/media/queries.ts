@@ -16,13 +16,16 @@ export interface MediaRow {
   thumbKey: string | null;
   thumbMime: string | null;
   thumbSize: number | null;
+  /** The 1280 px WebP display size of an image wider than its thumbnail (api/media/images.ts). */
+  largeKey: string | null;
+  largeSize: number | null;
   originalName: string;
   createdAt: Date;
 }
 
 export const MEDIA_COLUMNS = `m.id, m.owner_id AS "ownerId", m.kind, m.storage_key AS "storageKey", m.mime,
   m.size::float8 AS size, m.duration, m.width, m.height, m.thumb_key AS "thumbKey", m.thumb_mime AS "thumbMime",
-  m.thumb_size::float8 AS "thumbSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
+  m.thumb_size::float8 AS "thumbSize", m.large_key AS "largeKey", m.large_size::float8 AS "largeSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
 
 export function findMedia(db: Queryable, id: string) {
   return one<MediaRow>(db, `SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = $1`, [id]);
@@ -34,7 +37,11 @@ export async function findMediaByIds(db: Queryable, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** A media file as content responses carry it: signed links to the file and, for images, to its thumbnail size. */
+/**
+ * A media file as content responses carry it: signed links to the file and, for images, to its list size
+ * (`thumbnailUrl`, 480 px) and its display size (`largeUrl`, 1280 px; null when the picture is no wider than its
+ * thumbnail, or is animated: pages then show `url`).
+ */
 export function serializeMedia(row: MediaRow, signer: MediaSigner) {
   return {
     _id: row.id,
@@ -46,6 +53,7 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner) {
     height: row.height,
     url: signer.url(row.id),
     thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb') : null,
+    largeUrl: row.largeKey ? signer.url(row.id, 'large') : null,
   };
 }
 
@@ -58,15 +66,15 @@ export type MediaResponse = ReturnType<typeof serializeMedia>;
 export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, ids: (string | null | undefined)[]) {
   const candidates = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (candidates.length === 0) return;
-  const removed = await db.query<{ storageKey: string; thumbKey: string | null }>(
+  const removed = await db.query<{ storageKey: string; thumbKey: string | null; largeKey: string | null }>(
     `DELETE FROM media m
       WHERE m.id = ANY($1::text[])
         AND NOT EXISTS (SELECT 1 FROM content_items c WHERE c.thumbnail_id = m.id OR c.media_id = m.id)
         AND NOT EXISTS (SELECT 1 FROM collections k WHERE k.cover_id = m.id)
-      RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey"`,
+      RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey", m.large_key AS "largeKey"`,
     [candidates],
   );
   await Promise.all(
-    removed.flatMap((row) => [row.storageKey, row.thumbKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key))),
+    removed.flatMap((row) => [row.storageKey, row.thumbKey, row.largeKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key))),
   );
 }

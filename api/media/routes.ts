@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { z } from 'zod';
 import { MEDIA_KINDS, type MediaKind } from '../../app/utils/content-types.js';
 import { viewerForToken, bearerToken } from '../auth/viewer.js';
@@ -11,7 +10,8 @@ import { requireArtist } from '../content/access.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
-import { isSubscribed } from '../subscriptions/queries.js';
+import { hasAccess } from '../subscriptions/queries.js';
+import { storeImageVariants, type ImageVariants } from './images.js';
 import { findMedia, MEDIA_COLUMNS, removeUnusedMedia, serializeMedia, type MediaRow } from './queries.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
@@ -19,12 +19,10 @@ import type { MediaVariant } from './signing.js';
 
 /** Enough bytes for file-type to recognise every format we accept. */
 const SNIFF_BYTES = 4100;
-/** The list thumbnail of an image: 480 px wide, WebP. */
-const THUMB_WIDTH = 480;
 
 const UploadQuery = z.object({ kind: z.enum(MEDIA_KINDS).optional() });
 const ServeQuery = z.object({
-  size: z.enum(['thumb']).optional(),
+  size: z.enum(['thumb', 'large']).optional(),
   expires: z.string().max(20).optional(),
   sig: z.string().max(100).optional(),
 });
@@ -61,6 +59,13 @@ function storageKey() {
   return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
 }
 
+/** Where a variant of a file is stored; undefined when the file has no such variant (audio has no thumbnail). */
+function storedVariant(media: MediaRow, variant: MediaVariant) {
+  if (variant === 'thumb') return media.thumbKey ? { key: media.thumbKey, size: media.thumbSize!, mime: media.thumbMime! } : undefined;
+  if (variant === 'large') return media.largeKey ? { key: media.largeKey, size: media.largeSize!, mime: 'image/webp' } : undefined;
+  return { key: media.storageKey, size: media.size, mime: media.mime };
+}
+
 export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
   const { db, storage, signer, log } = services;
 
@@ -69,7 +74,7 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
    * Its type is read from its content, not its name; `kind` (image, audio, video) narrows what is accepted.
    */
   app.post('/media', async (request, reply) => {
-    const viewer = await requireArtist(db, request);
+    const viewer = await requireArtist(services, request);
     const { kind: expected } = parse(UploadQuery, request.query);
     if (!request.isMultipart()) throw badRequest(mediaMessages.noFile, { file: [mediaMessages.noFile] });
     const fileSizeLimit = expected ? MEDIA_RULES[expected].maxBytes : MAX_UPLOAD_BYTES;
@@ -139,10 +144,11 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       throw tooLarge(kind);
     }
 
-    let image: { width: number | null; height: number | null; thumbKey: string; thumbSize: number } | undefined;
+    let image: ImageVariants | undefined;
     if (kind === 'image') {
       try {
-        image = await makeThumbnail(key);
+        // An image is at most 15 MB, so it is read whole here; sharp refuses a truncated or corrupt file, and so do we.
+        image = await storeImageVariants(storage, key, await streamToBuffer(storage.read(key)));
       } catch {
         await storage.remove(key);
         throw new ApiError(415, mediaMessages.unreadableImage, { file: [mediaMessages.unreadableImage] });
@@ -152,8 +158,9 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     try {
       const row = await one<MediaRow>(
         db,
-        `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size, original_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
+                            large_key, large_size, original_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          RETURNING ${MEDIA_COLUMNS.replace(/\bm\./g, '')}`,
         [
           viewer.id,
@@ -166,35 +173,17 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
           image?.thumbKey ?? null,
           image ? 'image/webp' : null,
           image?.thumbSize ?? null,
+          image?.largeKey ?? null,
+          image?.largeSize ?? null,
           (part.filename ?? '').slice(0, 255),
         ],
       );
       return reply.status(201).send(ok(serializeMedia(row!, signer)));
     } catch (error) {
-      await Promise.all([storage.remove(key), image ? storage.remove(image.thumbKey) : undefined]);
+      await Promise.all([key, image?.thumbKey, image?.largeKey].map((stored) => (stored ? storage.remove(stored) : undefined)));
       throw error;
     }
   });
-
-  /**
-   * An image's size and a list thumbnail (480 px wide WebP), made from the stored original. An image is at most
-   * 15 MB, so it is read whole here; sharp refuses a truncated or corrupt file, and so do we.
-   */
-  async function makeThumbnail(key: string) {
-    const input = await streamToBuffer(storage.read(key));
-    const meta = await sharp(input).metadata();
-    const thumb = await sharp(input).rotate().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 75 }).toBuffer();
-    const thumbKey = `${key}-thumb`;
-    const { size } = await storage.write(thumbKey, Readable.from([thumb]));
-    // EXIF orientation 5–8 swaps width and height as people see the picture.
-    const swap = (meta.orientation ?? 1) >= 5;
-    return {
-      width: (swap ? meta.height : meta.width) ?? null,
-      height: (swap ? meta.width : meta.height) ?? null,
-      thumbKey,
-      thumbSize: size,
-    };
-  }
 
   async function streamToBuffer(stream: Readable) {
     const parts: Buffer[] = [];
@@ -210,8 +199,9 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     const query = parse(ServeQuery, request.query);
     const media = await findMedia(db, request.params.id);
     if (!media) throw notFound('File not found');
-    const variant: MediaVariant = query.size === 'thumb' ? 'thumb' : 'original';
-    if (variant === 'thumb' && !media.thumbKey) throw notFound('File not found');
+    const variant: MediaVariant = query.size ?? 'original';
+    const stored = storedVariant(media, variant);
+    if (!stored) throw notFound('File not found');
 
     let maxAge: number;
     if (query.expires !== undefined || query.sig !== undefined) {
@@ -220,18 +210,17 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       if (check === 'expired') throw forbidden(linkMessages.expired);
       maxAge = Math.max(0, Math.min(86_400, Number(query.expires) - Math.floor(Date.now() / 1000)));
     } else {
-      const viewer = await viewerForToken(db, bearerToken(request));
+      const viewer = await viewerForToken(services, bearerToken(request));
       if (!viewer) throw unauthorized(linkMessages.signIn);
-      if (viewer.id !== media.ownerId && !(await isSubscribed(db, viewer.id, media.ownerId))) throw forbidden();
+      if (viewer.id !== media.ownerId && !(await hasAccess(services, viewer.id, media.ownerId))) throw forbidden();
       maxAge = 0;
     }
 
-    const key = variant === 'thumb' ? media.thumbKey! : media.storageKey;
-    const size = variant === 'thumb' ? media.thumbSize! : media.size;
+    const { key, size, mime } = stored;
     const etag = `"${media.id}-${variant}"`;
     reply.headers({
       'accept-ranges': 'bytes',
-      'content-type': variant === 'thumb' ? media.thumbMime! : media.mime,
+      'content-type': mime,
       etag,
       // The bytes behind an id never change; a signed link may be cached until it expires, privately.
       'cache-control': maxAge > 0 ? `private, max-age=${maxAge}, immutable` : 'private, no-cache',
@@ -258,7 +247,7 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
 
   /** Delete an upload that nothing uses (a form the artist abandoned); media in use answers 409. */
   app.delete<{ Params: { id: string } }>('/media/:id', async (request) => {
-    const viewer = await requireArtist(db, request);
+    const viewer = await requireArtist(services, request);
     const media = await findMedia(db, request.params.id);
     if (!media || media.ownerId !== viewer.id) throw notFound('File not found');
     await removeUnusedMedia(db, storage, [media.id]);

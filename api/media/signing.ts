@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { one, type Queryable } from '../db/client.js';
 
-export type MediaVariant = 'original' | 'thumb';
+export type MediaVariant = 'original' | 'thumb' | 'large';
 
 /** A signed link lives two to three hours: long enough to listen to an album, and stable for an hour so it caches. */
 const LINK_WINDOW_SECONDS = 3600;
@@ -38,7 +38,7 @@ export function createMediaSigner(secret: Buffer, baseUrl: string, clock: () => 
     url(id, variant = 'original') {
       const windowStart = Math.floor(clock() / 1000 / LINK_WINDOW_SECONDS);
       const expires = (windowStart + LINK_MIN_LIFE_WINDOWS + 1) * LINK_WINDOW_SECONDS;
-      const size = variant === 'thumb' ? 'size=thumb&' : '';
+      const size = variant === 'original' ? '' : `size=${variant}&`;
       return `${baseUrl}/media/${encodeURIComponent(id)}?${size}expires=${expires}&sig=${signature(secret, id, variant, expires)}`;
     },
     check(id, variant, expires, sig) {

@@ -14,8 +14,9 @@ import type { ApiContext } from '../context.js';
 import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
 import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
-import { isSubscribed } from '../subscriptions/queries.js';
+import { hasAccess } from '../subscriptions/queries.js';
 import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
+import { tag } from '../cache/tags.js';
 
 export const messageRouteErrors = {
   conversationNotFound: "We couldn't find that conversation.",
@@ -47,12 +48,27 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
   const { db } = ctx;
   const sendLimiter = new RateLimiterMemory({ keyPrefix: 'message-send', points: MESSAGES_PER_MINUTE, duration: 60 });
 
-  /** The conversation when the viewer is a member; 404 for everyone else, so ids reveal nothing. */
+  /** The conversation when the viewer is a member (members never change: only "yes" is kept); 404 for anyone else. */
+  async function membership(conversationId: string, viewerId: string) {
+    return ctx.cache.read(`member:${conversationId}:${viewerId}`, async () => {
+      const found = await findMembership(db, conversationId, viewerId);
+      return found ? { value: found, tags: [tag.conversation(found.id)] } : { value: undefined, tags: [], keep: false };
+    });
+  }
+
   async function requireMembership(viewer: Viewer, params: unknown) {
     const { conversationId } = parse(ConversationParams, params);
-    const conversation = await findMembership(db, conversationId, viewer.id);
+    const conversation = await membership(conversationId, viewer.id);
     if (!conversation) throw notFound(messageRouteErrors.conversationNotFound);
     return conversation;
+  }
+
+  /**
+   * After a write to a conversation: its pages, and both members' lists and unread totals. Done before the
+   * realtime events go out, so a client that refetches on an event reads the new state.
+   */
+  function changed(conversation: { id: string; fanId: string; artistId: string }) {
+    return ctx.cache.invalidate(tag.conversation(conversation.id), tag.inbox(conversation.fanId), tag.inbox(conversation.artistId));
   }
 
   /** Tells both members how the conversation now looks to each of them, and whoever's unread total changed. */
@@ -75,18 +91,22 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
   }
 
   app.get('/messages/conversations/:conversationId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const query = parse(PageQuery, request.query);
-    return ok(await listMessages(db, conversation.id, query));
+    const page = await ctx.cache.read(`messages:${conversation.id}:${query.offset}:${query.limit}:${query.sort}`, async () => ({
+      value: await listMessages(db, conversation.id, query),
+      tags: [tag.conversation(conversation.id), tag.user(conversation.fanId), tag.user(conversation.artistId)],
+    }));
+    return ok(page);
   });
 
   app.post('/messages/conversations/:conversationId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const body = parse(SendBody, request.body);
     // A fan whose subscription has lapsed still reads the conversation, but only a subscriber writes to the artist.
-    if (viewer.id === conversation.fanId && !(await isSubscribed(db, viewer.id, conversation.artistId))) {
+    if (viewer.id === conversation.fanId && !(await hasAccess(ctx, viewer.id, conversation.artistId))) {
       throw forbidden(messageRouteErrors.subscriptionEnded);
     }
     try {
@@ -104,6 +124,7 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     if ('clientIdTaken' in result) throw new ApiError(409, messageRouteErrors.clientIdTaken);
     const { message, created } = result;
     if (created) {
+      await changed(conversation);
       await notifyMembers(
         conversation.id,
         (view) => [RealtimeEvent.messageCreated, { message, conversation: view.conversation } satisfies MessageCreatedEvent],
@@ -115,15 +136,16 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
 
   /** Only the author deletes a message; for both members it disappears. */
   app.delete('/messages/:messageId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const { messageId } = parse(MessageParams, request.params);
     const message = await findMessage(db, messageId);
-    const conversation = message && (await findMembership(db, message.conversationId, viewer.id));
+    const conversation = message && (await membership(message.conversationId, viewer.id));
     if (!message || !conversation) throw notFound(messageRouteErrors.messageNotFound);
     if (message.senderInfo._id !== viewer.id) throw forbidden(messageRouteErrors.notYourMessage);
 
     const result = await db.transaction((tx) => deleteMessage(tx, message));
     if (!result) throw notFound(messageRouteErrors.messageNotFound);
+    await changed(conversation);
     await notifyMembers(
       message.conversationId,
       (view) => [
@@ -137,10 +159,11 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
 
   /** Marks the conversation read for the viewer (spec §4: opening a conversation reads all its messages). */
   app.post('/messages/read-all/:conversationId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const { readAt, hadUnread } = await db.transaction((tx) => markConversationRead(tx, conversation.id, viewer.id));
     if (hadUnread) {
+      await changed(conversation);
       await notifyMembers(
         conversation.id,
         () => [RealtimeEvent.conversationRead, { conversationId: conversation.id, readerId: viewer.id, readAt } satisfies ConversationReadEvent],
@@ -151,7 +174,11 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
   });
 
   app.get('/messages/total-unread-messages', async (request) => {
-    const viewer = await requireViewer(db, request);
-    return ok({ total: await unreadTotal(db, viewer.id) });
+    const viewer = await requireViewer(ctx, request);
+    const total = await ctx.cache.read(`unread:${viewer.id}`, async () => ({
+      value: await unreadTotal(db, viewer.id),
+      tags: [tag.inbox(viewer.id)],
+    }));
+    return ok({ total });
   });
 }

@@ -40,7 +40,7 @@ export function createGateway(ctx: ApiContext): PaymentGateway {
 
 export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = createGateway(ctx)) {
   const { db } = ctx;
-  const pc: PaymentsContext = { db, config: ctx.config, gateway, log: ctx.log };
+  const pc: PaymentsContext = { db, cache: ctx.cache, config: ctx.config, gateway, log: ctx.log };
   const testGateway = gateway.name === 'test' ? createTestGateway(db, ctx.config) : null;
   subscriptionManageRoutes(app, ctx, gateway);
 
@@ -51,7 +51,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
 
   /** Spec §7. The answer is a payment: succeeded, requires_action (with nextAction) or failed (with failure). */
   app.post('/payment/subscribe/performers', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const body = parse(SubscribeBody, request.body);
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' && header ? header : undefined;
@@ -78,13 +78,13 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
   });
 
   app.get<{ Params: { id: string } }>('/payment/:id', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     return ok(await getPayment(db, viewer, request.params.id));
   });
 
   /** After the fan authenticated (3-D Secure) or came back from Checkout. */
   app.post<{ Params: { id: string } }>('/payment/:id/confirm', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     return ok(await confirm(pc, viewer, request.params.id));
   });
 
@@ -105,7 +105,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
 
     /** The test gateway's stand-in for Stripe.js: a card becomes a token (cardId) the fan alone can pay with. */
     scope.post('/payment/test-gateway/cards', async (request) => {
-      const viewer = await requireViewer(db, request);
+      const viewer = await requireViewer(ctx, request);
       const body = typeof request.body === 'string' ? safeJson(request.body) : request.body;
       const card = await tokenizeTestCard(db, viewer.id, body);
       return ok({ id: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });

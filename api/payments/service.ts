@@ -13,6 +13,8 @@ import {
   type StoredPayment,
 } from './gateway.js';
 import { discountedCents, releasePromo, reservePromo, resolvePromo, type PromoRow } from './promos.js';
+import type { ReadCache } from '../cache/read-cache.js';
+import { tag } from '../cache/tags.js';
 
 /**
  * The payment state machine every gateway drives (./gateway.ts): a payment row is created "processing" with its
@@ -220,7 +222,13 @@ async function upsertSubscription(
  * Applies a gateway's answer to a payment. Each transition happens once: the UPDATE only matches a payment that
  * is still open, so a webhook and the fan's confirm racing each other cannot both create the subscription.
  */
-export async function applyOutcome(db: Db, gateway: PaymentGateway | null, paymentId: string, outcome: GatewayOutcome) {
+export async function applyOutcome(
+  pc: Pick<PaymentsContext, 'db' | 'cache'>,
+  gateway: PaymentGateway | null,
+  paymentId: string,
+  outcome: GatewayOutcome,
+) {
+  const { db } = pc;
   const refs = [outcome.gatewaySubscriptionId ?? null, outcome.gatewayPaymentId ?? null, outcome.gatewayInvoiceId ?? null];
   if (outcome.customerId) {
     await db.query(
@@ -230,7 +238,7 @@ export async function applyOutcome(db: Db, gateway: PaymentGateway | null, payme
   }
   if (outcome.status === 'succeeded') {
     let superseded: PaymentRow[] = [];
-    await db.transaction(async (tx) => {
+    const started = await db.transaction(async (tx) => {
       const payment = await one<PaymentRow>(
         tx,
         `UPDATE payments SET status = 'succeeded', next_action = NULL, updated_at = now(),
@@ -243,7 +251,7 @@ export async function applyOutcome(db: Db, gateway: PaymentGateway | null, payme
                     gateway, card_id AS "cardId", gateway_subscription_id AS "gatewaySubscriptionId", period_end AS "periodEnd"`,
         [paymentId, ...refs, outcome.periodEnd ?? null],
       );
-      if (!payment) return;
+      if (!payment) return undefined;
       const subscriptionId = await upsertSubscription(tx, {
         userId: payment.userId,
         artistId: payment.artistId,
@@ -264,7 +272,10 @@ export async function applyOutcome(db: Db, gateway: PaymentGateway | null, payme
                     card_id AS "cardId"`,
         [payment.userId, payment.artistId, FAILURE_MESSAGES.superseded, paymentId],
       );
+      return payment;
     });
+    // The artist's subscriber count has grown (the fan's access needs no word: only "subscribed" is cached).
+    if (started) await pc.cache.invalidate(tag.artist(started.artistId), tag.fanSubscriptions(started.userId));
     // A payment still waiting for authentication must not charge too once this one has paid: call it off.
     for (const other of superseded) {
       if (other.promoCodeId) await releasePromo(db, other.promoCodeId);
@@ -336,6 +347,7 @@ async function settled(db: Db, id: string) {
 
 export interface PaymentsContext {
   db: Db;
+  cache: ReadCache;
   config: Config;
   gateway: PaymentGateway;
   log: { error(o: unknown, m: string): void };
@@ -387,6 +399,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
         cardId: null,
       }),
     );
+    if (!current) await pc.cache.invalidate(tag.artist(artist.id), tag.fanSubscriptions(viewer.id));
     const row = await findSubscription(db, 's.id = $1', [subscriptionId]);
     return {
       _id: null,
@@ -482,7 +495,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     if (promo) await releasePromo(db, promo.id);
     throw error;
   }
-  await applyOutcome(db, gateway, paymentId, outcome);
+  await applyOutcome(pc, gateway, paymentId, outcome);
   const payment = (await findPayment(db, paymentId))!;
   return serializePayment(payment, await subscriptionFor(db, payment));
 }
@@ -508,7 +521,7 @@ export async function confirm(pc: PaymentsContext, viewer: Viewer, paymentId: st
   if (payment.status === 'requires_action') {
     if (payment.gateway !== pc.gateway.name) throw new ApiError(409, 'This payment was started with another payment gateway.');
     const outcome = await ask(pc, () => pc.gateway.confirm(storedPayment(payment)));
-    await applyOutcome(pc.db, pc.gateway, payment.id, outcome);
+    await applyOutcome(pc, pc.gateway, payment.id, outcome);
   }
   const now = (await findPayment(pc.db, payment.id))!;
   return serializePayment(now, await subscriptionFor(pc.db, now));

@@ -3,6 +3,7 @@ import { one } from '../db/client.js';
 import { ApiError, badRequest } from '../http.js';
 import { FAILURE_MESSAGES } from './gateway.js';
 import { applyOutcome, PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
+import { tag } from '../cache/tags.js';
 
 /**
  * Stripe webhooks, verified by signature and applied idempotently, in any order, any number of times:
@@ -80,7 +81,7 @@ async function apply(pc: PaymentsContext, event: Event) {
       const first = await openPayment(pc, subscriptionId, paymentId);
       if (first && (first.status === 'processing' || first.status === 'requires_action')) {
         // The first payment, paid before the fan's page confirmed it: complete it from here.
-        await applyOutcome(pc.db, null, first.id, {
+        await applyOutcome(pc, null, first.id, {
           status: 'succeeded',
           gatewaySubscriptionId: subscriptionId,
           gatewayInvoiceId: object.id,
@@ -143,10 +144,13 @@ async function apply(pc: PaymentsContext, event: Event) {
 /** The subscription ended at Stripe: access ends when it ended (or now), and no later event revives it. */
 async function endSubscription(pc: PaymentsContext, object: Record<string, any>, created: Date) {
   const endedAt = typeof object.ended_at === 'number' ? new Date(object.ended_at * 1000) : created;
-  await pc.db.query(
+  const ended = await pc.db.query<{ userId: string; artistId: string }>(
     `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
             gateway_synced_at = greatest(coalesce(gateway_synced_at, $3), $3), updated_at = now()
-      WHERE gateway_subscription_id = $1 AND status <> 'canceled'`,
+      WHERE gateway_subscription_id = $1 AND status <> 'canceled'
+      RETURNING user_id AS "userId", artist_id AS "artistId"`,
     [object.id, endedAt, created],
   );
+  // Access checks cache a subscription until it runs out: this one ran out early (and the count went down).
+  await pc.cache.invalidate(...ended.flatMap((row) => [tag.fanSubscriptions(row.userId), tag.artist(row.artistId)]));
 }

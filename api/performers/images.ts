@@ -6,6 +6,7 @@ import { one } from '../db/client.js';
 import { badRequest, forbidden, notFound, ok, parse } from '../http.js';
 import { findMedia } from '../media/queries.js';
 import { findArtistByUsername, serializeArtist } from './queries.js';
+import { tag } from '../cache/tags.js';
 
 /**
  * The artist's public images (avatar, cover, hero, headline). The file goes through the media upload of the content
@@ -35,7 +36,7 @@ export function performerImageRoutes(app: FastifyInstance, services: ContentServ
 
   /** Sets (a media id) or clears (null) each image given; answers the artist. */
   app.put('/performers/me/images', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(services, request);
     if (!viewer.isPerformer) throw forbidden('Only artists have a profile to edit.');
     const body = parse(ImagesBody, request.body);
     const values: Partial<Record<ProfileImageSlot, string>> = {};
@@ -58,11 +59,12 @@ export function performerImageRoutes(app: FastifyInstance, services: ContentServ
         await tx.query(`UPDATE ${table} SET ${column} = $2, updated_at = now() WHERE ${key} = $1`, [viewer.id, value]);
       }
     });
+    await services.cache.invalidate(tag.user(viewer.id), tag.artist(viewer.id));
     const artist = await findArtistByUsername(db, viewer.username, viewer.id);
     return ok(serializeArtist(artist!));
   });
 
-  /** A profile image, public while an artist's profile names it. */
+  /** A profile image, public while an artist's profile names it, at its display size. */
   app.get<{ Params: { id: string } }>('/performers/images/:id', async (request, reply) => {
     const { id } = request.params;
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Image not found');
@@ -76,13 +78,17 @@ export function performerImageRoutes(app: FastifyInstance, services: ContentServ
     );
     const media = used ? await findMedia(db, id) : undefined;
     if (!media || media.kind !== 'image') throw notFound('Image not found');
+    // The display size (1280 px WebP) where there is one: an avatar or a cover never needs a 15 MB camera original.
+    const [key, size, mime] = media.largeKey
+      ? [media.largeKey, media.largeSize!, 'image/webp']
+      : [media.storageKey, media.size, media.mime];
     reply.headers({
-      'content-type': media.mime,
-      'content-length': String(media.size),
+      'content-type': mime,
+      'content-length': String(size),
       // The bytes behind an id never change.
       'cache-control': 'public, max-age=86400',
       'x-content-type-options': 'nosniff',
     });
-    return reply.send(storage.read(media.storageKey));
+    return reply.send(storage.read(key));
   });
 }

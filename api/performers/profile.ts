@@ -6,6 +6,7 @@ import type { ApiContext } from '../context.js';
 import { forbidden, ok, parse } from '../http.js';
 import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
 import { findArtistByUsername, serializeArtist } from './queries.js';
+import { tag } from '../cache/tags.js';
 
 const SubscribersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -17,7 +18,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
 
   async function requireSelfArtist(request: Parameters<typeof requireViewer>[1]) {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     if (!viewer.isPerformer) throw forbidden('Only artists have a profile to edit.');
     return viewer;
   }
@@ -49,6 +50,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
         ],
       );
     });
+    await ctx.cache.invalidate(tag.user(viewer.id), tag.artist(viewer.id));
     const artist = await findArtistByUsername(db, viewer.username, viewer.id);
     return ok(serializeArtist(artist!));
   });

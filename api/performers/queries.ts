@@ -1,5 +1,7 @@
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
-import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
+import { ACTIVE_SUBSCRIPTION, hasAccess } from '../subscriptions/queries.js';
 
 export interface ArtistRow {
   id: string;
@@ -48,6 +50,22 @@ export const ARTIST_SELECT = `
 
 export function findArtistByUsername(db: Queryable, username: string, viewerId: string | null) {
   return one<ArtistRow>(db, `${ARTIST_SELECT} AND lower(u.username) = lower($2)`, [viewerId, username]);
+}
+
+/**
+ * An artist as GET /performers/{username} answers the viewer: the profile every visitor sees is cached until the
+ * artist edits it or the subscriber count moves (tag.artist, tag.user); whether this viewer subscribes comes from
+ * the access check's own cache.
+ */
+export async function artistForViewer(reads: Reads, username: string, viewerId: string | null): Promise<ArtistRow | undefined> {
+  const artist = await reads.cache.read(`artist:${username.toLowerCase()}`, async () => {
+    const row = await findArtistByUsername(reads.db, username, null);
+    if (!row) return { value: undefined, tags: [], keep: false };
+    return { value: row, tags: [tag.artist(row.id), tag.user(row.id)] };
+  });
+  if (!artist) return undefined;
+  const isSubscribed = viewerId !== null && viewerId !== artist.id && (await hasAccess(reads, viewerId, artist.id));
+  return { ...artist, isSubscribed };
 }
 
 /** The artist as spec §3 shows it ("Artist, as received"); prices in major units. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { optionalViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { notFound, ok, parse } from '../http.js';
-import { ARTIST_SELECT, findArtistByUsername, serializeArtist, type ArtistRow } from './queries.js';
+import { ARTIST_SELECT, artistForViewer, serializeArtist, type ArtistRow } from './queries.js';
 
 const SearchQuery = z.object({
   q: z.string().trim().max(100).optional(),
@@ -16,7 +16,7 @@ export function performerRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   app.get('/performers/user/search', async (request) => {
     const query = parse(SearchQuery, request.query);
-    const viewer = await optionalViewer(db, request);
+    const viewer = await optionalViewer(ctx, request);
     const pattern = query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
     const where = `AND ($2::text IS NULL OR u.username ILIKE $2 OR u.name ILIKE $2)`;
     const [rows, total] = await Promise.all([
@@ -36,8 +36,8 @@ export function performerRoutes(app: FastifyInstance, ctx: ApiContext) {
   });
 
   app.get<{ Params: { username: string } }>('/performers/:username', async (request) => {
-    const viewer = await optionalViewer(db, request);
-    const artist = await findArtistByUsername(db, request.params.username, viewer?.id ?? null);
+    const viewer = await optionalViewer(ctx, request);
+    const artist = await artistForViewer(ctx, request.params.username, viewer?.id ?? null);
     if (!artist) throw notFound('Artist not found');
     return ok(serializeArtist(artist));
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { tag } from '../cache/tags.js';
 import { requireReadableItem } from '../content/guard.js';
 import { loadPolls, serializePoll } from '../content/queries.js';
 import type { ContentServices } from '../content/services.js';
@@ -24,7 +25,7 @@ export function pollRoutes(app: FastifyInstance, services: ContentServices) {
   app.post<{ Params: { pollId: string } }>('/polls/:pollId/vote', async (request) => {
     const poll = await one<{ itemId: string }>(db, 'SELECT item_id AS "itemId" FROM polls WHERE id = $1', [request.params.pollId]);
     if (!poll) throw notFound(pollMessages.notFound);
-    const { access } = await requireReadableItem(db, request, poll.itemId);
+    const { item, access } = await requireReadableItem(services, request, poll.itemId);
     if (access.owner) throw forbidden(pollMessages.ownPoll);
     const body = parse(VoteBody, request.body);
     const answer = await one(db, 'SELECT 1 FROM poll_answers WHERE id = $1 AND poll_id = $2', [body.answerId, request.params.pollId]);
@@ -34,7 +35,9 @@ export function pollRoutes(app: FastifyInstance, services: ContentServices) {
       [request.params.pollId, access.viewer.id, body.answerId],
     );
     if (inserted.length === 0) throw new ApiError(409, pollMessages.alreadyVoted);
-    const entry = (await loadPolls(db, [poll.itemId], access.viewer.id)).get(poll.itemId)!;
-    return ok(serializePoll(entry, false));
+    // The artist's lists show each answer's votes; the fan's own marks hold their vote.
+    await services.cache.invalidate(tag.content(item.artistId), tag.marks(access.viewer.id));
+    const entry = (await loadPolls(db, [poll.itemId])).get(poll.itemId)!;
+    return ok(serializePoll({ ...entry, votedAnswerId: body.answerId }, false));
   });
 }

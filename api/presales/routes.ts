@@ -72,7 +72,7 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
 
   /** A subscribed fan's own presale code for a ticket presale, shown only to them; revokedAt is set once revoked. */
   app.get<{ Params: { id: string } }>('/content/:id/presale-code', async (request) => {
-    const { item, access } = await requireReadableItem(db, request, request.params.id);
+    const { item, access } = await requireReadableItem(services, request, request.params.id);
     if (item.type !== 'ticketPresale') throw notFound(presaleCodeMessages.notPresale);
     if (access.owner) throw forbidden(presaleCodeMessages.artistsOwn);
     return ok(serializeCode(await codeFor(db, item.id, access.viewer.id)));
@@ -80,7 +80,7 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
 
   /** The artist's list of codes given out for a presale, each with its fan, to trace a leaked code. */
   app.get<{ Params: { id: string } }>('/content/:id/presale-codes', async (request) => {
-    const { item } = await requireOwnItem(db, request, request.params.id);
+    const { item } = await requireOwnItem(services, request, request.params.id);
     const query = parse(CodesQuery, request.query);
     const code = query.code ? query.code.toUpperCase() : null;
     const where = `p.item_id = $1 AND ($2::text IS NULL OR p.code = $2)`;
@@ -103,7 +103,7 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
 
   /** Revoke a code (the artist tells the ticket seller to refuse it); the fan sees it as revoked. */
   app.delete<{ Params: { id: string; codeId: string } }>('/content/:id/presale-codes/:codeId', async (request) => {
-    const { item } = await requireOwnItem(db, request, request.params.id);
+    const { item } = await requireOwnItem(services, request, request.params.id);
     const row = await one<CodeRow>(
       db,
       `UPDATE presale_codes SET revoked_at = COALESCE(revoked_at, now())

@@ -46,7 +46,7 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): P
   io.use(async (socket, next) => {
     try {
       const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
-      const viewer = await viewerForToken(ctx.db, typeof token === 'string' ? token : undefined);
+      const viewer = await viewerForToken(ctx, typeof token === 'string' ? token : undefined);
       if (!viewer) return next(new Error('unauthorized'));
       socket.data.userId = viewer.id;
       next();
@@ -69,7 +69,7 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): P
     }
     socket.on(RealtimeEvent.login, async (payload: unknown, ack?: (answer: { ok: boolean }) => void) => {
       const token = typeof payload === 'string' ? payload : (payload as { token?: unknown })?.token;
-      const viewer = await viewerForToken(ctx.db, typeof token === 'string' ? token : undefined).catch(() => undefined);
+      const viewer = await viewerForToken(ctx, typeof token === 'string' ? token : undefined).catch(() => undefined);
       if (!viewer) {
         ack?.({ ok: false });
         socket.disconnect(true);

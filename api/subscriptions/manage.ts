@@ -14,7 +14,7 @@ export function subscriptionManageRoutes(app: FastifyInstance, ctx: ApiContext, 
 
   /** The viewer's subscription to this artist (whatever its state): started, ends or renews on, price paid. */
   app.get<{ Params: { performerId: string } }>('/subscriptions/performers/:performerId', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const row = await findSubscription(db, 's.user_id = $1 AND s.artist_id = $2', [viewer.id, request.params.performerId]);
     if (!row) throw notFound('You have no subscription to this artist.');
     return ok(serializeSubscription(row));
@@ -22,7 +22,7 @@ export function subscriptionManageRoutes(app: FastifyInstance, ctx: ApiContext, 
 
   /** Cancels (false) or resumes (true) the renewal at the end of the paid year; access lasts until then either way. */
   app.put<{ Params: { id: string } }>('/subscriptions/:id/auto-renew', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const { autoRenew } = parse(AutoRenewBody, request.body);
     const row = /^[0-9a-f-]{36}$/i.test(request.params.id) ? await findSubscription(db, 's.id = $1 AND s.user_id = $2', [request.params.id, viewer.id]) : undefined;
     if (!row) throw notFound('Subscription not found');

@@ -20,7 +20,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   /** The viewer's active subscriptions, newest first, each with its artist (spec §7). */
   app.get('/subscriptions/user/search', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const query = parse(SearchQuery, request.query);
     const [rows, count] = await Promise.all([
       db.query<ArtistRow & { subscriptionId: string }>(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { RegisterSchema } from '../../app/utils/validation.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeUserSessions } from '../auth/sessions.js';
+import { tag } from '../cache/tags.js';
 import { conflictError } from '../auth/routes.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
@@ -25,13 +26,13 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
 
   app.get('/users/me', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     return ok(serializeMe(viewer));
   });
 
   /** Changes the signed-in user's sign-up details (the register step's edit mode). */
   app.put('/users', async (request) => {
-    const viewer = await requireViewer(db, request);
+    const viewer = await requireViewer(ctx, request);
     const body = parse(RegisterSchema, request.body);
     const conflict = await findConflict(db, body.username, body.email, viewer.id);
     if (conflict) throw conflictError(conflict);
@@ -50,6 +51,7 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         await revokeUserSessions(tx, viewer.id, viewer.tokenHash);
         return row!;
       });
+      await ctx.cache.invalidate(tag.user(viewer.id));
       return ok(serializeMe(updated));
     } catch (error) {
       const raced = conflictFromUniqueViolation(error);

@@ -6,7 +6,8 @@ import { createArtist, createFan, upload, type ContentUser } from './content-fix
 /**
  * The api's access-control matrix (issue 6): every endpoint, called as each role, answers the status in its
  * row. Ids of other people's things are in the rows (a conversation, a message, a draft, media, a comment, a
- * presale code): a viewer who may not know a thing exists gets 404, one who may know but not act gets 403.
+ * presale code, a fan's subscription and payment; bookmarks have a test of their own): a viewer who may not know a
+ * thing exists gets 404, one who may know but not act gets 403.
  * The first test fails for a route the api serves without a row here.
  */
 const ROLES = ['anonymous', 'fan', 'subscriber', 'lapsed', 'otherArtist', 'owner'] as const;
@@ -27,6 +28,9 @@ interface World {
   message: string;
   comment: string;
   code: string;
+  /** The subscriber's own subscription and payment: everyone else's ids in their rows. */
+  subscription: string;
+  payment: string;
 }
 
 interface Request {
@@ -76,13 +80,13 @@ const ROWS: Record<string, Row> = {
   'GET /performers/me/subscribers': { request: () => ({ method: 'GET', path: '/performers/me/subscribers' }), expect: { ...ownerOnly(200), otherArtist: 200 } },
   'GET /subscriptions/user/search': { request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }), expect: signedIn(200) },
   'GET /subscriptions/performers/:performerId': { request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }), expect: { ...signedIn(404), subscriber: 200, lapsed: 200 } },
-  'PUT /subscriptions/:id/auto-renew': { request: () => ({ method: 'PUT', path: '/subscriptions/no-such-subscription/auto-renew', body: { autoRenew: false } }), expect: signedIn(404) },
+  'PUT /subscriptions/:id/auto-renew': { request: (w) => ({ method: 'PUT', path: `/subscriptions/${w.subscription}/auto-renew`, body: { autoRenew: true } }), expect: { ...signedIn(404), subscriber: 200 } },
   'GET /payment/gateway': { request: () => ({ method: 'GET', path: '/payment/gateway' }), expect: all(200) },
   'POST /payment/subscribe/performers': { request: () => ({ method: 'POST', path: '/payment/subscribe/performers', body: { type: 'free' } }), expect: signedIn(400) },
   // Public: the register step checks a promo code before the fan has an account.
   'GET /payment/promo-codes/check': { request: (w) => ({ method: 'GET', path: '/payment/promo-codes/check', query: { performerId: w.users.owner.id, code: 'NOPE' } }), expect: all(400) },
-  'GET /payment/:id': { request: () => ({ method: 'GET', path: '/payment/no-such-payment' }), expect: signedIn(404) },
-  'POST /payment/:id/confirm': { request: () => ({ method: 'POST', path: '/payment/no-such-payment/confirm', body: {} }), expect: signedIn(404) },
+  'GET /payment/:id': { request: (w) => ({ method: 'GET', path: `/payment/${w.payment}` }), expect: { ...signedIn(404), subscriber: 200 } },
+  'POST /payment/:id/confirm': { request: (w) => ({ method: 'POST', path: `/payment/${w.payment}/confirm`, body: {} }), expect: { ...signedIn(404), subscriber: 200 } },
   'POST /payment/webhooks/stripe': { request: () => ({ method: 'POST', path: '/payment/webhooks/stripe', body: {} }), expect: all(404) },
   'POST /payment/test-gateway/cards': { request: () => ({ method: 'POST', path: '/payment/test-gateway/cards', body: {} }), expect: signedIn(400) },
   'GET /payment/test-gateway/authenticate/:id': { request: () => ({ method: 'GET', path: '/payment/test-gateway/authenticate/nope' }), expect: all(404) },
@@ -168,6 +172,12 @@ describeEachDatabase('access-control matrix', (database) => {
     w.users = { owner, otherArtist, fan, subscriber, lapsed };
     await subscribe(t, subscriber.id, owner.id);
     await subscribe(t, lapsed.id, owner.id);
+    [{ id: w.subscription }] = await t.db.query<{ id: string }>('SELECT id FROM subscriptions WHERE user_id = $1', [subscriber.id]);
+    [{ id: w.payment }] = await t.db.query<{ id: string }>(
+      `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, status, amount_cents, list_price_cents)
+       VALUES ($1, $2, $3, 'test', 'succeeded', 500, 500) RETURNING id`,
+      [subscriber.id, owner.id, w.subscription],
+    );
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
     w.image = (await upload(t, owner.token, png, { filename: 'a.png', type: 'image/png', kind: 'image' })).body.data._id;
     const post = await call<{ _id: string; poll: { _id: string; answers: { _id: string }[] } }>(t.url, 'POST', '/content', {
@@ -202,6 +212,19 @@ describeEachDatabase('access-control matrix', (database) => {
       ROLES.map(async (role) => [role, (await call(w.t.url, 'GET', `/content/${w.draft}`, { token: role === 'anonymous' ? undefined : w.users[role].token })).status]),
     );
     expect(Object.fromEntries(statuses)).toEqual({ anonymous: 401, fan: 403, subscriber: 404, lapsed: 403, otherArtist: 403, owner: 200 });
+  });
+
+  it('a bookmark is its fan’s own: nobody else sees it in their list or can take it away', async () => {
+    const item = await newItem(w);
+    const { subscriber } = w.users;
+    expect((await call(w.t.url, 'POST', `/content/${item}/bookmark`, { token: subscriber.token })).status).toBe(200);
+    const bookmarked = async (token: string) => (await call<{ data: { _id: string }[] }>(w.t.url, 'GET', '/bookmarks', { token })).body.data.data.map((i) => i._id);
+    for (const role of ['fan', 'lapsed', 'otherArtist', 'owner'] as const) {
+      const { token } = w.users[role];
+      expect(await bookmarked(token), role).not.toContain(item);
+      await call(w.t.url, 'DELETE', `/content/${item}/bookmark`, { token });
+    }
+    expect(await bookmarked(subscriber.token)).toContain(item);
   });
 
   // Logging out ends the session the rest of the rows use: that row runs last.

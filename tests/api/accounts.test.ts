@@ -127,6 +127,16 @@ describeEachDatabase('accounts', (database) => {
     for (const token of [byEmail.body.data.token, byUsername.body.data.token, fan.token]) {
       expect((await call(t.url, 'GET', '/users/me', { token })).status).toBe(200);
     }
+    // Session fixation: a token the client already holds (one an attacker planted) is never the one a log-in hands out.
+    const planted = 'planted-by-an-attacker-0123456789';
+    const fixated = await call<{ token: string }>(t.url, 'POST', '/auth/login', {
+      token: planted,
+      body: { username: fan.email, password: fan.password, remember: true },
+      headers: { 'x-forwarded-for': clientAddress() },
+    });
+    expect(fixated.status).toBe(200);
+    expect(fixated.body.data.token).not.toBe(planted);
+    expect((await call(t.url, 'GET', '/users/me', { token: planted })).status).toBe(401);
   });
 
   it('answers 422 with the same body for a wrong password and for an unknown user', async () => {
@@ -137,6 +147,25 @@ describeEachDatabase('accounts', (database) => {
     expect(unknownUser.status).toBe(422);
     expect(wrongPassword.body).toEqual({ status: 422, message: INCORRECT_DETAILS });
     expect(unknownUser.body).toEqual(wrongPassword.body);
+  });
+
+  it('takes as long to refuse an unknown user as a wrong password, so timing does not tell which accounts exist', async () => {
+    const fan = await registerFan(t);
+    const known: number[] = [];
+    const unknown: number[] = [];
+    const timed = async (name: string) => {
+      const started = performance.now();
+      expect((await login(t, name, 'Wrong-Password-1')).status).toBe(422);
+      return performance.now() - started;
+    };
+    // Interleaved, below the 10 failures that block an account: a slow moment on the machine hits both sides.
+    for (let i = 0; i < 7; i++) {
+      known.push(await timed(fan.email));
+      unknown.push(await timed(`${uniqueName('nobody')}@example.com`));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    // Both verify an argon2id hash (tens of ms); skipping it for unknown users answers them in a few ms.
+    expect(median(unknown) / median(known), `unknown ${unknown.map(Math.round)} ms, known ${known.map(Math.round)} ms`).toBeGreaterThan(0.5);
   });
 
   it('validates the log-in body with the spec §5 messages', async () => {

@@ -98,4 +98,15 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
     expect((await call(t.url, 'GET', `/performers/${artist.username}`)).body.data.heroImage).toBe('');
     expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
   });
+
+  it('profile images: a large upload is served at its 1280 px display size, not as uploaded', async () => {
+    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 20, b: 90 } } }).png().toBuffer();
+    const uploaded = await upload(t, artist.token, png, { filename: 'cover.png', type: 'image/png', kind: 'image' });
+    const id = uploaded.body.data._id as string;
+    expect((await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { cover: id } })).status).toBe(200);
+    const served = await fetch(new URL(`/performers/images/${id}`, t.url));
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', width: 1280 });
+    await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { cover: null } });
+  });
 });

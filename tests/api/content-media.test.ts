@@ -35,22 +35,34 @@ describeEachDatabase('media', (database) => {
   });
 
   describe(`uploads`, () => {
-    it('takes an image, records its size and makes a 480 px thumbnail', async () => {
+    it('takes an image, records its size and makes a 480 px list size and a 1280 px display size', async () => {
       const artist = await createArtist(t);
-      const image = await uploaded(artist, await png(), { filename: 'poster.png', type: 'image/png' });
-      expect(image).toMatchObject({ kind: 'image', mime: 'image/png', width: 1200, height: 800 });
+      const image = await uploaded(artist, await png(2400, 1600), { filename: 'poster.png', type: 'image/png' });
+      expect(image).toMatchObject({ kind: 'image', mime: 'image/png', width: 2400, height: 1600 });
       expect(image.url).toMatch(/^http:\/\/localhost:8080\/media\/[^?]+\?expires=\d+&sig=/);
-      const thumb = await fetch(localLink(t, image.thumbnailUrl));
-      expect(thumb.status).toBe(200);
-      expect(thumb.headers.get('content-type')).toBe('image/webp');
-      const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
-      expect(meta).toMatchObject({ format: 'webp', width: 480, height: 320 });
+      for (const [link, width, height] of [
+        [image.thumbnailUrl, 480, 320],
+        [image.largeUrl, 1280, 853],
+      ] as const) {
+        const variant = await fetch(localLink(t, link));
+        expect(variant.status).toBe(200);
+        expect(variant.headers.get('content-type')).toBe('image/webp');
+        const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();
+        expect(meta).toMatchObject({ format: 'webp', width, height });
+      }
+      // A signature names its size: the thumbnail's link does not open the display size.
+      expect((await fetch(localLink(t, image.thumbnailUrl).replace('size=thumb', 'size=large'))).status).toBe(403);
+
+      // A picture no wider than its thumbnail needs no display size: pages show the original.
+      const small = await uploaded(artist, await png(400, 300), { filename: 'small.png', type: 'image/png' });
+      expect(small.largeUrl).toBeNull();
+      expect((await fetch(localLink(t, small.url).replace('?', '?size=large&'))).status).toBe(404);
     });
 
     it('takes audio by its content, whatever it is called', async () => {
       const artist = await createArtist(t);
       const audio = await uploaded(artist, wav(), { filename: 'voice-note.bin' });
-      expect(audio).toMatchObject({ kind: 'audio', mime: 'audio/wav', size: wav().length, thumbnailUrl: null });
+      expect(audio).toMatchObject({ kind: 'audio', mime: 'audio/wav', size: wav().length, thumbnailUrl: null, largeUrl: null });
     });
 
     it('refuses a renamed text file and keeps nothing', async () => {
@@ -240,6 +252,19 @@ describeEachDatabase('media', (database) => {
       expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: artist.token })).status).toBe(200);
       expect(storedFiles().length).toBe(before - 1);
       expect((await fetch(link)).status).toBe(404);
+    });
+
+    it('deleting a photo deletes its original, list size and display size', async () => {
+      const artist = await createArtist(t);
+      const before = storedFiles().length;
+      const photo = await uploaded(artist, await png());
+      expect(storedFiles().length).toBe(before + 3);
+      const created = await call(t.url, 'POST', '/content', {
+        token: artist.token,
+        body: { title: 'Photo', content: 'look', tags: 'photo', mediaId: photo._id },
+      });
+      expect((await call(t.url, 'DELETE', `/content/${created.body.data._id}`, { token: artist.token })).status).toBe(200);
+      expect(storedFiles().length).toBe(before);
     });
 
     it('replacing an item’s file on edit deletes the old one', async () => {

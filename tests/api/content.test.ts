@@ -105,11 +105,12 @@ describeEachDatabase('content items', (database) => {
       expect((await call(t.url, 'POST', '/content', { body: post() })).status).toBe(401);
 
       const item = await create(artist, post());
-      for (const user of [fan, otherArtist]) {
+      for (const user of [fan, stranger, otherArtist]) {
         expect((await call(t.url, 'PUT', `/content/${item._id}`, { token: user.token, body: post({ title: 'Hijacked' }) })).status).toBe(403);
         expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: user.token })).status).toBe(403);
       }
       expect((await call(t.url, 'PUT', `/content/${item._id}`, { body: post() })).status).toBe(401);
+      expect((await call(t.url, 'DELETE', `/content/${item._id}`)).status).toBe(401);
 
       const edited = await call(t.url, 'PUT', `/content/${item._id}`, {
         token: artist.token,

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createMailer } from '../../api/mail/mailer';
 import { messages } from '../../app/utils/validation';
 import { call, clientAddress, describeEachDatabase, login, mailsTo, registerFan, startTestApi, uniqueName, waitForMail, type TestApi } from '../helpers/api';
 
@@ -130,5 +132,32 @@ describeEachDatabase('password reset', (database) => {
     expect((await forgot({ email: fan.email })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await mailsTo(t, fan.email)).toEqual([]);
+  });
+
+  it('answers at once while the mail server is down, the same for a known and an unknown email', async () => {
+    // Nothing listens on this port: every SMTP connection is refused, as during an outage.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const outbox = t.api.ctx.mailer;
+    t.api.ctx.mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: t.config.mailFrom, outboxDir: t.outboxDir, log: () => {} });
+    try {
+      const fan = await registerFan(t);
+      for (const email of [fan.email, `${uniqueName('nobody')}@example.com`]) {
+        // A reply that waited for the mail would wait out the retries (5 s, 30 s, 2 min) and say the account exists.
+        const answer = await call(t.url, 'POST', '/auth/users/forgot', {
+          body: { email },
+          headers: { 'x-forwarded-for': clientAddress() },
+          signal: AbortSignal.timeout(2000),
+        });
+        expect(answer.status, email).toBe(200);
+        expect(answer.body).toEqual({ status: 0, data: { success: true } });
+      }
+    } finally {
+      t.api.ctx.mailer = outbox;
+    }
   });
 });

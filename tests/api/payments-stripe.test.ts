@@ -271,6 +271,18 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
       expect(await subscribed(fan)).toBe(false);
     });
 
+    it('a payment whose confirm never arrives (the page closed, our api was down) is completed by the webhook alone', async () => {
+      const fan = await registerFan(t);
+      const answer = await pay(fan, { cardId: 'pm_card_authenticationRequired' });
+      const subId = await gatewaySubscriptionId(answer.body.data._id);
+      stand.authenticate(subId, true);
+      expect(await subscribed(fan)).toBe(false);
+      const end = stand.subscriptions.get(subId)!.items.data[0].current_period_end as number;
+      expect((await webhook(invoicePaid(subId, stand.subscriptions.get(subId)!.latest_invoice, end))).status).toBe(200);
+      expect(await subscribed(fan)).toBe(true);
+      expect((await call(t.url, 'GET', `/payment/${answer.body.data._id}`, { token: fan.token })).body.data.status).toBe('succeeded');
+    });
+
     it('invoice.paid before the fan’s page confirms completes the payment once; the confirm then agrees', async () => {
       const fan = await registerFan(t);
       const answer = await pay(fan, { cardId: 'pm_card_authenticationRequired' });

@@ -39,18 +39,21 @@ describeEachDatabase('database queries per call', (database) => {
       );
     }
     await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
-    // Count every query the api sends from here on.
-    const query = t.db.query.bind(t.db);
-    t.db.query = ((sql: string, params?: unknown[]) => {
+    // Count every query the api sends from here on (its own db: t.db is the test's door behind the api).
+    const apiDb = t.api.ctx.db;
+    const query = apiDb.query.bind(apiDb);
+    apiDb.query = ((sql: string, params?: unknown[]) => {
       queries += 1;
       return query(sql, params);
-    }) as typeof t.db.query;
+    }) as typeof apiDb.query;
   });
   afterAll(async () => {
     await t?.close();
   });
 
+  /** The queries of one call with nothing cached (the read cache would hide a per-item query on a repeat). */
   async function count(path: string, query: Record<string, string | number>, token = fan.token) {
+    t.api.ctx.cache.clear();
     queries = 0;
     const answer = await call(t.url, 'GET', path, { token, query });
     expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);

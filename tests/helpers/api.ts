@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { createApi, type Api } from '../../api/app';
+import type { ReadCache } from '../../api/cache/read-cache';
 import { openDb, type Db } from '../../api/db/client';
 import { migrate } from '../../api/db/migrate';
 import { readOutbox } from '../../api/mail/mailer';
@@ -60,7 +61,14 @@ export async function openTestDb(database: TestDatabase['name'] = 'PGlite'): Pro
 export interface TestApi {
   url: string;
   api: Api;
+  /**
+   * The api's database, for setting up what the api has no call for (a subscription that has lapsed, a comment
+   * made an hour ago). Such writes happen behind the api's back, so each one that changes data clears the api's
+   * read cache, as it would need clearing after an operator's hand-made change. The api itself uses `api.ctx.db`.
+   */
   db: Db;
+  /** The PostgreSQL schema the api runs in (PostgreSQL only): a second api node can share it. */
+  schema?: string;
   config: Config;
   /** The api's own DATA_DIR (a temp folder): mail goes to its outbox, media under it. */
   dataDir: string;
@@ -81,14 +89,15 @@ export interface StartOptions {
 export async function startTestApi(options: StartOptions = {}): Promise<TestApi> {
   const ownDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-api-'));
-  const { db, drop } = await openTestDb(options.database);
+  const { db, schema, drop } = await openTestDb(options.database);
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...options.env } as unknown as NodeJS.ProcessEnv);
   const api = await createApi({ config, db, adminToken: options.adminToken });
   const port = await api.listen(0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
     api,
-    db,
+    db: behindTheApi(db, api.ctx.cache),
+    schema,
     config,
     dataDir,
     outboxDir: path.join(dataDir, 'outbox'),
@@ -96,6 +105,25 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
       await api.close();
       await drop();
       if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const READS = /^\s*(SELECT|WITH\s[\s\S]*?\)\s*SELECT)\b/i;
+
+/** The database as a test writes to it directly: after any statement but a read, the api's read cache is cleared. */
+function behindTheApi(db: Db, cache: ReadCache): Db {
+  return {
+    ...db,
+    async query<Row>(sql: string, params?: unknown[]) {
+      const rows = await db.query<Row>(sql, params);
+      if (!READS.test(sql)) cache.clear();
+      return rows;
+    },
+    async transaction(fn) {
+      const result = await db.transaction(fn);
+      cache.clear();
+      return result;
     },
   };
 }
@@ -111,6 +139,7 @@ export interface CallOptions {
   body?: unknown;
   query?: Record<string, string | number>;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 /** One HTTP call to the api, as the web's request helper makes it (Bearer token, JSON body). */
@@ -125,6 +154,7 @@ export async function call<T = any>(base: string, method: string, pathname: stri
       ...options.headers,
     },
     body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    signal: options.signal,
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
