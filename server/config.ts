@@ -68,6 +68,10 @@ const EnvSchema = z.object({
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** Pages the web tier renders at once; the rest wait their turn (server/admission.ts). */
+  PAGE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(4)),
+  /** How long a page may wait for its turn before it is answered 503 with Retry-After, in milliseconds. */
+  PAGE_QUEUE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(60_000).default(8000)),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -109,6 +113,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionTtlDays: e.SESSION_TTL_DAYS,
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
+    pageConcurrency: e.PAGE_CONCURRENCY,
+    pageQueueTimeoutMs: e.PAGE_QUEUE_TIMEOUT_MS,
     /** Spec §9: the session cookie is Secure in every environment except local. */
     secureCookies: e.APP_ENV !== 'local',
   };

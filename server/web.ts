@@ -3,11 +3,14 @@ import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
+import { admission } from './admission.js';
 import type { Config } from './config.js';
 import { requestScope } from '../app/utils/request-scope.server.js';
+import { precompressedBuild } from './precompressed.js';
 import { sameSiteBounce } from './same-site-bounce.js';
-import { cspNonce, refuseCrossSiteWrites, securityHeaders } from './security.js';
+import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from './security.js';
 
 /** The web tier: static assets and the Remix request handler. */
 export async function createWebServer(config: Config, root = process.cwd()) {
@@ -18,7 +21,14 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   app.disable('x-powered-by');
   // Only a proxy on this host or a private network may say who the client is (as on the api).
   app.set('trust proxy', ['loopback', 'linklocal', 'uniquelocal']);
-  app.use(compression());
+  // Brotli's default window is 4 MB, made and dropped for every page although no page is near 256 KB: a smaller
+  // window compresses our pages as well and keeps the process's memory flat under a crowd (docs/benchmarks.md).
+  app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
+  // Static files come before the document headers (CSP and the rest mean nothing on a script or an image: see
+  // assetHeaders). Fingerprinted build output never changes: cache it for a year, compressed once (precompressed.ts).
+  const buildDir = path.join(root, 'public/build');
+  app.use('/build', await precompressedBuild(buildDir), express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }));
+  app.use(express.static(path.join(root, 'public'), { maxAge: '1h', setHeaders: assetHeaders }));
   app.use(cspNonce, securityHeaders(config));
   app.use(refuseCrossSiteWrites(config));
 
@@ -26,16 +36,14 @@ export async function createWebServer(config: Config, root = process.cwd()) {
     res.json({ status: 'ok' });
   });
 
-  // Fingerprinted build output never changes: cache it for a year.
-  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
-  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
-
   app.use(sameSiteBounce);
   const remix = createRequestHandler({
     build,
     getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
   });
+  // A few pages at a time, the others in line (server/admission.ts).
+  app.use(admission({ limit: config.pageConcurrency, maxWaitMs: config.pageQueueTimeoutMs }));
   // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
   app.all('*', (req, res, next) =>
     req.method === 'GET' || req.method === 'HEAD' ? requestScope.run(new Map(), () => remix(req, res, next)) : remix(req, res, next),

@@ -1,19 +1,5 @@
 import { Link } from '@remix-run/react';
-import { formatPrice, type Artist } from '~/utils/mappers';
-
-/** "Free" for a price of 0 (spec §1: free registration), else the yearly price, e.g. "$49.99". */
-export function priceLabel(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
-  return artist.yearlyPrice === 0 ? 'Free' : formatPrice(artist.yearlyPrice, artist.currency);
-}
-
-/** "Free" or "$49.99 a year": the price as a phrase. */
-export function yearlyPricePhrase(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
-  return artist.yearlyPrice === 0 ? 'Free' : `${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
-}
-
-export function subscriberCount(count: number) {
-  return `${new Intl.NumberFormat('en-US').format(count)} ${count === 1 ? 'subscriber' : 'subscribers'}`;
-}
+import { subscriberCount, yearlyPricePhrase, type Artist } from '~/utils/mappers';
 
 export type ArtistCardData = Pick<
   Artist,

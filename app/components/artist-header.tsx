@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Artist } from '~/utils/mappers';
-import { subscriberCount } from './artist-card';
+import { subscriberCount, type Artist } from '~/utils/mappers';
 
 /**
  * The top of an artist's pages (spec §2 artist home): the cover across the page, the avatar overlapping it, the

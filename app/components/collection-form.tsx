@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from '@remix-run/react';
+import * as z from 'zod/mini';
 import type { PickableItem } from '~/utils/collections.server';
 import { CollectionSchema } from '~/utils/content-validation';
+import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName } from './forms';
 
-const schema = CollectionSchema.pick({ title: true, description: true });
+const schema = z.pick(CollectionSchema, { title: true, description: true });
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 const STATE_LABELS: Record<PickableItem['state'], string> = { published: 'Published', scheduled: 'Scheduled', draft: 'Draft' };
 
@@ -40,7 +41,7 @@ export function CollectionForm({
     defaultValue,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const byId = new Map(items.map((item) => [item._id, item]));
   const ordered = [...chosen.filter((id) => byId.has(id)).map((id) => byId.get(id)!), ...items.filter((item) => !chosen.includes(item._id))];

@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '~/utils/content-types';
-import { characterCount, visibleText } from '~/utils/content-rules';
+import { characterCount, visibleText } from '~/utils/content-text';
 import type { ContentItem, Media } from '~/utils/content.server';
 
 /**
@@ -65,14 +65,30 @@ export function TypeLabel({ children }: { children: ReactNode }) {
   return <span className="text-xs font-bold uppercase tracking-wider text-accent">{children}</span>;
 }
 
-/** The picture of a card: the item's thumbnail, else its own image; both in their 480 px list size. */
+/** The picture of a card: the item's thumbnail, else its own image. */
 export function cardImage(item: Pick<ContentItem, 'thumbnail' | 'media'>): Media | null {
   if (item.thumbnail) return item.thumbnail;
   if (item.media?.kind === 'image') return item.media;
   return null;
 }
 
-function MediaGlyph({ kind }: { kind: ContentItem['mediaType'] }) {
+/** The width of the display size: the picture's own width up to 1280 px (api/media/images.ts). */
+export const LARGE_WIDTH = 1280;
+
+/**
+ * The sources of a picture shown across a page column (a feed card, an item page): the 480 px list size on a
+ * phone, the 1280 px display size where the column is wider or the screen denser, never the original upload
+ * (up to 15 MB). An image without those sizes (a small one, an animated GIF) is its original.
+ */
+export function wideImageSources(image: Media) {
+  const large = image.largeUrl ?? null;
+  const srcSet =
+    image.thumbnailUrl && large && image.width ? `${image.thumbnailUrl} 480w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w` : undefined;
+  return { src: large ?? image.url, srcSet, sizes: srcSet ? '(min-width: 768px) 720px, 100vw' : undefined };
+}
+
+/** The item's kind as a glyph, where it has no picture. */
+export function MediaGlyph({ kind, className = 'h-10 w-10' }: { kind: ContentItem['mediaType']; className?: string }) {
   const paths: Record<ContentItem['mediaType'], string> = {
     audio: 'M9 18V5l12-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0Zm12-2a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z',
     video: 'M15 10l5-3v10l-5-3M4 6h11v12H4z',
@@ -80,7 +96,7 @@ function MediaGlyph({ kind }: { kind: ContentItem['mediaType'] }) {
     post: 'M5 4h14v16H5zM8 8h8M8 12h8M8 16h5',
   };
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="h-10 w-10 text-accent/80" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <svg viewBox="0 0 24 24" aria-hidden="true" className={`${className} text-accent/80`} fill="none" stroke="currentColor" strokeWidth="1.6">
       <path d={paths[kind]} strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
@@ -161,10 +177,7 @@ export function PostCard({
       {image ? (
         <Link to={href} tabIndex={-1} aria-hidden="true" className="block bg-navy-dark">
           <img
-            src={image.thumbnailUrl ?? image.url}
-            // The 480 px list size on a phone; the original where the feed is wider than that.
-            srcSet={image.thumbnailUrl && image.width && image.width > 480 ? `${image.thumbnailUrl} 480w, ${image.url} ${image.width}w` : undefined}
-            sizes="(min-width: 768px) 720px, 100vw"
+            {...wideImageSources(image)}
             width={image.width ?? undefined}
             height={image.height ?? undefined}
             alt=""

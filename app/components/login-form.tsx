@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, type FetcherWithComponents } from '@remix-run/react';
 import { LoginSchema } from '~/utils/validation';
 import { Field, FormAlert, PasswordField, SubmitButton } from './forms';
+import { formConstraint, parseForm } from '~/utils/form-schema';
 
 /** What the /login action answers: conform's reply on failure, { ok: true } to the dialog on success. */
 export type LoginActionData = SubmissionResult<string[]> | { ok: true };
@@ -36,10 +36,10 @@ export function LoginForm({ id, fetcher, lastResult, pending, artist, hidden = {
   const [form, fields] = useForm({
     id,
     lastResult: lastResult && !isLoginSuccess(lastResult) ? lastResult : undefined,
-    constraint: getZodConstraint(LoginSchema),
+    constraint: formConstraint(LoginSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    onValidate: ({ formData }) => parseForm(formData, LoginSchema),
   });
   const FormElement = fetcher ? fetcher.Form : Form;
   const formErrors = pending ? undefined : form.errors;

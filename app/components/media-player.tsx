@@ -1,9 +1,11 @@
 import type { ContentItem } from '~/utils/content.server';
+import { LARGE_WIDTH, wideImageSources } from './content-card';
 
 /**
  * An item's media on its page: the browser's own audio or video player on the signed link (the API answers Range
- * requests, so playback starts at once and seeking fetches only what it needs) or the picture at full size.
- * preload="metadata" asks only for the duration until the fan presses play: kind to a slow phone.
+ * requests, so playback starts at once and seeking fetches only what it needs) or the picture.
+ * preload="metadata" asks only for the duration until the fan presses play: kind to a slow phone. A picture is
+ * shown at its display size (never the original upload), with a link to the original when that is larger.
  */
 export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media' | 'thumbnail'> }) {
   const media = item.media;
@@ -33,7 +35,7 @@ export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media
           controls
           playsInline
           preload="metadata"
-          poster={item.thumbnail?.url}
+          poster={item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : undefined}
           src={media.url}
           className="aspect-video w-full"
           aria-label={`Play ${item.title}`}
@@ -44,12 +46,27 @@ export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media
     );
   }
   return (
-    <img
-      src={media.url}
-      width={media.width ?? undefined}
-      height={media.height ?? undefined}
-      alt={item.title}
-      className="h-auto w-full rounded-2xl bg-navy-dark object-contain ring-1 ring-white/10"
-    />
+    <figure>
+      <img
+        {...wideImageSources(media)}
+        width={media.width ?? undefined}
+        height={media.height ?? undefined}
+        alt={item.title}
+        className="h-auto w-full rounded-2xl bg-navy-dark object-contain ring-1 ring-white/10"
+      />
+      {media.largeUrl && media.width && media.width > LARGE_WIDTH ? (
+        <figcaption className="mt-2 text-right text-sm">
+          <a href={media.url} className="font-semibold text-accent underline-offset-4 hover:underline">
+            Open the full-size photo
+            {media.width && media.height ? (
+              <span className="font-normal text-white/75">
+                {' '}
+                ({media.width} × {media.height})
+              </span>
+            ) : null}
+          </a>
+        </figcaption>
+      ) : null}
+    </figure>
   );
 }

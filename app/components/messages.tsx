@@ -11,17 +11,35 @@ export function LocalTime({ iso, style }: { iso: string; style: 'short' | 'long'
   return <time dateTime={iso}>{formatTime(iso, style, hydrated ? undefined : 'UTC', new Date())}</time>;
 }
 
+/** Building an Intl formatter costs far more than using one: one set per time zone, made on first use. */
+const formatters = new Map<string, Record<'day' | 'time' | 'year' | 'dayMonth' | 'dayMonthYear', Intl.DateTimeFormat>>();
+
+function formattersFor(timeZone: string | undefined) {
+  const key = timeZone ?? '';
+  let set = formatters.get(key);
+  if (!set) {
+    const zone = timeZone ? { timeZone } : {};
+    set = {
+      day: new Intl.DateTimeFormat('en-GB', { ...zone, dateStyle: 'short' }),
+      time: new Intl.DateTimeFormat('en-GB', { ...zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      year: new Intl.DateTimeFormat('en-GB', { ...zone, year: 'numeric' }),
+      dayMonth: new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short' }),
+      dayMonthYear: new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short', year: 'numeric' }),
+    };
+    formatters.set(key, set);
+  }
+  return set;
+}
+
 /** Today: 14:05. This year: 3 Mar (and the time when long). Before: 3 Mar 2024. */
 export function formatTime(iso: string, style: 'short' | 'long', timeZone: string | undefined, now: Date) {
   const date = new Date(iso);
-  const zone = timeZone ? { timeZone } : {};
-  const day = (d: Date) => new Intl.DateTimeFormat('en-GB', { ...zone, dateStyle: 'short' }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', { ...zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+  const f = formattersFor(timeZone);
+  const time = f.time.format(date);
   const suffix = timeZone === 'UTC' ? ' GMT' : '';
-  if (day(date) === day(now)) return `${time}${suffix}`;
-  const sameYear = new Intl.DateTimeFormat('en-GB', { ...zone, year: 'numeric' });
-  const withYear = sameYear.format(date) !== sameYear.format(now);
-  const dayText = new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short', ...(withYear ? { year: 'numeric' } : {}) }).format(date);
+  if (f.day.format(date) === f.day.format(now)) return `${time}${suffix}`;
+  const withYear = f.year.format(date) !== f.year.format(now);
+  const dayText = (withYear ? f.dayMonthYear : f.dayMonth).format(date);
   return style === 'long' ? `${dayText}, ${time}${suffix}` : dayText;
 }
 

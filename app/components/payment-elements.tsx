@@ -4,9 +4,9 @@ import { useState, type ReactNode } from 'react';
 import { usePaymentProvider } from './payment-provider';
 
 /**
- * Stripe Elements for a payment page. Only the payment route imports this module, so @stripe/react-stripe-js
- * lands in that route's bundle, and Stripe.js is downloaded the first time it renders (see payment-provider.tsx).
- * Render it only in the browser (Elements needs the DOM).
+ * Stripe Elements for a payment page. Only the Stripe card form imports this module, and the payment route loads
+ * that form on demand, so @stripe/react-stripe-js stays out of every page's first bundle; Stripe.js is downloaded
+ * the first time it renders (see payment-provider.tsx). Render it only in the browser (Elements needs the DOM).
  */
 export function PaymentElements({ options, children }: { options?: StripeElementsOptions; children: ReactNode }) {
   const { loadStripe } = usePaymentProvider();

@@ -1,11 +1,12 @@
 import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import { useState, type ChangeEvent } from 'react';
 import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '~/utils/content-rules';
+import type { CheckboxInput } from '~/utils/content-validation';
 import { ErrorList, Field } from './forms';
 import { useHydrated } from './use-hydrated';
 
 export interface PollFields {
-  enabled?: boolean;
+  enabled?: CheckboxInput;
   title?: string;
   answers?: { id?: string; text?: string }[];
 }

@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useState, type ReactNode } from 'react';
-import { createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
-import { CONTENT_TYPE_LABELS, CONTENT_TYPES, VAULT_CATEGORIES } from '~/utils/content-types';
+import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
+import { CONTENT_TYPE_LABELS } from '~/utils/content-types';
+import type { CheckboxInput } from '~/utils/content-validation';
+import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName, Spinner } from './forms';
 import { PollEditor } from './poll-editor';
 import { RichTextEditor } from './rich-text-editor';
@@ -62,7 +63,7 @@ export function PostForm({
     defaultValue,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const [category, setCategory] = useState(fields.tags.initialValue ?? '');
   const captionLabel = kind === 'vault' ? 'Description' : 'Caption';
@@ -76,7 +77,7 @@ export function PostForm({
         {kind !== 'image' ? (
           <CategorySelect
             field={fields.tags}
-            options={kind === 'vault' ? VAULT_CATEGORIES : CONTENT_TYPES}
+            options={categoriesFor(kind)}
             onChange={setCategory}
           />
         ) : null}
@@ -118,11 +119,10 @@ export function PostForm({
         ) : null}
       </Section>
 
-      {kind === 'text' ? (
-        <Section>
-          <PollEditor form={form} field={fields.poll} />
-        </Section>
-      ) : null}
+      {/* Every form: fans vote on a photo or a demo too ("name this song"), and an edit must not drop a poll. */}
+      <Section>
+        <PollEditor form={form} field={fields.poll} />
+      </Section>
 
       <Section>
         <ScheduleWidget field={fields.schedule} />
@@ -263,7 +263,7 @@ function FileField({
   keptName: FieldMetadata<string | undefined, any, string[]>;
   accept: string;
   preview?: { id: string; kind: 'image' | 'audio' | 'video'; url: string } | null;
-  removable?: FieldMetadata<boolean | undefined, any, string[]>;
+  removable?: FieldMetadata<CheckboxInput, any, string[]>;
 }) {
   const invalid = Boolean(file.errors?.length);
   const attached = keptId.initialValue;

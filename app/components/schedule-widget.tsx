@@ -2,6 +2,7 @@ import { getInputProps, useInputControl, type FieldMetadata } from '@conform-to/
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useState, type ChangeEvent } from 'react';
 import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '~/utils/content-rules';
+import type { CheckboxInput } from '~/utils/content-validation';
 import { ErrorList, inputClassName } from './forms';
 import { useHydrated } from './use-hydrated';
 
@@ -19,7 +20,7 @@ const WEEKDAYS = [
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 export interface ScheduleFields {
-  enabled?: boolean;
+  enabled?: CheckboxInput;
   date?: string;
   time?: string;
 }

@@ -1,6 +1,5 @@
 import { Link } from '@remix-run/react';
-import type { Artist } from '~/utils/mappers';
-import { priceLabel } from './artist-card';
+import { priceLabel, type Artist } from '~/utils/mappers';
 
 /** The artist's perks as a checked list (spec §3 subscriptionPerks). */
 export function PerkList({ perks }: { perks: string[] }) {

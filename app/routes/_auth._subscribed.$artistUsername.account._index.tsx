@@ -1,15 +1,15 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { TextareaHTMLAttributes } from 'react';
-import { subscriberCount } from '~/components/artist-card';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
 import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.server';
 import { ArtistProfileSchema } from '~/utils/artist-profile-validation';
-import { DEFAULT_AVATAR, formatPrice, type Artist, type ArtistResponse } from '~/utils/mappers';
+import { guardForm } from '~/utils/form-guard.server';
+import { formConstraint, parseForm } from '~/utils/form-schema';
+import { DEFAULT_AVATAR, formatPrice, subscriberCount, type Artist, type ArtistResponse } from '~/utils/mappers';
 import type { SubscriptionDetail } from '~/utils/payments.server';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   if (intent === 'profile' && isOwnArtist(user, artist)) {
-    const submission = parseWithZod(formData, { schema: ArtistProfileSchema });
+    const submission = parseForm(guardForm(formData), ArtistProfileSchema);
     if (submission.status !== 'success') return json<AccountActionData>({ intent: 'profile', result: submission.reply() }, { status: 400 });
     try {
       await apiRequest({ method: 'PUT', path: '/performers/me', body: submission.value, token, signal: request.signal });
@@ -250,11 +250,22 @@ function ArtistAccount({
             <h3 className="mt-6 text-sm font-semibold uppercase tracking-wider text-white/70">Recent</h3>
             <ul className="mt-3 space-y-3">
               {subscribers.map((s) => (
-                <li key={s._id} className="flex items-center gap-3">
-                  <img src={s.avatar || DEFAULT_AVATAR} alt="" className="h-9 w-9 rounded-full bg-white/10 object-cover" />
-                  <div className="min-w-0">
+                <li key={s._id} className="flex items-start gap-3">
+                  <img src={s.avatar || DEFAULT_AVATAR} alt="" className="h-9 w-9 shrink-0 rounded-full bg-white/10 object-cover" />
+                  <div className="min-w-0 flex-1">
                     <p className="truncate text-base font-semibold text-white">{s.name || s.username}</p>
                     <p className="text-sm text-white/70">Joined {formatDate(s.startedAt)}</p>
+                    {/* The artist may write first to a subscriber (docs/messages.md); a plain form, as the fan's button. */}
+                    <Form method="post" action={`/${artist.username}/account/messages?index`}>
+                      <input type="hidden" name="intent" value="start" />
+                      <input type="hidden" name="fanId" value={s._id} />
+                      <button
+                        type="submit"
+                        className="rounded text-sm font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+                      >
+                        Message<span className="sr-only"> {s.name || s.username}</span>
+                      </button>
+                    </Form>
                   </div>
                 </li>
               ))}
@@ -292,10 +303,10 @@ function ProfileForm({ artist, welcomeVideoOn, saved }: { artist: Artist; welcom
       headlineImageAltText: artist.headlineImageAltText,
       activateWelcomeVideo: welcomeVideoOn ? 'on' : undefined,
     },
-    constraint: getZodConstraint(ArtistProfileSchema),
+    constraint: formConstraint(ArtistProfileSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ArtistProfileSchema }),
+    onValidate: ({ formData }) => parseForm(formData, ArtistProfileSchema),
   });
   return (
     <section aria-labelledby="profile-title" className="rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 sm:p-8">

@@ -3,8 +3,8 @@ import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
-import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
-import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
+import { listSearch, readBookmarkFilters, readOffset, readSort, VAULT_PAGE_SIZE } from '~/utils/content-params';
+import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, typesForBookmarkFilters } from '~/utils/content-types';
 import { contentFailure, contentViewer, listBookmarks } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
@@ -17,16 +17,16 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 
 /**
  * /{artist}/account/bookmarks (spec §2): what the fan bookmarked of this artist, most recently bookmarked first
- * (Oldest turns that round), with the vault's category filters.
+ * (Oldest turns that round), with the vault's categories and the posts page's filters (BOOKMARK_FILTERS).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { artistUsername, call } = await contentViewer(request, params);
   const search = new URL(request.url).searchParams;
-  const filters = readVaultFilters(search);
+  const filters = readBookmarkFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
   try {
-    const items = await listBookmarks(artistUsername, { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
+    const items = await listBookmarks(artistUsername, { types: typesForBookmarkFilters(filters), sort, offset, limit: VAULT_PAGE_SIZE }, call);
     return json({ items, filters, sort, offset });
   } catch (error) {
     contentFailure(error, request, artistUsername);
@@ -46,7 +46,7 @@ export default function Bookmarks() {
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Your bookmarks</h1>
       <p className="mt-4 max-w-3xl text-lg text-white/85">What you saved from {artist.name}, the latest first.</p>
       <div className="mt-8">
-        <FilterBar basePath={basePath} all={VAULT_CATEGORIES} labels={CONTENT_TYPE_LABELS} state={{ filters, sort }} label="Categories" />
+        <FilterBar basePath={basePath} all={BOOKMARK_FILTERS} labels={BOOKMARK_FILTER_LABELS} state={{ filters, sort }} label="Categories" />
       </div>
       <section aria-labelledby="bookmarks-title" className="mt-8">
         <h2 id="bookmarks-title" className="sr-only">
@@ -67,7 +67,7 @@ export default function Bookmarks() {
           limit={VAULT_PAGE_SIZE}
           total={items.total}
           label="Bookmark pages"
-          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, VAULT_CATEGORIES)}`}
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, BOOKMARK_FILTERS)}`}
         />
       </section>
     </div>

@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     artist: { username: artist.username, name: artist.name },
     item: { id: item._id, title: item.title, typeLabel: item.typeLabel, state: item.state },
-    kind: formKindFor(item.type),
+    kind: formKindFor(item.type, item.media?.kind),
     defaults: formDefaults(item),
     previews: {
       thumbnail: item.thumbnail ? { id: item.thumbnail._id, url: item.thumbnail.thumbnailUrl ?? item.thumbnail.url } : null,
@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     throw redirect(`/${artist.username}/account/content?deleted=true`);
   }
-  return postFormAction({ request, artistUsername: artist.username, kind: formKindFor(item.type), itemId: item._id });
+  return postFormAction({ request, artistUsername: artist.username, kind: formKindFor(item.type, item.media?.kind), itemId: item._id });
 }
 
 const STATE_LABEL = { draft: 'Draft', scheduled: 'Scheduled', published: 'Published' } as const;

@@ -1,29 +1,39 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
+import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
+import { MediaGlyph, Pager } from '~/components/content-card';
 import { formatGmt } from '~/utils/content-form';
+import { readOffset } from '~/utils/content-params';
 import { listOwnContent, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' }];
 
+/** Published items per page; drafts and scheduled items are few, and shown up to UNPUBLISHED_LIMIT. */
+const PUBLISHED_PAGE_SIZE = 20;
+const UNPUBLISHED_LIMIT = 50;
+
 /**
- * /{artist}/account/content: the artist's drafts, scheduled items (soonest first) and latest published items,
- * each with its edit page. Fans never see drafts or scheduled items before their time; the artist sees them here.
+ * /{artist}/account/content?offset: the artist's drafts, scheduled items (soonest first) and published items
+ * (newest first, paged by `offset`, so every item can be reached to edit or delete), each with its page and its
+ * edit page. Fans never see drafts or scheduled items before their time; the artist sees them here.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, artist } = await requireOwnArtist(request, params.artistUsername);
   const signal = request.signal;
+  const search = new URL(request.url).searchParams;
+  const offset = readOffset(search);
   const [drafts, scheduled, published] = await Promise.all([
-    listOwnContent(token, artist.username, 'draft', { signal }),
-    listOwnContent(token, artist.username, 'scheduled', { signal }),
-    listOwnContent(token, artist.username, 'published', { limit: 20, signal }),
+    listOwnContent(token, artist.username, 'draft', { limit: UNPUBLISHED_LIMIT, signal }),
+    listOwnContent(token, artist.username, 'scheduled', { limit: UNPUBLISHED_LIMIT, signal }),
+    listOwnContent(token, artist.username, 'published', { limit: PUBLISHED_PAGE_SIZE, offset, signal }),
   ]);
-  const deleted = new URL(request.url).searchParams.get('deleted') === 'true';
-  return json({ artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, deleted });
+  const deleted = search.get('deleted') === 'true';
+  return json({ artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, offset, deleted });
 }
 
 export default function YourContent() {
-  const { artist, drafts, scheduled, published, deleted } = useLoaderData<typeof loader>();
+  const { artist, drafts, scheduled, published, offset, deleted } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto w-full max-w-4xl px-4 pb-20 pt-10 sm:px-6 sm:pt-14">
       <p className="text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
@@ -59,7 +69,15 @@ export default function YourContent() {
         items={published.data}
         total={published.total}
         when={(item) => `Published ${formatGmt(item.publishAt)}`}
-      />
+      >
+        <Pager
+          offset={offset}
+          limit={PUBLISHED_PAGE_SIZE}
+          total={published.total}
+          label="Published pages"
+          hrefFor={(next) => `/${artist.username}/account/content${next ? `?offset=${next}` : ''}#list-published`}
+        />
+      </ItemList>
     </div>
   );
 }
@@ -71,6 +89,7 @@ function ItemList({
   items,
   total,
   when,
+  children,
 }: {
   title: string;
   empty: string;
@@ -78,11 +97,13 @@ function ItemList({
   items: OwnContentItem[];
   total: number;
   when: (item: OwnContentItem) => string;
+  /** What follows the list (the published items' pages). */
+  children?: ReactNode;
 }) {
   const id = `list-${title.toLowerCase()}`;
   return (
-    <section aria-labelledby={id} className="mt-10">
-      <h2 id={id} className="text-xl font-bold text-white">
+    <section id={id} aria-labelledby={`${id}-title`} className="mt-10 scroll-mt-24">
+      <h2 id={`${id}-title`} className="text-xl font-bold text-white">
         {title} <span className="text-base font-medium text-white/70">({total})</span>
       </h2>
       {items.length === 0 ? (
@@ -99,10 +120,19 @@ function ItemList({
                   className="h-14 w-14 shrink-0 rounded-lg bg-white/10 object-cover"
                 />
               ) : (
-                <div aria-hidden="true" className="h-14 w-14 shrink-0 rounded-lg bg-white/10" />
+                <div className="flex h-14 w-14 shrink-0 items-center justify-center rounded-lg bg-white/10">
+                  <MediaGlyph kind={item.mediaType} className="h-7 w-7" />
+                </div>
               )}
               <div className="min-w-0 flex-1">
-                <p className="truncate text-base font-semibold text-white">{item.title}</p>
+                <p className="line-clamp-2 break-words text-base font-semibold text-white">
+                  <Link
+                    to={`/${artist}/vault/${item._id}?type=${item.mediaType}`}
+                    className="rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+                  >
+                    {item.title}
+                  </Link>
+                </p>
                 <p className="text-sm text-white/70">
                   {item.typeLabel} · {when(item)}
                 </p>
@@ -117,6 +147,12 @@ function ItemList({
           ))}
         </ul>
       )}
+      {total > items.length && !children ? (
+        <p className="mt-3 text-sm text-white/70">
+          The {items.length} {title === 'Scheduled' ? 'soonest' : 'latest'} of {total} are shown.
+        </p>
+      ) : null}
+      {children}
     </section>
   );
 }

@@ -133,6 +133,7 @@ export default function ConversationPage() {
   const [live, setLive] = useState<Message[]>([]);
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
   const [failed, setFailed] = useState<Record<string, string>>({});
+  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [recipientReadAt, setRecipientReadAt] = useState(conversation.recipientReadAt);
   useEffect(() => setRecipientReadAt(conversation.recipientReadAt), [conversation.recipientReadAt]);
 
@@ -182,10 +183,13 @@ export default function ConversationPage() {
     async (message: Message) => {
       if (!token) return;
       setDeleted((current) => new Set(current).add(message.id));
+      setDeleteError(null);
       try {
         await clientApi({ method: 'DELETE', path: `/messages/${encodeURIComponent(message.id)}`, token });
       } catch (error) {
         if (error instanceof ClientApiError && error.status === 404) return;
+        // The message comes back, with the reason it is still there.
+        setDeleteError(error instanceof ClientApiError ? error.message : 'Not deleted: check your connection and try again.');
         setDeleted((current) => {
           const next = new Set(current);
           next.delete(message.id);
@@ -250,7 +254,13 @@ export default function ConversationPage() {
         <div id="latest" />
       </section>
 
-      <SendForm clientId={data.clientId} onSend={token ? send : undefined} viewer={viewer} conversationId={conversation.id} />
+      <SendForm
+        clientId={data.clientId}
+        onSend={token ? send : undefined}
+        viewer={viewer}
+        conversationId={conversation.id}
+        deleteError={deleteError}
+      />
     </div>
   );
 }
@@ -296,6 +306,7 @@ function MessageBubble({
   onDelete: () => void;
 }) {
   const hydrated = useHydrated();
+  const [confirming, setConfirming] = useState(false);
   return (
     <li className={`flex flex-col ${mine ? 'items-end' : 'items-start'}`} data-testid="message" aria-busy={message.pending || undefined}>
       <div
@@ -324,9 +335,22 @@ function MessageBubble({
         {seen ? <span>Seen</span> : null}
         {mine && !message.pending ? (
           hydrated ? (
-            <button type="button" onClick={onDelete} className="font-semibold text-white/80 underline hover:text-white">
-              Delete<span className="sr-only"> message</span>
-            </button>
+            confirming ? (
+              // It goes for both members and cannot come back: one more press, as a messenger asks.
+              <span className="flex items-center gap-3">
+                <span className="text-white">Delete for both of you?</span>
+                <button type="button" onClick={onDelete} className="font-semibold text-red-300 underline hover:text-red-200">
+                  Yes, delete
+                </button>
+                <button type="button" onClick={() => setConfirming(false)} className="font-semibold text-white/80 underline hover:text-white">
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" onClick={() => setConfirming(true)} className="font-semibold text-white/80 underline hover:text-white">
+                Delete<span className="sr-only"> message</span>
+              </button>
+            )
           ) : (
             <Form method="post" className="inline">
               <input type="hidden" name="intent" value="delete" />
@@ -353,11 +377,14 @@ function SendForm({
   onSend,
   viewer,
   conversationId,
+  deleteError,
 }: {
   clientId: string;
   onSend?: (message: Message) => Promise<void>;
   viewer: { id: string; name: string; username: string; avatarUrl: string };
   conversationId: string;
+  /** Why a delete sent from this page (with JavaScript) failed. */
+  deleteError: string | null;
 }) {
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
@@ -394,9 +421,9 @@ function SendForm({
   const formErrorId = 'send-message-form-error';
   return (
     <div className="sticky bottom-0 -mx-4 border-t border-white/10 bg-navy-dark/95 px-4 pb-4 pt-3 backdrop-blur sm:-mx-6 sm:px-6">
-      {actionData?.intent === 'delete' ? (
+      {deleteError || actionData?.intent === 'delete' ? (
         <p role="alert" className="mb-2 text-sm text-red-300">
-          {actionData.error}
+          {deleteError ?? (actionData?.intent === 'delete' ? actionData.error : null)}
         </p>
       ) : null}
       <Form method="post" noValidate onSubmit={handleSubmit} className="flex items-end gap-3">

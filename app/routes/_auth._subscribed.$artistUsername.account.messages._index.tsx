@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ConversationList } from '~/components/messages';
 import { isHttpError } from '~/utils/api.server';
@@ -13,9 +13,10 @@ import {
   type MessageCreatedEvent,
   type MessageDeletedEvent,
 } from '~/utils/messages';
-import { fetchConversations, openConversationWithArtist } from '~/utils/messages.server';
+import { fetchConversations, openConversationWithArtist, openConversationWithFan } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
+import type { loader as subscribedLoader } from './_auth._subscribed';
 
 export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 
@@ -29,13 +30,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ viewer: { id: user.id, artist: user.artist, username: user.username }, conversations });
 }
 
-/** intent=start: the fan's "Message" button. Opens (or reopens) the conversation with this artist and goes there. */
+/**
+ * intent=start opens (or reopens) a conversation and goes there: a fan's "Message" button, with this artist; the
+ * artist's "Message" beside a subscriber on their account page (`fanId`), with that fan.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, token, artist } = await requireSubscriber(request, params.artistUsername);
   const form = await request.formData();
-  if (form.get('intent') !== 'start' || isOwnArtist(user, artist)) throw new Response('Bad request', { status: 400 });
+  const owner = isOwnArtist(user, artist);
+  const fanId = form.get('fanId');
+  if (form.get('intent') !== 'start' || (owner && (typeof fanId !== 'string' || !fanId))) {
+    throw new Response('Bad request', { status: 400 });
+  }
   try {
-    const conversation = await openConversationWithArtist(token, artist.id);
+    const conversation = owner ? await openConversationWithFan(token, fanId as string) : await openConversationWithArtist(token, artist.id);
     return redirect(conversationHref(user, conversation));
   } catch (error) {
     if (isHttpError(error, 403, 404)) return json({ error: error.message }, { status: error.status });
@@ -45,6 +53,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Messages() {
   const data = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof subscribedLoader>('routes/_auth._subscribed');
+  const actionData = useActionData<typeof action>();
   const { viewer } = data;
   const [conversations, setConversations] = useState(data.conversations);
   useEffect(() => setConversations(data.conversations), [data.conversations]);
@@ -68,9 +78,23 @@ export default function Messages() {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6">
       <h1 className="text-3xl font-extrabold tracking-tight text-white">Messages</h1>
+      {actionData?.error ? (
+        <p role="alert" className="mt-4 rounded-lg bg-red-500/15 px-4 py-3 text-base text-red-200">
+          {actionData.error}
+        </p>
+      ) : null}
       <div className="mt-6">
         {conversations.length ? (
-          <ConversationList conversations={conversations} viewer={viewer} />
+          <>
+            {/* A fan who writes to other artists but not yet to this one starts that conversation here too. */}
+            {layout && !layout.isOwner && !conversations.some((c) => c.recipient.username === layout.artist.username) ? (
+              <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-navy-light px-4 py-4 ring-1 ring-white/10 sm:px-6">
+                <p className="text-base text-white/85">No conversation with {layout.artist.name} yet.</p>
+                <StartButton>{`Message ${layout.artist.name}`}</StartButton>
+              </div>
+            ) : null}
+            <ConversationList conversations={conversations} viewer={viewer} />
+          </>
         ) : (
           <EmptyInbox artistView={viewer.artist} />
         )}
@@ -84,7 +108,10 @@ function EmptyInbox({ artistView }: { artistView: boolean }) {
     <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center">
       <p className="text-xl font-semibold text-white">No messages yet</p>
       {artistView ? (
-        <p className="mt-2 text-base text-white/80">When your members write to you, their conversations appear here.</p>
+        <p className="mt-2 text-base text-white/80">
+          When your members write to you, their conversations appear here. To write first, use Message beside a subscriber
+          on <Link to=".." relative="path" className="underline">your account page</Link>.
+        </p>
       ) : (
         <StartConversation />
       )}
@@ -97,18 +124,30 @@ function StartConversation() {
   return (
     <>
       <p className="mt-2 text-base text-white/80">Say hello: your messages go straight to the artist.</p>
-      <Form method="post" className="mt-6">
-        <input type="hidden" name="intent" value="start" />
-        <button
-          type="submit"
-          className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
-        >
-          Write a message
-        </button>
-      </Form>
+      <div className="mt-6">
+        <StartButton>Write a message</StartButton>
+      </div>
       <p className="mt-4 text-sm text-white/70">
         Or <Link to="/discover" className="underline">go back to your artists</Link>.
       </p>
     </>
+  );
+}
+
+/** intent=start: opens (or reopens) the conversation with the artist of this page and goes there. */
+function StartButton({ children }: { children: string }) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'start';
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="start" />
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-70"
+      >
+        {children}
+      </button>
+    </Form>
   );
 }

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { BookmarkButton } from '~/components/bookmark-button';
 import { Comments } from '~/components/comments';
-import { formatDay, StateBadge, TypeLabel } from '~/components/content-card';
+import { formatDay, StateBadge, TypeLabel, wideImageSources } from '~/components/content-card';
 import { MediaPlayer } from '~/components/media-player';
 import { PollCard } from '~/components/poll-card';
 import { PresaleCard, PresaleCodes } from '~/components/presale-card';
@@ -135,8 +135,16 @@ export default function VaultItem() {
           </div>
           <h1 className="mt-2 break-words text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{item.title}</h1>
           <p className="mt-2 text-base text-white/80">by {item.performer.name}</p>
-          <div className="mt-4">
+          <div className="mt-4 flex flex-wrap items-start gap-3">
             <BookmarkButton itemId={item._id} bookmarked={item.isBookmarked} errors={errorsFor('bookmark', 'bookmark')} />
+            {isOwner ? (
+              <Link
+                to={`/${artistUsername}/account/content/${item._id}/edit`}
+                className="inline-flex items-center rounded-full border border-white/40 px-4 py-2 text-base font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-2 focus-visible:ring-offset-navy"
+              >
+                Edit or delete<span className="sr-only"> “{item.title}”</span>
+              </Link>
+            ) : null}
           </div>
         </header>
 
@@ -146,7 +154,7 @@ export default function VaultItem() {
           </div>
         ) : item.thumbnail ? (
           <img
-            src={item.thumbnail.url}
+            {...wideImageSources(item.thumbnail)}
             width={item.thumbnail.width ?? undefined}
             height={item.thumbnail.height ?? undefined}
             alt=""

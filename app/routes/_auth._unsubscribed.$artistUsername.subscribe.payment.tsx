@@ -1,10 +1,8 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
-import { StripeCardForm } from '~/components/stripe-card-form';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { paymentHref } from '~/components/subscription-offer';
 import { usePaymentProvider } from '~/components/payment-provider';
@@ -12,6 +10,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { useEffect, useState } from 'react';
 import { isHttpError } from '~/utils/api.server';
 import { logoutRedirect, requireArtist, requireUser } from '~/utils/auth.server';
+import { guardForm } from '~/utils/form-guard.server';
 import { formatPrice, type Artist } from '~/utils/mappers';
 import { TestCardFormSchema } from '~/utils/payment-validation';
 import { apiRequest } from '~/utils/api.server';
@@ -23,6 +22,7 @@ import {
   subscribeToArtist,
   type Payment,
 } from '~/utils/payments.server';
+import { formConstraint, parseForm } from '~/utils/form-schema';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pay for your membership · ${data.artist.name} | Stagedoor` : 'Payment | Stagedoor' },
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   // The test gateway's card form.
-  const submission = parseWithZod(formData, { schema: TestCardFormSchema });
+  const submission = parseForm(guardForm(formData), TestCardFormSchema);
   if (submission.status !== 'success') {
     return json<ActionData>({ result: submission.reply(), idempotencyKey: idempotencyKey ?? nextKey }, { status: 400 });
   }
@@ -342,10 +342,10 @@ function TestCardForm({
   const [form, fields] = useForm({
     id: 'card',
     lastResult: result,
-    constraint: getZodConstraint(TestCardFormSchema),
+    constraint: formConstraint(TestCardFormSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TestCardFormSchema }),
+    onValidate: ({ formData }) => parseForm(formData, TestCardFormSchema),
   });
   return (
     <>
@@ -385,6 +385,13 @@ function TestCardForm({
   );
 }
 
+/**
+ * The card form with Stripe Elements (and @stripe/react-stripe-js) is fetched alongside Stripe.js, only where Stripe
+ * is the gateway: the page itself does not carry it.
+ */
+const loadStripeCardForm = () => import('~/components/stripe-card-form');
+type StripeCardFormComponent = Awaited<ReturnType<typeof loadStripeCardForm>>['StripeCardForm'];
+
 /** Stripe: Elements once JavaScript runs; before that (or without it) a plain post that opens Stripe Checkout. */
 function StripePayment(props: {
   artist: Artist;
@@ -396,19 +403,20 @@ function StripePayment(props: {
 }) {
   const hydrated = useHydrated();
   const { loadStripe } = usePaymentProvider();
-  // Elements only once Stripe.js has loaded; until then, or if it cannot load (blocked, offline), Checkout.
-  const [stripeReady, setStripeReady] = useState(false);
+  // Elements only once Stripe.js and the form have loaded; until then, or if either cannot load (blocked, offline),
+  // Checkout.
+  const [StripeCardForm, setStripeCardForm] = useState<StripeCardFormComponent | null>(null);
   useEffect(() => {
     if (!hydrated || !props.publishableKey) return;
-    loadStripe().then(
-      (stripe) => setStripeReady(Boolean(stripe)),
-      () => setStripeReady(false),
+    Promise.all([loadStripe(), loadStripeCardForm()]).then(
+      ([stripe, module]) => setStripeCardForm(() => (stripe ? module.StripeCardForm : null)),
+      () => setStripeCardForm(null),
     );
   }, [hydrated, props.publishableKey, loadStripe]);
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post';
   const errors = props.actionData?.result?.error?.[''] ?? undefined;
-  if (stripeReady) return <StripeCardForm {...props} errors={errors ?? undefined} />;
+  if (StripeCardForm) return <StripeCardForm {...props} errors={errors ?? undefined} />;
   return (
     <Form method="post" className="space-y-5">
       <FormAlert errors={errors ?? undefined} />

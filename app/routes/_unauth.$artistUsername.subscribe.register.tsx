@@ -1,18 +1,18 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { yearlyPricePhrase } from '~/components/artist-card';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, PasswordField, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
 import { apiRequest, isHttpError, type ApiErrorBody } from '~/utils/api.server';
 import { getOptionalUser, logoutRedirect, requireArtist } from '~/utils/auth.server';
-import type { Artist } from '~/utils/mappers';
+import { guardForm } from '~/utils/form-guard.server';
+import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
 import { getSessionToken, sessionCookie } from '~/utils/session.server';
 import { RegisterSchema } from '~/utils/validation';
+import { formConstraint, parseForm } from '~/utils/form-schema';
 
 type RegisterFields = { username: string; email: string; password: string };
 
@@ -71,7 +71,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const editing = Boolean(edit && token);
   const artist = await requireArtist(params.artistUsername, token, request.signal);
 
-  const submission = parseWithZod(await request.formData(), { schema: RegisterSchema });
+  const submission = parseForm(guardForm(await request.formData()), RegisterSchema);
   if (submission.status !== 'success') {
     return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
   }
@@ -138,10 +138,10 @@ export default function Register() {
     id: 'register',
     lastResult,
     defaultValue: defaults,
-    constraint: getZodConstraint(RegisterSchema),
+    constraint: formConstraint(RegisterSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+    onValidate: ({ formData }) => parseForm(formData, RegisterSchema),
   });
   const free = artist.yearlyPrice === 0;
 

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { FormAlert, PasswordField, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
+import { guardForm } from '~/utils/form-guard.server';
 import { ResetPasswordSchema } from '~/utils/validation';
+import { formConstraint, parseForm } from '~/utils/form-schema';
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | Stagedoor' }];
 
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { token, artist } = readSearch(request);
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  const submission = parseForm(guardForm(await request.formData()), ResetPasswordSchema);
   const hideFields = ['password', 'confirmPassword'];
   if (submission.status !== 'success') return json(submission.reply({ hideFields }), { status: 400 });
   if (!token) return json(submission.reply({ formErrors: [INVALID_LINK], hideFields }), { status: 400 });
@@ -72,10 +73,10 @@ export default function ResetPassword() {
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult,
-    constraint: getZodConstraint(ResetPasswordSchema),
+    constraint: formConstraint(ResetPasswordSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+    onValidate: ({ formData }) => parseForm(formData, ResetPasswordSchema),
   });
   const newLink = (
     <Link to={requestLinkHref(artist)} className={accentLinkClass}>

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
+import { guardForm } from '~/utils/form-guard.server';
 import { ResetRequestSchema } from '~/utils/validation';
+import { formConstraint, parseForm } from '~/utils/form-schema';
 
 export const meta: MetaFunction = () => [{ title: 'Reset your password | Stagedoor' }];
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const artist = readArtist(request);
-  const submission = parseWithZod(await request.formData(), { schema: ResetRequestSchema });
+  const submission = parseForm(guardForm(await request.formData()), ResetRequestSchema);
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   try {
     await apiRequest({
@@ -50,10 +51,10 @@ export default function ResetRequest() {
   const [form, fields] = useForm({
     id: 'reset-request',
     lastResult,
-    constraint: getZodConstraint(ResetRequestSchema),
+    constraint: formConstraint(ResetRequestSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetRequestSchema }),
+    onValidate: ({ formData }) => parseForm(formData, ResetRequestSchema),
   });
 
   return (

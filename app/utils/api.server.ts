@@ -1,3 +1,4 @@
+import { apiDispatch, type ApiDispatch } from './api-dispatch.server';
 import { env } from './env.server';
 
 /** A non-success answer of the API: its status, and its body when it had one ({ status, message, errors, code }). */
@@ -78,15 +79,14 @@ export async function apiRequest<T = unknown>(options: RequestOptions): Promise<
   for (let attempt = 0; ; attempt++) {
     const delay = Math.min(backoffMs * 2 ** attempt, BACKOFF_CAP_MS);
     const mayRetry = idempotent && attempt < RETRIES && Date.now() + delay < deadline;
-    let response: Response;
+    let response: Answer;
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: payload,
-        // Each attempt gets what is left of the one deadline, so retries never stretch the whole request past it.
-        signal: withDeadline(options.signal, Math.max(1, deadline - Date.now())),
-      });
+      // Each attempt gets what is left of the one deadline, so retries never stretch the whole request past it.
+      const left = Math.max(1, deadline - Date.now());
+      const dispatch = apiDispatch();
+      response = dispatch
+        ? await dispatched(dispatch, { method, url: `${url.pathname}${url.search}`, headers, body: payload }, options.signal, left)
+        : await fetch(url, { method, headers, body: payload, signal: withDeadline(options.signal, left) });
     } catch (error) {
       if (options.signal?.aborted || !mayRetry) throw error;
       await sleep(delay);
@@ -119,7 +119,43 @@ function serviceUnavailable(body: ApiErrorBody | undefined) {
   return new Response(body?.message ?? 'Service unavailable', { status: 503, headers: { 'Retry-After': '5' } });
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/** What the helper reads of an answer, over HTTP (a fetch Response) or from the api in this process. */
+interface Answer {
+  status: number;
+  text(): Promise<string>;
+  body: { cancel(): Promise<void> } | null;
+}
+
+/**
+ * A call to the api in this process, given up when the page's request is aborted or the deadline passes. A plain
+ * timer, cleared as soon as the answer comes, stands in for AbortSignal.timeout: a page makes several calls, and each
+ * such signal lived (with its timer) for the whole deadline, several thousand at once under a crowd.
+ */
+function dispatched(dispatch: ApiDispatch, request: Parameters<ApiDispatch>[0], signal: AbortSignal | undefined, ms: number): Promise<Answer> {
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const stop = (reason: unknown) => {
+      settle();
+      reject(reason);
+    };
+    const abort = () => stop(signal!.reason);
+    const timer = setTimeout(() => stop(new DOMException('The api did not answer in time.', 'TimeoutError')), ms);
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    dispatch(request).then(
+      (answer) => {
+        settle();
+        resolve({ status: answer.status, text: async () => answer.body, body: null });
+      },
+      stop,
+    );
+  });
+}
+
+async function readBody(response: Answer): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   try {

@@ -1,8 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The artist's own profile and offer (the account page's form and PUT /performers/me): one schema for the browser,
- * the action and the api. Prices are typed in major units ("49.99") and stored in cents.
+ * the action and the api (zod/mini, as every schema a page loads). Prices are typed in major units ("49.99") and
+ * stored in cents. The form posts text and the api JSON, so price, perks and the welcome-video switch take both.
  */
 export const profileMessages = {
   name: 'Please enter your name as fans see it.',
@@ -14,40 +15,44 @@ export const profileMessages = {
 } as const;
 
 const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: profileMessages.tooLong(max) })
-    .optional()
-    .transform((value) => value ?? '');
+  z.pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(max, { error: profileMessages.tooLong(max) }))),
+    z.transform((value) => value ?? ''),
+  );
 
 const PRICE = /^\d{1,6}(\.\d{1,2})?$/;
 
 export const ArtistProfileSchema = z.object({
-  name: z.string({ error: profileMessages.name }).trim().min(1, { error: profileMessages.name }).max(100, { error: profileMessages.nameTooLong }),
+  name: z
+    .string({ error: profileMessages.name })
+    .check(z.trim(), z.minLength(1, { error: profileMessages.name }), z.maxLength(100, { error: profileMessages.nameTooLong })),
   bio: text(2000),
-  yearlyPrice: z
-    .union([z.number(), z.string().trim()], { error: profileMessages.price })
-    .refine((value) => PRICE.test(String(value)), { error: profileMessages.price })
-    .transform((value) => Number(value)),
+  yearlyPrice: z.pipe(
+    z
+      .union([z.number(), z.string().check(z.trim())], { error: profileMessages.price })
+      .check(z.refine((value) => PRICE.test(String(value)), { error: profileMessages.price })),
+    z.transform((value) => Number(value)),
+  ),
   headlineOfferDescription: text(500),
   /** One perk a line in the form; a list in the api. */
-  subscriptionPerks: z
-    .union([z.array(z.string()), z.string()])
-    .optional()
-    .transform((value) =>
-      (Array.isArray(value) ? value : (value ?? '').split(/\r?\n/)).map((perk) => perk.trim()).filter(Boolean),
-    )
-    .pipe(z.array(z.string().max(200, { error: profileMessages.perk })).max(10, { error: profileMessages.perks })),
+  subscriptionPerks: z.pipe(
+    z.pipe(
+      z.optional(z.union([z.array(z.string()), z.string()])),
+      z.transform((value) =>
+        (Array.isArray(value) ? value : (value ?? '').split(/\r?\n/)).map((perk) => perk.trim()).filter(Boolean),
+      ),
+    ),
+    z.array(z.string().check(z.maxLength(200, { error: profileMessages.perk }))).check(z.maxLength(10, { error: profileMessages.perks })),
+  ),
   successPageTitle: text(100),
   secondarySuccessMessage: text(500),
   additionalSuccessMessage: text(500),
   heroImageAltText: text(200),
   headlineImageAltText: text(200),
-  activateWelcomeVideo: z
-    .union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')])
-    .optional()
-    .transform((value) => value === true || value === 'on' || value === 'true'),
+  activateWelcomeVideo: z.pipe(
+    z.optional(z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')])),
+    z.transform((value) => value === true || value === 'on' || value === 'true'),
+  ),
 });
 
 export type ArtistProfileInput = z.input<typeof ArtistProfileSchema>;

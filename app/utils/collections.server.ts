@@ -1,10 +1,11 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect } from '@remix-run/node';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { apiRequest, HttpError, isHttpError } from './api.server';
 import { logoutRedirect } from './auth.server';
 import { listOwnContent, readPostForm, requireOwnArtist, type MediaItem, type OwnContentItem, type PostFormRead } from './content-create.server';
 import { CollectionSchema } from './content-validation';
+import { guardForm } from './form-guard.server';
+import { parseForm } from './form-schema';
 
 /**
  * The api calls behind the artist's collection pages (docs/content.md "Collections") and the one action of the
@@ -22,7 +23,7 @@ export interface OwnCollection {
 }
 
 /** The form's own fields; the items are read from their checkboxes and order inputs. */
-export const CollectionFormSchema = CollectionSchema.pick({ title: true, description: true });
+export const CollectionFormSchema = z.pick(CollectionSchema, { title: true, description: true });
 
 export async function listOwnCollections(token: string, username: string, signal?: AbortSignal) {
   const answer = await apiRequest<{ data: { data: OwnCollection[]; total: number } }>({
@@ -97,7 +98,7 @@ export function chosenItems(formData: FormData) {
   return ids;
 }
 
-const FormValues = z.object({ coverId: z.string().optional(), coverName: z.string().optional(), removeCover: z.string().optional() });
+const FormValues = z.object({ coverId: z.optional(z.string()), coverName: z.optional(z.string()), removeCover: z.optional(z.string()) });
 
 /**
  * The action of /{artist}/account/collections/new and …/{id}/edit: a multipart form (the cover streams to
@@ -138,7 +139,7 @@ export async function collectionFormAction({ request, artistUsername, collection
   });
   const coverId = files.removeCover === 'on' && !read.uploads.cover ? null : files.coverId || null;
   const keep = { itemIds, coverId, coverName: coverId ? files.coverName ?? '' : '' };
-  const submission = parseWithZod(formData, { schema: CollectionFormSchema });
+  const submission = parseForm(guardForm(formData), CollectionFormSchema);
   const intent = String(formData.get('intent') ?? '');
   if (intent.startsWith('move-')) {
     return json({ result: submission.reply(), ...keep });

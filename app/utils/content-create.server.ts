@@ -1,5 +1,4 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect, unstable_parseMultipartFormData, type UploadHandlerPart } from '@remix-run/node';
 import { randomUUID } from 'node:crypto';
 import { apiRequest, HttpError, isHttpError, type ApiErrorBody } from './api.server';
@@ -8,6 +7,8 @@ import { createPostFormSchema, postBody, type PostFormKind } from './content-for
 import type { ContentType } from './content-types';
 import type { PostBody } from './content-validation';
 import { env } from './env.server';
+import { guardForm } from './form-guard.server';
+import { parseForm } from './form-schema';
 
 /**
  * The api calls behind the artist's creation pages (docs/content.md): streaming the browser's files to
@@ -217,11 +218,11 @@ export async function listOwnContent(
   token: string,
   username: string,
   state: OwnContentItem['state'],
-  { limit = 50, signal }: { limit?: number; signal?: AbortSignal } = {},
+  { limit = 50, offset = 0, signal }: { limit?: number; offset?: number; signal?: AbortSignal } = {},
 ) {
   const answer = await apiRequest<{ data: { data: OwnContentItem[]; total: number } }>({
     path: `/performers/${encodeURIComponent(username)}/content`,
-    params: { state, limit, sort: state === 'scheduled' ? 'asc' : 'desc' },
+    params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
     token,
     signal,
   });
@@ -240,6 +241,24 @@ export function formFieldErrors(errors: Record<string, string[]>) {
     renamed[name] = [...(renamed[name] ?? []), ...messages];
   }
   return renamed;
+}
+
+/** The fields each form shows (their first name segment); the api may name one a form does not have. */
+const FORM_FIELDS: Record<PostFormKind, readonly string[]> = {
+  text: ['title', 'content', 'tags', 'thumbnail', 'poll', 'schedule', 'presale'],
+  image: ['title', 'content', 'media', 'poll', 'schedule'],
+  vault: ['title', 'content', 'tags', 'media', 'thumbnail', 'poll', 'schedule'],
+};
+
+/** Field errors on the fields the form shows; the messages of any other field go to the form's alert, never lost. */
+export function placeFieldErrors(kind: PostFormKind, errors: Record<string, string[]>) {
+  const onForm: Record<string, string[]> = {};
+  const elsewhere: string[] = [];
+  for (const [name, messages] of Object.entries(errors)) {
+    if (FORM_FIELDS[kind].includes(name.split(/[.[]/)[0])) onForm[name] = messages;
+    else elsewhere.push(...messages);
+  }
+  return { onForm, elsewhere };
 }
 
 /** Where a saved item sends the artist: the success page with its state (spec §2 create-text-success). */
@@ -291,7 +310,7 @@ export async function postFormAction({
   }
   const { formData, uploadErrors } = read;
   const draft = formData.get('intent') === 'draft';
-  const submission = parseWithZod(formData, { schema: createPostFormSchema(kind) });
+  const submission = parseForm(guardForm(formData), createPostFormSchema(kind));
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
     return json<PostActionData>({ result: submission.reply({ fieldErrors: uploadErrors }) }, { status: 400 });
   }
@@ -303,10 +322,11 @@ export async function postFormAction({
     if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
     if (isHttpError(error, 403, 404)) throw new Response('Not found', { status: 404 });
     if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
-      const fieldErrors = formFieldErrors(error.fieldErrors);
-      const result = Object.keys(fieldErrors).length
-        ? submission.reply({ fieldErrors })
-        : submission.reply({ formErrors: [error.message] });
+      const { onForm, elsewhere } = placeFieldErrors(kind, formFieldErrors(error.fieldErrors));
+      const result =
+        Object.keys(onForm).length || elsewhere.length
+          ? submission.reply({ fieldErrors: onForm, formErrors: elsewhere })
+          : submission.reply({ formErrors: [error.message] });
       return json<PostActionData>({ result }, { status: 400 });
     }
     throw error;

@@ -1,7 +1,8 @@
-import * as z from 'zod';
-import { isVaultCategory, type ContentType } from './content-types';
+import * as z from 'zod/mini';
+import { CONTENT_TYPES, isVaultCategory, VAULT_CATEGORIES, type ContentType } from './content-types';
 import {
   CaptionSchema,
+  CheckboxSchema,
   contentMessages,
   createScheduleSchema,
   PollSchema,
@@ -30,8 +31,7 @@ export const postFormMessages = {
 /** A vault item's category: one of the nine (spec §1). */
 export const VaultCategorySchema = z
   .string({ error: (issue) => (issue.input === undefined ? contentMessages.tagsRequired : undefined) })
-  .trim()
-  .refine(isVaultCategory, { error: contentMessages.tagsRequired });
+  .check(z.trim(), z.refine(isVaultCategory, { error: contentMessages.tagsRequired }));
 
 /** `<input type="datetime-local">` gives YYYY-MM-DDTHH:MM; the form labels it GMT, so it is read as UTC. */
 export function gmtInputToIso(value: string | undefined) {
@@ -45,18 +45,18 @@ export function isoToGmtInput(iso: string | null | undefined) {
   return iso ? new Date(iso).toISOString().slice(0, 16) : '';
 }
 
-const PresaleFieldsSchema = z
-  .object({ ticketUrl: z.string().optional(), saleStartsAt: z.string().optional(), saleEndsAt: z.string().optional() })
-  .optional();
+const PresaleFieldsSchema = z.optional(
+  z.object({ ticketUrl: z.optional(z.string()), saleStartsAt: z.optional(z.string()), saleEndsAt: z.optional(z.string()) }),
+);
 
 const fileFields = {
-  thumbnail: z.file().optional(),
-  thumbnailId: z.string().optional(),
-  thumbnailName: z.string().optional(),
-  removeThumbnail: z.boolean().optional(),
-  media: z.file().optional(),
-  mediaId: z.string().optional(),
-  mediaName: z.string().optional(),
+  thumbnail: z.optional(z.file()),
+  thumbnailId: z.optional(z.string()),
+  thumbnailName: z.optional(z.string()),
+  removeThumbnail: CheckboxSchema,
+  media: z.optional(z.file()),
+  mediaId: z.optional(z.string()),
+  mediaName: z.optional(z.string()),
 };
 
 /** Every field of the three forms (the pages share one form component). */
@@ -65,27 +65,29 @@ export function createPostFormSchema(kind: PostFormKind, options: ScheduleOption
     .object({
       title: PostTitleSchema,
       content: CaptionSchema,
-      tags: kind === 'text' ? TagsSchema : kind === 'vault' ? VaultCategorySchema : z.string().optional(),
-      poll: PollSchema.prefault({ enabled: false, answers: [] }),
-      schedule: createScheduleSchema(options).prefault({ enabled: false }),
+      tags: kind === 'text' ? TagsSchema : kind === 'vault' ? VaultCategorySchema : z.optional(z.string()),
+      poll: z.prefault(PollSchema, { enabled: false, answers: [] }),
+      schedule: z.prefault(createScheduleSchema(options), { enabled: false }),
       presale: PresaleFieldsSchema,
       ...fileFields,
     })
-    .superRefine((form, ctx) => {
-      if (kind !== 'text' && !form.media && !form.mediaId) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['media'],
-          message: kind === 'image' ? postFormMessages.photoRequired : postFormMessages.mediaRequired,
-        });
-      }
-      if (kind === 'text' && form.tags === 'ticketPresale') {
-        const presale = PresaleSchema.safeParse(presaleBody(form.presale));
-        for (const issue of presale.error?.issues ?? []) {
-          ctx.addIssue({ code: 'custom', path: ['presale', ...issue.path.map(String)], message: issue.message });
+    .check(
+      z.superRefine((form, ctx) => {
+        if (kind !== 'text' && !form.media && !form.mediaId) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['media'],
+            message: kind === 'image' ? postFormMessages.photoRequired : postFormMessages.mediaRequired,
+          });
         }
-      }
-    });
+        if (kind === 'text' && form.tags === 'ticketPresale') {
+          const presale = z.safeParse(PresaleSchema, presaleBody(form.presale));
+          for (const issue of presale.error?.issues ?? []) {
+            ctx.addIssue({ code: 'custom', path: ['presale', ...issue.path.map(String)], message: issue.message });
+          }
+        }
+      }),
+    );
 }
 
 export type PostFormValue = z.output<ReturnType<typeof createPostFormSchema>>;
@@ -111,7 +113,7 @@ export function postBody(kind: PostFormKind, value: PostFormValue, draft: boolea
     title: value.title,
     content: value.content,
     tags,
-    poll: kind === 'text' && value.poll.enabled ? value.poll : { enabled: false, answers: [] },
+    poll: value.poll.enabled ? value.poll : { enabled: false, answers: [] },
     schedule: { enabled: value.schedule.enabled, date: value.schedule.date, time: value.schedule.time },
     draft,
     thumbnailId: kind === 'image' || value.removeThumbnail ? null : value.thumbnailId || null,
@@ -120,10 +122,18 @@ export function postBody(kind: PostFormKind, value: PostFormValue, draft: boolea
   };
 }
 
-/** Which form edits an item of this category. */
-export function formKindFor(type: ContentType): PostFormKind {
+/**
+ * Which form edits an item: a photo the image form, an item with audio or video the vault form, anything else (a
+ * text post, also one in a vault category such as a written Tour Diary) the text form, which needs no file.
+ */
+export function formKindFor(type: ContentType, mediaKind?: 'image' | 'audio' | 'video' | null): PostFormKind {
   if (type === 'photo') return 'image';
-  return isVaultCategory(type) ? 'vault' : 'text';
+  return isVaultCategory(type) && (mediaKind === 'audio' || mediaKind === 'video') ? 'vault' : 'text';
+}
+
+/** The categories a form offers: a photo is posted through the image form, a vault file is in a vault category. */
+export function categoriesFor(kind: Exclude<PostFormKind, 'image'>): readonly ContentType[] {
+  return kind === 'vault' ? VAULT_CATEGORIES : CONTENT_TYPES.filter((type) => type !== 'photo');
 }
 
 const gmt = new Intl.DateTimeFormat('en-GB', {

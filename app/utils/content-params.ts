@@ -1,7 +1,9 @@
 import {
+  isBookmarkFilter,
   isPostsFilter,
   isVaultCategory,
   ITEM_ORIGINS,
+  type BookmarkFilter,
   type ItemOrigin,
   type PostsFilter,
   type SortOrder,
@@ -33,6 +35,10 @@ export function readVaultFilters(search: URLSearchParams): VaultCategory[] {
 
 export function readPostsFilters(search: URLSearchParams): PostsFilter[] {
   return readList(search, 'filters').filter(isPostsFilter);
+}
+
+export function readBookmarkFilters(search: URLSearchParams): BookmarkFilter[] {
+  return readList(search, 'filters').filter(isBookmarkFilter);
 }
 
 /** `sort` is desc (Newest, the default) or asc (Oldest). */

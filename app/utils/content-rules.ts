@@ -1,7 +1,7 @@
 /**
  * The rules of the post form (spec §5) that pages need without zod: messages, limits, the visible-text counter
- * and the schedule's date and time helpers. content-validation.ts builds the zod schemas from them (and
- * re-exports them), so the browser of a page that only shows content does not download zod.
+ * (from content-text.ts) and the schedule's date and time helpers. content-validation.ts builds the zod schemas
+ * from them (and re-exports them), so the browser of a page that only shows content does not download zod.
  */
 export const contentMessages = {
   pollTitleRequired: 'Please enter a question for your poll.',
@@ -30,62 +30,7 @@ export const CAPTION_MAX = 4000;
 export const SCHEDULE_MIN_LEAD_MINUTES = 10;
 export const SCHEDULE_DEFAULT_LEAD_MINUTES = 30;
 
-/** Characters as a person counts them: an emoji or an accented letter is one, whatever its UTF-16 length. */
-export function characterCount(text: string) {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  euro: '€',
-  pound: '£',
-};
-
-function decodeEntities(text: string) {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
-    if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-  });
-}
-
-const BLOCK_TAG = /^(p|br|div|li|ul|ol|h[1-6]|blockquote|pre|tr|td|th|hr)$/i;
-
-/**
- * The text a reader sees in a caption: markup stripped (script and style bodies too), entities decoded, and
- * white space collapsed as a browser renders it. A plain-text caption (the no-JavaScript textarea) reads the same.
- */
-export function visibleText(html: string) {
-  const text = html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<\/?([a-z][a-z0-9]*)\b[^>]*>/gi, (_tag, name: string) => (BLOCK_TAG.test(name) ? ' ' : ''));
-  return decodeEntities(text).replace(/\s+/g, ' ').trim();
-}
-
-/** The number the 4000-character caption limit counts (spec §5). */
-export function visibleTextLength(html: string) {
-  return characterCount(visibleText(html));
-}
+export { characterCount, visibleText, visibleTextLength } from './content-text';
 
 export interface CalendarDate {
   day: number;

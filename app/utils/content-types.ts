@@ -77,6 +77,29 @@ export function typesForPostsFilters(filters: readonly string[]): ContentType[] 
   return [...new Set(chosen.flatMap((filter) => POSTS_FILTER_TYPES[filter]))];
 }
 
+/**
+ * The bookmarks page's filters (ours: spec §2 gives that page none): a fan bookmarks from the vault and from the
+ * posts alike, so the page offers the vault's nine categories and the posts page's filters, each written as on its
+ * own page. Tour Diary is both a vault category and a posts filter, and appears once, as the category.
+ */
+export const BOOKMARK_FILTERS = [...VAULT_CATEGORIES, ...POSTS_FILTERS.filter((filter) => filter !== 'Tour Diary')] as const;
+export type BookmarkFilter = (typeof BOOKMARK_FILTERS)[number];
+
+export const BOOKMARK_FILTER_LABELS = Object.fromEntries(
+  BOOKMARK_FILTERS.map((filter) => [filter, isVaultCategory(filter) ? CONTENT_TYPE_LABELS[filter] : filter]),
+) as Record<BookmarkFilter, string>;
+
+export function isBookmarkFilter(value: unknown): value is BookmarkFilter {
+  return typeof value === 'string' && (BOOKMARK_FILTERS as readonly string[]).includes(value);
+}
+
+/** The content types for a list of bookmark filters; none means every type. */
+export function typesForBookmarkFilters(filters: readonly BookmarkFilter[]): ContentType[] {
+  const categories = filters.filter(isVaultCategory);
+  const postsFilters = filters.filter(isPostsFilter);
+  return [...new Set([...categories, ...(postsFilters.length ? typesForPostsFilters(postsFilters) : [])])];
+}
+
 /** Spec §2: sort=desc shows as Newest, asc as Oldest. */
 export const SORT_LABELS = { desc: 'Newest', asc: 'Oldest' } as const;
 export type SortOrder = keyof typeof SORT_LABELS;

@@ -1,10 +1,11 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect } from '@remix-run/node';
 import { apiRequest, isHttpError } from './api.server';
 import { logoutRedirect, requireUser } from './auth.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
 import type { ContentType, ItemView, SortOrder } from './content-types';
 import { CommentSchema } from './content-validation';
+import { guardForm } from './form-guard.server';
+import { parseForm } from './form-schema';
 
 /**
  * The content pages' calls to the content API (docs/content.md), made with the viewer's session token, and the
@@ -20,7 +21,10 @@ export interface Media {
   width: number | null;
   height: number | null;
   url: string;
+  /** Images: the 480 px list size. */
   thumbnailUrl: string | null;
+  /** Images wider than that: the 1280 px display size (null otherwise: show `url`). */
+  largeUrl: string | null;
 }
 
 export interface PollAnswer {
@@ -278,7 +282,7 @@ export async function contentAction(request: Request, params: { artistUsername?:
   }
 
   if (intent === 'comment') {
-    const submission = parseWithZod(formData, { schema: CommentSchema });
+    const submission = parseForm(guardForm(formData), CommentSchema);
     if (submission.status !== 'success') {
       return json<ContentActionData>({ intent, target: itemId, fieldErrors: submission.error as Record<string, string[]> }, { status: 400 });
     }

@@ -131,3 +131,20 @@ export type Subscription = ReturnType<typeof mapSubscription>;
 export function formatPrice(amount: number, currency = 'usd') {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
 }
+
+/** "Free" for a price of 0 (spec §1: free registration), else the yearly price, e.g. "$49.99". */
+export function priceLabel(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
+  return artist.yearlyPrice === 0 ? 'Free' : formatPrice(artist.yearlyPrice, artist.currency);
+}
+
+/** "Free" or "$49.99 a year": the price as a phrase. */
+export function yearlyPricePhrase(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
+  return artist.yearlyPrice === 0 ? 'Free' : `${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
+}
+
+const countFormat = new Intl.NumberFormat('en-US');
+
+/** "1 subscriber", "12,345 subscribers". */
+export function subscriberCount(count: number) {
+  return `${countFormat.format(count)} ${count === 1 ? 'subscriber' : 'subscribers'}`;
+}

@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { apiRequest, isHttpError } from './api.server';
+import { guardForm } from './form-guard.server';
 import { SendMessageSchema } from './message-validation';
 import {
   mapConversation,
@@ -51,6 +52,17 @@ export async function openConversationWithArtist(token: string, artistId: string
   return mapConversation(body.data);
 }
 
+/** POST /conversations as an artist: the conversation with a fan who subscribes to them (docs/messages.md). */
+export async function openConversationWithFan(token: string, fanId: string) {
+  const body = await apiRequest<{ data: ConversationResponse }>({
+    method: 'POST',
+    path: '/conversations',
+    body: { source: 'user', sourceId: fanId },
+    token,
+  });
+  return mapConversation(body.data);
+}
+
 /** The newest `limit` messages, newest first (spec §7, §9), and how many there are in all. */
 export async function fetchMessages(token: string, conversationId: string, limit: number, signal?: AbortSignal) {
   const body = await apiRequest<{ data: { data: MessageResponse[]; total: number } }>({
@@ -97,5 +109,5 @@ export async function fetchUnreadTotal(token: string, signal?: AbortSignal) {
  * page's browser bundle holds no zod (its browser-side check is messageTextError).
  */
 export function parseSendMessage(formData: FormData) {
-  return parseWithZod(formData, { schema: SendMessageSchema });
+  return parseWithZod(guardForm(formData), { schema: SendMessageSchema });
 }

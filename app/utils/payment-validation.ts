@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same
- * words (api/payments/test-gateway.ts).
+ * words (api/payments/test-gateway.ts). zod/mini, as in validation.ts: the page ships a few KB of zod, not 28.
  */
 export const cardMessages = {
   number: 'Please enter a valid card number.',
@@ -33,29 +33,31 @@ export function isExpired(expMonth: number, expYear: number, now = new Date()) {
 
 const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
 
-export const CardNumberSchema = z
-  .string(required(cardMessages.number))
-  .transform((value) => value.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{12,19}$/, { error: cardMessages.number }).refine(luhnValid, { error: cardMessages.number }));
+export const CardNumberSchema = z.pipe(
+  z.pipe(
+    z.string(required(cardMessages.number)),
+    z.transform((value: string) => value.replace(/[\s-]/g, '')),
+  ),
+  z.string().check(z.regex(/^\d{12,19}$/, { error: cardMessages.number }), z.refine(luhnValid, { error: cardMessages.number })),
+);
 
 /** MM/YY (or MM/YYYY) into month and four-digit year; a past month is refused. */
 export const ExpirySchema = z
-  .string(required(cardMessages.expiry))
-  .trim()
-  .regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, { error: cardMessages.expiry })
-  .transform((value) => {
-    const [month, year] = value.split('/').map((part) => Number(part.trim()));
-    return { expMonth: month, expYear: year < 100 ? 2000 + year : year };
-  })
-  .refine((value) => !isExpired(value.expMonth, value.expYear), { error: cardMessages.expired });
+  .pipe(
+    z.string(required(cardMessages.expiry)).check(z.trim(), z.regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, { error: cardMessages.expiry })),
+    z.transform((value: string) => {
+      const [month, year] = value.split('/').map((part) => Number(part.trim()));
+      return { expMonth: month, expYear: year < 100 ? 2000 + year : year };
+    }),
+  )
+  .check(z.refine((value) => !isExpired(value.expMonth, value.expYear), { error: cardMessages.expired }));
 
-export const CvcSchema = z.string(required(cardMessages.cvc)).trim().regex(/^\d{3,4}$/, { error: cardMessages.cvc });
+export const CvcSchema = z.string(required(cardMessages.cvc)).check(z.trim(), z.regex(/^\d{3,4}$/, { error: cardMessages.cvc }));
 
 export const TestCardFormSchema = z.object({
   number: CardNumberSchema,
   expiry: ExpirySchema,
   cvc: CvcSchema,
-  promo: z.string().trim().max(60).optional(),
-  idempotencyKey: z.string().max(100).optional(),
+  promo: z.optional(z.string().check(z.trim(), z.maxLength(60))),
+  idempotencyKey: z.optional(z.string().check(z.maxLength(100))),
 });
-

@@ -1,10 +1,10 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { json, type ActionFunctionArgs } from '@remix-run/node';
 import { createRemixStub } from '@remix-run/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginDialog } from '~/components/login-dialog';
+import { parseForm } from '~/utils/form-schema';
 import { LoginSchema } from '~/utils/validation';
 
 const INCORRECT = 'The details you entered are incorrect. Please check your email and password and try again.';
@@ -31,7 +31,7 @@ function renderDialog({
       async action({ request }: ActionFunctionArgs) {
         const formData = await request.formData();
         posted.push(formData);
-        const submission = parseWithZod(formData, { schema: LoginSchema });
+        const submission = parseForm(formData, LoginSchema);
         if (submission.status !== 'success') return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
         const result = await answer();
         if ('ok' in result) return json(result);

@@ -1,20 +1,20 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { z } from 'zod';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { PollEditor, type PollFields } from '~/components/poll-editor';
 import { PollSchema } from '~/utils/content-validation';
+import { parseForm } from '~/utils/form-schema';
 
-const schema = z.object({ poll: PollSchema.prefault({ enabled: false, answers: [] }) });
+const schema = z.object({ poll: z.prefault(PollSchema, { enabled: false, answers: [] }) });
 
 function Harness({ defaultValue }: { defaultValue?: Omit<PollFields, 'enabled'> & { enabled?: string } }) {
   // The list intents run in the browser through onValidate, as on the post pages.
   const [form, fields] = useForm<{ poll: PollFields }>({
     id: 'post',
     defaultValue: { poll: defaultValue },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }) => parseForm(formData, schema),
   });
   return (
     <form {...getFormProps(form)}>

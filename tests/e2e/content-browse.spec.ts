@@ -177,6 +177,12 @@ test('the fan opens an audio item from the vault and plays it, served in ranges'
   await audio.evaluate((element: HTMLAudioElement) => element.play());
   await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.2);
   expect(ranges).toContain(206);
+  // It seeks: the whole recording is seekable (the api answers ranges), and a jump lands where the fan asked.
+  expect(await audio.evaluate((element: HTMLAudioElement) => Math.round(element.seekable.end(element.seekable.length - 1)))).toBe(4);
+  await audio.evaluate((element: HTMLAudioElement) => {
+    element.currentTime = 3;
+  });
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeGreaterThanOrEqual(3);
 
   await page.getByRole('link', { name: 'Back to the vault' }).click();
   await expect(page).toHaveURL(`/${artist.username}/vault`);
@@ -221,7 +227,7 @@ test('the fan comments on an item, sees the comment, and deletes it', async ({ p
   await expect(page.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
 });
 
-test('the fan bookmarks an item and finds it on the bookmarks page', async ({ page, context }) => {
+test('the fan bookmarks an item and finds it on the bookmarks page', async ({ page, context, request }) => {
   await signIn(context, fan.token);
   await page.goto(`/${artist.username}/vault/${items.demo._id}?type=audio&from=vault`);
   await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
@@ -233,9 +239,20 @@ test('the fan bookmarks an item and finds it on the bookmarks page', async ({ pa
   await expect(saved.getByRole('link', { name: items.demo.title })).toBeVisible();
   await expect(saved.getByRole('link', { name: items.live.title })).toHaveCount(0);
   await expectNoA11yViolations(page);
-  // The same filters as the vault.
-  await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Live' }).click();
+  // The same filters as the vault and the posts: a bookmarked poll post is found under Poll.
+  const categories = page.getByRole('navigation', { name: 'Categories' });
+  await categories.getByRole('link', { name: 'Live' }).click();
   await expect(saved.getByRole('link', { name: items.demo.title })).toHaveCount(0);
+  const bookmarked = await request.post(`${apiBase}/content/${items.poll._id}/bookmark`, { headers: auth(fan.token) });
+  expect(bookmarked.status()).toBe(200);
+  await page.goto(`/${artist.username}/account/bookmarks`);
+  await categories.getByRole('link', { name: 'Poll' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/account/bookmarks?filters=Poll`);
+  await expect(saved.getByRole('link', { name: items.poll.title })).toBeVisible();
+  await expect(saved.getByRole('link', { name: items.demo.title })).toHaveCount(0);
+  await categories.getByRole('link', { name: 'Demo' }).click();
+  await expect(page).toHaveURL(`/${artist.username}/account/bookmarks?filters=demo,Poll`);
+  await expect(saved.getByRole('link', { name: items.demo.title })).toBeVisible();
 
   await page.goto(`/${artist.username}/account/bookmarks`);
   await saved.getByRole('link', { name: items.demo.title }).click();

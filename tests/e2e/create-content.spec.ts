@@ -35,7 +35,7 @@ interface Item {
   state: string;
   publishAt: string;
   thumbnail: { kind: string } | null;
-  media: { kind: string; mime: string } | null;
+  media: { _id: string; kind: string; mime: string } | null;
   poll: { title: string; answers: { text: string }[] } | null;
 }
 
@@ -52,7 +52,7 @@ function idFrom(page: Page) {
   return id!;
 }
 
-const png = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
+const png = (width = 64, height = 48) => sharp({ create: { width, height, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
 
 /** A tenth of a second of 8 kHz mono 16-bit silence: the smallest honest WAV. */
 function wav() {
@@ -148,12 +148,22 @@ test.describe('an artist with JavaScript', () => {
     await expect(page.getByText("This file type isn't supported. Upload a JPEG, PNG, WebP or GIF image.")).toBeVisible();
     await expect(page.getByLabel('Title')).toHaveValue('Soundcheck in Leeds');
     await expectNoA11yViolations(page);
-    await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: await png() });
+    await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: await png(2000, 1500) });
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Published' })).toBeVisible();
     const item = await getItem(request, token, idFrom(page));
     expect(item).toMatchObject({ type: 'photo', title: 'Soundcheck in Leeds', state: 'published' });
     expect(item.media?.kind).toBe('image');
+
+    // Its page shows the display size, never the 2000 px upload, and links to the original.
+    await page.getByRole('link', { name: 'View it' }).click();
+    const photo = page.getByRole('img', { name: 'Soundcheck in Leeds' });
+    await expect(photo).toHaveJSProperty('complete', true);
+    expect(await photo.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/[?&]size=(large|thumb)&/);
+    await expect(page.getByRole('link', { name: 'Open the full-size photo (2000 × 1500)' })).toHaveAttribute(
+      'href',
+      new RegExp(`/media/${item.media!._id}\\?expires=\\d+&sig=`),
+    );
   });
 
   test('schedules a voice note for the vault', async ({ page, request }) => {
@@ -210,7 +220,14 @@ test.describe('an artist with JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Saved as a draft' })).toBeVisible();
     expect((await getItem(request, token, id)).title).toBe(`${title} v2`);
 
-    await openForm(page, `/novaricci/account/content/${id}/edit`);
+    // The draft's own page, reached from "Your content", leads to its edit page too.
+    await page.goto('/novaricci/account/content');
+    await drafts.getByRole('link', { name: `${title} v2`, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `${title} v2` })).toBeVisible();
+    await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: `Edit or delete “${title} v2”` }).click();
+    await expect(page).toHaveURL(`/novaricci/account/content/${id}/edit`);
+    await expect(page.getByRole('toolbar', { name: 'Formatting' })).toBeVisible();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByText(`Delete “${title} v2” for good?`)).toBeVisible();
     await page.getByRole('button', { name: 'Yes, delete it' }).click();
@@ -243,6 +260,8 @@ test.describe('an artist with JavaScript', () => {
     await expect(poll.getByText('Please fill in all answer fields.')).toHaveCount(2);
     await poll.getByLabel('Poll question').fill('q'.repeat(51));
     await expect(poll.getByText('Title is too long. Please shorten it to stay within the character limit.')).toBeVisible();
+    await poll.getByLabel('Answer 1').fill('a'.repeat(51));
+    await expect(poll.getByText('Answer is too long. Please shorten it to stay within the character limit.')).toBeVisible();
 
     const schedule = page.getByRole('group', { name: 'Scheduling' });
     await schedule.getByRole('checkbox', { name: 'Schedule post' }).check();

@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Where the tests reach the api and the web app (the same defaults as playwright.config.ts). */
 export const apiBase = `http://localhost:${process.env.E2E_API_PORT ?? 8180}`;
@@ -98,4 +100,21 @@ export async function registerFan(request: APIRequestContext, base = apiBase, pr
   const body = (await response.json()) as { status: number; data: { token: string } };
   expect(body.status).toBe(0);
   return { ...fan, token: body.data.token };
+}
+
+/** The page route files of app/routes: every file but the pathless layouts (_auth.tsx, _unauth.tsx, …). */
+export function routeFiles() {
+  const layout = (file: string) => file.replace(/\.tsx$/, '').split('.').every((s) => s.startsWith('_') && s !== '_index');
+  return fs.readdirSync(path.resolve('app/routes')).filter((file) => !layout(file));
+}
+
+/** The URL pattern of a flat-routes file name, e.g. `/:artistUsername/vault/:id`. */
+export function routePattern(file: string) {
+  const segments = file
+    .replace(/\.tsx$/, '')
+    .split('.')
+    .filter((s) => !s.startsWith('_') || s === '_index')
+    .filter((s) => s !== '_index')
+    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')));
+  return `/${segments.join('/')}`;
 }

@@ -81,12 +81,25 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   await expect(fanPage.getByRole('banner').getByRole('link', { name: /^Messages/ })).toHaveAttribute('aria-label', 'Messages');
 
   // The fan deletes their message; it leaves the artist's page too.
-  await fanPage.getByTestId('message').filter({ hasText: hello }).getByRole('button', { name: 'Delete message' }).click();
+  const mine = fanPage.getByTestId('message').filter({ hasText: hello });
+  await mine.getByRole('button', { name: 'Delete message' }).click();
+  await expect(mine).toContainText('Delete for both of you?');
+  await mine.getByRole('button', { name: 'Keep' }).click();
+  await mine.getByRole('button', { name: 'Delete message' }).click();
+  await mine.getByRole('button', { name: 'Yes, delete' }).click();
   await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(0);
   await expect(artistPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(0);
 
   // Each message was shown once on each side throughout.
   await expect(artistPage.getByTestId('message').filter({ hasText: answer })).toHaveCount(1);
+
+  // Logging out enters the unauthenticated area, which drops the realtime connection (spec §2, §4): the page's
+  // connection state is gone, not merely "disconnected" as a socket retrying with a revoked token would be.
+  await fanPage.getByRole('button', { name: `Logged in as ${fan.username}` }).click();
+  await fanPage.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(fanPage.getByRole('heading', { level: 1, name: 'Log in to your account' })).toBeVisible();
+  await expect(fanPage).toHaveURL(/\/login\?/);
+  await expect(fanPage.locator('html')).not.toHaveAttribute('data-realtime');
   await fanContext.close();
   await artistContext.close();
 });
@@ -135,6 +148,28 @@ test('without JavaScript a fan reads, sends with a page reload, sees the form er
 
   await page.getByTestId('message').filter({ hasText: text }).getByRole('button', { name: 'Delete message' }).click();
   await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(0);
+  await context.close();
+});
+
+test('the artist writes first to a new subscriber from the account page, without JavaScript', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await useSession(context, await apiLogin(request, ARTIST.email, ARTIST.password));
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}/account`);
+  await page.getByRole('region', { name: 'Subscribers' }).getByRole('button', { name: `Message ${fan.username}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/${ARTIST.username}/account/messages/[^/?]+\\?username=${fan.username}`));
+  await expect(page.getByRole('heading', { level: 1, name: fan.username })).toBeVisible();
+  const text = `Welcome to the porch ${Date.now()}`;
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1);
+  await expectNoA11yViolations(page);
+  // The fan finds it in their inbox, unread.
+  const inbox = await request.get(`${apiBase}/conversations?limit=10`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  expect(((await inbox.json()) as { data: { data: { lastMessage: string; totalNotSeenMessages: number }[] } }).data.data).toEqual([
+    expect.objectContaining({ lastMessage: text, totalNotSeenMessages: 1 }),
+  ]);
   await context.close();
 });
 

@@ -1,7 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import fs from 'node:fs';
-import path from 'node:path';
-import { apiBase, privateAddress, registerFan, webBase } from './helpers';
+import { apiBase, privateAddress, registerFan, routeFiles, routePattern, webBase } from './helpers';
 
 /**
  * The web routes' access matrix (issue 6): every page route of app/routes, requested as each role, answers
@@ -72,17 +70,6 @@ const ROWS: Record<string, Row> = {
   '/*': { path: '/no/such/page/here', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
 };
 
-/** The URL pattern of a flat-routes file name; null for a pathless layout. */
-function routePattern(file: string) {
-  const segments = file
-    .replace(/\.tsx$/, '')
-    .split('.')
-    .filter((s) => !s.startsWith('_') || s === '_index')
-    .filter((s) => s !== '_index')
-    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')));
-  return `/${segments.join('/')}`;
-}
-
 async function login(request: APIRequestContext, email: string, password: string) {
   const response = await request.post(`${apiBase}/auth/login`, {
     data: { username: email, password, remember: true },
@@ -121,10 +108,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('every page route has a row in the matrix', () => {
-  const files = fs.readdirSync(path.resolve('app/routes'));
-  // Pathless layouts (_auth.tsx, _unauth.tsx, …) are not pages.
-  const layout = (file: string) => file.replace(/\.tsx$/, '').split('.').every((s) => s.startsWith('_') && s !== '_index');
-  const pages = files.filter((file) => !layout(file)).map(routePattern);
+  const pages = routeFiles().map(routePattern);
   expect(pages.filter((pattern) => !(pattern in ROWS))).toEqual([]);
   expect(Object.keys(ROWS).filter((pattern) => !pages.includes(pattern))).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerFan, webBase } from './helpers';
+import { expectNoA11yViolations, registerFan, webBase } from './helpers';
 
 test('the Content-Security-Policy lets the page run and blocks a script injected into it', async ({ page }) => {
   const violations: string[] = [];
@@ -53,4 +53,29 @@ test('a form on another site cannot post to a Stagedoor action, even for a signe
   // The fan is still signed in: the action never ran.
   await page.goto('/discover');
   await expect(page.getByRole('button', { name: `Logged in as ${fan.username}` })).toBeVisible();
+});
+
+test('static files carry the headers a subresource needs, and the document keeps every one', async ({ page, request }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
+  const response = await page.goto('/login');
+  await expectNoA11yViolations(page);
+  const documentHeaders = response?.headers() ?? {};
+  expect(documentHeaders['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(documentHeaders['x-frame-options']).toBe('DENY');
+  expect(documentHeaders['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(documentHeaders['x-content-type-options']).toBe('nosniff');
+
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const url of [scripts[0], '/favicon.svg']) {
+    const response = await request.get(url);
+    expect(response.status(), url).toBe(200);
+    const headers = response.headers();
+    expect(headers['x-content-type-options'], url).toBe('nosniff');
+    expect(headers['cross-origin-resource-policy'], url).toBe('same-origin');
+    expect(headers['content-security-policy'], url).toBeUndefined();
+    expect(headers['x-frame-options'], url).toBeUndefined();
+  }
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { registerApiDispatch, type ApiDispatch } from '../../app/utils/api-dispatch.server';
 import { apiRequest, HttpError, isHttpError } from '../../app/utils/api.server';
 
 /**
@@ -187,5 +188,48 @@ describe('apiRequest', () => {
     script = () => controller.abort();
     await expect(apiRequest({ path: '/slow', signal: controller.signal, ...fast })).rejects.toThrow();
     expect(received).toHaveLength(1);
+  });
+});
+
+describe('apiRequest to the api in the same process (app/utils/api-dispatch.server)', () => {
+  type Call = Parameters<ApiDispatch>[0];
+  let calls: Call[] = [];
+  const use = (answer: (call: Call) => Promise<{ status: number; body: string }>) =>
+    registerApiDispatch(async (call) => {
+      calls.push(call);
+      return answer(call);
+    });
+  beforeEach(() => {
+    calls = [];
+  });
+  afterAll(() => registerApiDispatch(undefined));
+
+  it('hands the call over whole (method, path and query, headers, body) and reads the answer as over HTTP', async () => {
+    use(async () => ({ status: 201, body: JSON.stringify({ data: { ok: true } }) }));
+    const body = await apiRequest({ method: 'POST', path: '/content', params: { limit: 3 }, body: { title: 'x' }, token: 't0k', clientIp: '203.0.113.9' });
+    expect(body).toEqual({ data: { ok: true } });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/content?limit=3', body: '{"title":"x"}' });
+    expect(calls[0].headers).toMatchObject({ Authorization: 'Bearer t0k', 'X-Forwarded-For': '203.0.113.9', 'Content-Type': 'application/json' });
+    expect(received).toEqual([]);
+  });
+
+  it('throws an HttpError for a failure status, and a 503 response for a database outage without retrying', async () => {
+    use(async () => ({ status: 422, body: JSON.stringify({ status: 422, message: 'Nope' }) }));
+    await expect(apiRequest({ path: '/x' })).rejects.toSatisfy((error) => isHttpError(error, 422) && error.message === 'Nope');
+    use(async () => ({ status: 503, body: JSON.stringify({ status: 503, code: 'database_unavailable', message: 'Down' }) }));
+    await expect(apiRequest({ path: '/x', backoffMs: 5 })).rejects.toSatisfy((error) => error instanceof Response && error.status === 503);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('gives up at the deadline, and when the page’s request is aborted', async () => {
+    use(() => new Promise(() => {}));
+    const started = Date.now();
+    await expect(apiRequest({ path: '/slow', method: 'POST', deadlineMs: 100 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const page = new AbortController();
+    const pending = apiRequest({ path: '/slow', method: 'POST', signal: page.signal });
+    page.abort(new Error('the fan left'));
+    await expect(pending).rejects.toThrow('the fan left');
   });
 });

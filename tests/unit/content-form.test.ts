@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPostFormSchema, formKindFor, gmtInputToIso, isoToGmtInput, postBody, postFormMessages } from '~/utils/content-form';
-import { formFieldErrors, successPath } from '~/utils/content-create.server';
+import { categoriesFor, createPostFormSchema, formKindFor, gmtInputToIso, isoToGmtInput, postBody, postFormMessages } from '~/utils/content-form';
+import { formFieldErrors, placeFieldErrors, successPath } from '~/utils/content-create.server';
 import { contentMessages, presaleMessages } from '~/utils/content-validation';
 
 const now = () => new Date('2026-06-17T13:45:00Z');
@@ -63,10 +63,36 @@ describe('the creation forms', () => {
     expect(isoToGmtInput(null)).toBe('');
   });
 
-  it('edits an item with the form of its category', () => {
-    expect(formKindFor('photo')).toBe('image');
-    expect(formKindFor('voicenote')).toBe('vault');
+  it('edits an item with the form that fits it: a written tour diary is text, a recorded one a vault file', () => {
+    expect(formKindFor('photo', 'image')).toBe('image');
+    expect(formKindFor('voicenote', 'audio')).toBe('vault');
+    expect(formKindFor('musicVideo', 'video')).toBe('vault');
+    expect(formKindFor('tourDiary', null)).toBe('text');
+    expect(formKindFor('demo')).toBe('text');
     expect(formKindFor('announcement')).toBe('text');
+  });
+
+  it('offers the text form every category but Photo, and the vault form the nine vault categories', () => {
+    expect(categoriesFor('text')).not.toContain('photo');
+    expect(categoriesFor('text')).toContain('tourDiary');
+    expect(categoriesFor('text')).toHaveLength(13);
+    expect(categoriesFor('vault')).toHaveLength(9);
+  });
+
+  it('keeps a poll on every form, so editing a vault file or a photo does not drop its votes', () => {
+    const poll = { enabled: true, title: 'Name this song', answers: [{ id: 'a1', text: 'Night Bus' }, { text: 'Glass Jaw' }] };
+    const vault = createPostFormSchema('vault', { now }).parse({ title: 'T', content: 'C', tags: 'session', mediaId: 'm1', poll });
+    expect(postBody('vault', vault, false).poll).toEqual(poll);
+    const photo = createPostFormSchema('image', { now }).parse({ title: 'T', content: 'C', mediaId: 'm1', poll });
+    expect(postBody('image', photo, false).poll).toEqual(poll);
+  });
+
+  it('shows an api field error the form has no field for in the form alert', () => {
+    expect(placeFieldErrors('text', { media: ['Please add a photo.'], title: ['t'], 'poll.answers[0].text': ['a'] })).toEqual({
+      onForm: { title: ['t'], 'poll.answers[0].text': ['a'] },
+      elsewhere: ['Please add a photo.'],
+    });
+    expect(placeFieldErrors('image', { media: ['m'], tags: ['c'] })).toEqual({ onForm: { media: ['m'] }, elsewhere: ['c'] });
   });
 
   it('puts the api field errors on the form fields', () => {

@@ -5,12 +5,13 @@ import {
   readList,
   readOffset,
   readOrigin,
+  readBookmarkFilters,
   readPostsFilters,
   readSort,
   readVaultFilters,
   toggleFilter,
 } from '../../app/utils/content-params';
-import { POSTS_FILTERS, VAULT_CATEGORIES } from '../../app/utils/content-types';
+import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, POSTS_FILTERS, typesForBookmarkFilters, VAULT_CATEGORIES } from '../../app/utils/content-types';
 
 const search = (query: string) => new URLSearchParams(query);
 
@@ -25,6 +26,16 @@ describe('the content pages’ search parameters (spec §2)', () => {
   it('keeps only real vault categories and posts filters, so an old or edited link still opens the page', () => {
     expect(readVaultFilters(search('filters=demo,nonsense,tourDiary,post'))).toEqual(['demo', 'tourDiary']);
     expect(readPostsFilters(search('filters=Tour+Diary,Poll,poll,Photo'))).toEqual(['Tour Diary', 'Poll']);
+  });
+
+  it('offers bookmarks the vault categories and the posts filters, each as written on its own page, Tour Diary once', () => {
+    expect(BOOKMARK_FILTERS).toEqual([...VAULT_CATEGORIES, 'Post', 'Poll', 'Ticket Presale', 'Announcement']);
+    expect(BOOKMARK_FILTER_LABELS.tourDiary).toBe('Tour Diary');
+    expect(BOOKMARK_FILTER_LABELS.Poll).toBe('Poll');
+    expect(readBookmarkFilters(search('filters=live,Poll,Tour+Diary,post'))).toEqual(['live', 'Poll']);
+    expect(typesForBookmarkFilters(['live', 'Post'])).toEqual(['live', 'post', 'photo']);
+    expect(typesForBookmarkFilters(['Announcement'])).toEqual(['announcement']);
+    expect(typesForBookmarkFilters([])).toEqual([]);
   });
 
   it('sorts Newest (desc) unless asc is asked for; offsets are whole numbers from 0', () => {

@@ -7,6 +7,9 @@ import {
   mapCurrentUser,
   mapPublicUser,
   mapSubscription,
+  priceLabel,
+  subscriberCount,
+  yearlyPricePhrase,
   type ArtistResponse,
 } from '../../app/utils/mappers';
 
@@ -143,5 +146,16 @@ describe('mapSubscription', () => {
   it('exposes _id as id and performerInfo as the mapped artist', () => {
     expect(mapSubscription({ _id: 's1', performerInfo: full })).toEqual({ id: 's1', artist: mapArtist(full) });
     expect(mapSubscription({ _id: 's2', performerInfo: minimal }).artist.avatarUrl).toBe(DEFAULT_AVATAR);
+  });
+});
+
+describe('artist phrases', () => {
+  it('says the price, "Free" for 0 (spec §1), and counts subscribers', () => {
+    expect(priceLabel({ yearlyPrice: 49.99, currency: 'usd' })).toBe('$49.99');
+    expect(priceLabel({ yearlyPrice: 0, currency: 'usd' })).toBe('Free');
+    expect(yearlyPricePhrase({ yearlyPrice: 29.99, currency: 'usd' })).toBe('$29.99 a year');
+    expect(yearlyPricePhrase({ yearlyPrice: 0, currency: 'usd' })).toBe('Free');
+    expect(subscriberCount(1)).toBe('1 subscriber');
+    expect(subscriberCount(12345)).toBe('12,345 subscribers');
   });
 });

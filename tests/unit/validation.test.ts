@@ -14,8 +14,8 @@ const PASSWORD_COMPLEXITY =
   'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character';
 
 /** The messages each field gets, as a form shows them. */
-function errors(schema: z.ZodType, input: unknown): Record<string, string[] | undefined> {
-  const result = schema.safeParse(input);
+function errors(schema: z.core.$ZodType, input: unknown): Record<string, string[] | undefined> {
+  const result = z.safeParse(schema, input);
   if (result.success) return {};
   return z.flattenError(result.error).fieldErrors as Record<string, string[]>;
 }

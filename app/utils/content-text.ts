@@ -1,0 +1,61 @@
+/**
+ * Text as a reader sees it, for the post form's limits (spec §5) and for the cards' excerpts: apart from the rest
+ * of content-rules.ts, so the pages that only show content load these few functions and not the form's rules.
+ */
+
+/** Characters as a person counts them: an emoji or an accented letter is one, whatever its UTF-16 length. */
+export function characterCount(text: string) {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  euro: '€',
+  pound: '£',
+};
+
+function decodeEntities(text: string) {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+  });
+}
+
+const BLOCK_TAG = /^(p|br|div|li|ul|ol|h[1-6]|blockquote|pre|tr|td|th|hr)$/i;
+
+/**
+ * The text a reader sees in a caption: markup stripped (script and style bodies too), entities decoded, and
+ * white space collapsed as a browser renders it. A plain-text caption (the no-JavaScript textarea) reads the same.
+ */
+export function visibleText(html: string) {
+  const text = html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<\/?([a-z][a-z0-9]*)\b[^>]*>/gi, (_tag, name: string) => (BLOCK_TAG.test(name) ? ' ' : ''));
+  return decodeEntities(text).replace(/\s+/g, ' ').trim();
+}
+
+/** The number the 4000-character caption limit counts (spec §5). */
+export function visibleTextLength(html: string) {
+  return characterCount(visibleText(html));
+}

@@ -1,0 +1,71 @@
+/**
+ * What every route action's form goes through before conform reads it (issue 6, found by
+ * tests/e2e/hostile-actions.spec.ts). Conform builds nested values from field names, so a name like
+ * `usernameOrEmail[99999999]` made a list of a hundred million entries: one anonymous post to /login pinned the
+ * process (web and api) and grew it past 5 GB. And its reserved fields (`__intent__`, `__state__`) hold JSON that it
+ * parses as it finds it, so a form with anything else there was a 500.
+ */
+
+/** Far past any list a page sends (a poll has at most 20 answers, a collection at most 1000 items). */
+export const MAX_LIST_INDEX = 1000;
+
+const INTENT = '__intent__';
+const STATE = '__state__';
+
+/**
+ * Throws a 400 for a field name with a list index past MAX_LIST_INDEX, and drops a reserved field that is not
+ * what conform itself would send (the form is then read as a plain submit). Returns the same FormData.
+ */
+export function guardForm(formData: FormData): FormData {
+  for (const name of new Set(formData.keys())) {
+    if (indicesOf(name).some((index) => index > MAX_LIST_INDEX)) throw new Response('This form has too many entries.', { status: 400 });
+  }
+  const intent = formData.get(INTENT);
+  if (intent !== null && !isIntent(intent, formData)) formData.delete(INTENT);
+  const state = formData.get(STATE);
+  if (state !== null && !isJson(state)) formData.delete(STATE);
+  return formData;
+}
+
+function indicesOf(name: string) {
+  return [...name.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+}
+
+/** A field name as conform reads it (`a.b[0].c`), within the list bound and without the keys it refuses. */
+function isFieldPath(name: string) {
+  if (!/^[^.[\]]+(?:\.[^.[\]]+|\[\d+\])*$/.test(name)) return false;
+  if (name.split(/[.[\]]/).some((key) => key === '__proto__' || key === 'constructor')) return false;
+  return indicesOf(name).every((index) => index <= MAX_LIST_INDEX);
+}
+
+function isJson(value: FormDataEntryValue) {
+  if (typeof value !== 'string') return false;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Intents that change a list: conform throws when the field they name holds anything else. */
+const LIST_INTENTS = new Set(['insert', 'remove', 'reorder']);
+
+/**
+ * An intent as conform serialises it: { type, payload: {…} }, whose list index and field name stay within bounds,
+ * and whose list intents name a field that the form sends as a list (only `name[i]…` keys), or not at all.
+ */
+function isIntent(value: FormDataEntryValue, formData: FormData) {
+  if (!isJson(value)) return false;
+  const intent = JSON.parse(value as string) as unknown;
+  if (!intent || typeof intent !== 'object') return false;
+  const { type, payload } = intent as { type?: unknown; payload?: unknown };
+  if (typeof type !== 'string' || !payload || typeof payload !== 'object') return false;
+  const { name, index, from, to } = payload as Record<string, unknown>;
+  if (name !== undefined && (typeof name !== 'string' || !isFieldPath(name))) return false;
+  if (LIST_INTENTS.has(type)) {
+    if (typeof name !== 'string') return false;
+    for (const key of formData.keys()) if (key === name || key.startsWith(`${name}.`)) return false;
+  }
+  return [index, from, to].every((n) => n === undefined || (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_LIST_INDEX));
+}
