@@ -1,7 +1,9 @@
-// `npm test`: every test (unit, component, api integration, end to end in Chromium), one summary line at the end.
+// `npm test`: every test (unit, component, api integration, end to end in Chromium, page weight), one summary line
+// at the end.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { countChecks } from './bench/report.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -46,6 +48,22 @@ const playwrightStatus = run('npx', ['playwright', 'test'], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
 });
 
+// Page weight (issue 7): the bench's weight part, which does not depend on the machine's speed. Each of its budget
+// checks counts as a test. Its ports sit next to Playwright's, so E2E_WEB_PORT and E2E_API_PORT move both.
+const weightJson = path.join(reports, 'weight.json');
+const weightStatus = run(
+  process.execPath,
+  [
+    'scripts/bench/index.mjs',
+    '--weight-only',
+    '--no-docs',
+    `--json=${weightJson}`,
+    `--web-port=${Number(process.env.E2E_WEB_PORT ?? 3100) + 10}`,
+    `--api-port=${Number(process.env.E2E_API_PORT ?? 8180) + 10}`,
+  ],
+  { CHROMIUM_PATH: chromium },
+);
+
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
 
@@ -68,9 +86,26 @@ if (playwright?.stats) {
 }
 if (playwrightStatus !== 0 && counts.failed === before) counts.failed += 1;
 
+const weight = readJson(weightJson);
+const beforeWeight = counts.failed;
+if (weight) {
+  const checks = countChecks(weight.checks);
+  counts.passed += checks.passed;
+  counts.failed += checks.failed;
+  counts.skipped += checks.skipped;
+}
+// The bench exits 1 when a budget is missed (counted above) and 2 when it could not run (no check to count).
+if (weightStatus !== 0 && counts.failed === beforeWeight) counts.failed += 1;
+
 console.log('');
-console.log(`vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
-if (counts.skipped) console.log(`${counts.skipped} skipped (the PostgreSQL and Redis variants skip when TEST_DATABASE_URL and REDIS_URL are unset)`);
-// The last line is the summary CI reads: vitest and Playwright counts added.
+console.log(
+  `vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}; page weight: ${weightStatus === 0 ? 'ok' : 'FAILED'}`,
+);
+if (counts.skipped) {
+  console.log(
+    `${counts.skipped} skipped (the PostgreSQL and Redis variants skip when TEST_DATABASE_URL and REDIS_URL are unset; a page-weight budget while its page is not built)`,
+  );
+}
+// The last line is the summary CI reads: vitest, Playwright and page-weight counts added.
 console.log(`${counts.passed} passed, ${counts.failed} failed`);
 process.exit(counts.failed > 0 ? 1 : 0);

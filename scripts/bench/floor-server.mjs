@@ -6,8 +6,10 @@ import { pathToFileURL } from 'node:url';
 
 const [dir, remixPort, httpPort] = process.argv.slice(2);
 const { createWebServer } = await import(pathToFileURL(path.join(dir, 'web.mjs')).href);
-// The same web server as the app's, security headers included; the floor page calls no api.
-const config = { appEnv: 'local', publicApiUrl: 'http://localhost:8080', publicWebUrl: `http://localhost:${remixPort}` };
+const { parseConfig } = await import(pathToFileURL(path.join(dir, 'config.mjs')).href);
+// The same web server as the app's, with the app's configuration and its defaults (admission to pages, security
+// headers); the floor page calls no api.
+const config = parseConfig({ APP_ENV: 'local', PUBLIC_WEB_URL: `http://localhost:${remixPort}` });
 const app = await createWebServer(config, dir);
 app.listen(Number(remixPort), '0.0.0.0');
 

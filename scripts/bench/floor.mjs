@@ -87,9 +87,10 @@ export async function buildFloor() {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // The app's web server module, bundled as the app's build bundles it (packages stay external).
+  // The app's web server module and its configuration (defaults included), bundled as the app's build bundles them
+  // (packages stay external).
   await build({
-    entryPoints: { web: path.join(ROOT, 'server/web.ts') },
+    entryPoints: { web: path.join(ROOT, 'server/web.ts'), config: path.join(ROOT, 'server/config.ts') },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -165,7 +165,7 @@ try {
     // Load runs once, on the last database, like realtime.
     if (parts.has('load') && db === databases[databases.length - 1].db) {
       console.log(`load: 200 fans browsing and 50 sending messages for ${args.loadDuration} s on ${app.label} …`);
-      const load = await timed('load', () => measureLoad({ app, fixtures, duration: args.loadDuration }));
+      const load = await timed('load', () => measureLoad({ app, fixtures, duration: args.loadDuration, warmup: args.loadWarmup }));
       if (load) {
         results.load = load;
         results.tables.push(load.table);
@@ -202,6 +202,7 @@ if (args.docs) {
   writeDocs(results);
   console.log('\nwrote docs/benchmarks.md');
 }
+if (args.json) fs.writeFileSync(args.json, JSON.stringify({ checks: results.checks, notes: results.notes }, null, 2));
 console.log(
   `\n${missed.length ? `${missed.length} budget(s) missed` : 'every budget that applies holds'} (${results.checks.filter((c) => c.status === 'n/a').length} not applicable yet); ${((results.finished - began) / 1000).toFixed(0)} s`,
 );

@@ -28,16 +28,18 @@ const HELP = `node scripts/bench/index.mjs [options]
   --clients=N          realtime clients (default 1000; RSS is also sampled at 2N)
   --rate=N             realtime messages per second for 15 s (default 3; at most 78 messages: the api allows 30 a minute per sender)
   --load-duration=S    seconds of the load part: 200 fans browsing while 50 send messages (default 60)
+  --load-warmup=S      seconds of the same crowd before it, unmeasured (default 60)
   --loads=N            cold loads per route for the paint medians (default 5)
   --pg=URL             PostgreSQL server for the PostgreSQL runs (default TEST_DATABASE_URL; none: PGlite only)
   --no-pg              PGlite only, even when TEST_DATABASE_URL is set
   --web-port=N         first web port (default 3500; floors use the next ones)
   --api-port=N         first api port (default 8580)
   --no-docs            do not write docs/benchmarks.md
+  --json=FILE          also write every budget check (part, what, measured, budget, result) to FILE, for npm test
   --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
 `;
 
-const WITH_VALUE = new Set(['only', 'duration', 'connections', 'clients', 'rate', 'load-duration', 'loads', 'pg', 'web-port', 'api-port', 'slow3g']);
+const WITH_VALUE = new Set(['only', 'duration', 'connections', 'clients', 'rate', 'load-duration', 'load-warmup', 'loads', 'pg', 'web-port', 'api-port', 'slow3g', 'json']);
 
 export function parseArgs(argv) {
   const args = {
@@ -48,10 +50,12 @@ export function parseArgs(argv) {
     rate: 3,
     loads: 5,
     loadDuration: 60,
+    loadWarmup: 60,
     pg: process.env.TEST_DATABASE_URL || '',
     webPort: 3500,
     apiPort: 8580,
     docs: true,
+    json: null,
     slow3g: ['home'],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -87,6 +91,9 @@ export function parseArgs(argv) {
       case 'load-duration':
         args.loadDuration = positive(key, value);
         break;
+      case 'load-warmup':
+        args.loadWarmup = positive(key, value);
+        break;
       case 'loads':
         args.loads = positive(key, value);
         break;
@@ -105,6 +112,10 @@ export function parseArgs(argv) {
         break;
       case 'no-docs':
         args.docs = false;
+        break;
+      case 'json':
+        if (!value) fail('--json needs a file name');
+        args.json = value;
         break;
       case 'slow3g':
         args.slow3g = value === 'none' ? [] : value.split(',').filter(Boolean);

@@ -15,6 +15,8 @@ import { HEAP_GROWTH_BUDGET_MB, memorySample } from './throughput.mjs';
 export const LOAD_BROWSERS = 200;
 export const LOAD_SENDERS = 50;
 export const LOAD_SEND_INTERVAL_MS = 2500;
+/** Seconds of the same crowd before the measured run (see measureLoad). */
+export const LOAD_WARMUP_S = 60;
 /** The load's memory budget: RSS after a forced GC grows by at most the bench's existing growth budget (10 MB). */
 export const LOAD_RSS_GROWTH_BUDGET_MB = HEAP_GROWTH_BUDGET_MB;
 const FAN_PASSWORD = 'Stagedoor-load-2026!';
@@ -66,12 +68,12 @@ function browse({ app, token, connections, duration, pages }) {
  * One fan's sends: a message every interval until the deadline, on schedule whether or not the previous one has
  * been answered (an open loop: a slow server does not slow the senders down and hide its own latency).
  */
-async function sendLoop({ app, fan, index, interval, began, deadline, offset, sends }) {
+async function sendLoop({ app, fan, index, interval, began, deadline, offset, sends, round }) {
   const pending = [];
   for (let n = 0; began + offset + n * interval < deadline; n++) {
     const wait = began + offset + n * interval - performance.now();
     if (wait > 0) await sleep(wait);
-    pending.push(sendOne({ app, fan, text: `Can't wait for the show! (${index + 1}.${n + 1})`, clientId: `load-${process.pid}-${index}-${n}` }).then((s) => sends.push(s)));
+    pending.push(sendOne({ app, fan, text: `Can't wait for the show! (${index + 1}.${n + 1})`, clientId: `load-${process.pid}-${round}-${index}-${n}` }).then((s) => sends.push(s)));
   }
   await Promise.all(pending);
 }
@@ -121,7 +123,33 @@ const pageErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx
  * loaded on first use do not count as growth), then again after the run, each once the server has finished the
  * requests in flight and after a GC forced through the inspector.
  */
-export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, senders = LOAD_SENDERS, duration = 60, interval = LOAD_SEND_INTERVAL_MS }) {
+/**
+ * The crowd for `duration` seconds: browsers cycling through the pages while every fan sends on schedule. Answers
+ * autocannon's result for the pages and one record per send.
+ */
+async function crowd({ app, fixtures, fans, browsers, duration, pages, interval, round }) {
+  const sends = [];
+  const began = performance.now();
+  const deadline = began + duration * 1000;
+  const [browsing] = await Promise.all([
+    browse({ app, token: fixtures.fanToken, connections: browsers, duration, pages }),
+    ...fans.map((fan, index) =>
+      // Spread the senders' first messages over one interval, so the sends arrive at a steady rate.
+      sendLoop({ app, fan, index, interval, began, deadline, offset: (index * interval) / fans.length, sends, round }),
+    ),
+  ]);
+  return { browsing, sends, seconds: (performance.now() - began) / 1000 };
+}
+
+export async function measureLoad({
+  app,
+  fixtures,
+  browsers = LOAD_BROWSERS,
+  senders = LOAD_SENDERS,
+  duration = 60,
+  warmup = LOAD_WARMUP_S,
+  interval = LOAD_SEND_INTERVAL_MS,
+}) {
   console.log(`  load: registering ${senders} fans (each subscribed free to ${OTHER_ARTIST}, conversation opened) …`);
   const fans = await prepareLoadFans(app, fixtures, senders);
   const pages = loadPages();
@@ -131,23 +159,15 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
     if (res.status !== 200) throw new Error(`GET ${path} as the seed fan answered ${res.status} before the load run`);
   }
   const idle = await memorySample(app);
-  console.log(`  load: warm-up, ${browsers} connections for 5 s …`);
-  const warm = await browse({ app, token: fixtures.fanToken, connections: browsers, duration: 5, pages });
+  // The same crowd first, unmeasured: a process's resident memory climbs for its first minute or so under a crowd
+  // (optimised code, the allocator's high-water mark) and then stays; growth after that is what a leak would show.
+  console.log(`  load: warm-up, the same crowd for ${warmup} s …`);
+  const warm = await crowd({ app, fixtures, fans, browsers, duration: warmup, pages, interval, round: 'warm' });
   await drained(app, fixtures.fanToken);
   const before = await memorySample(app);
   console.log(`  load: ${browsers} browsing connections and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`);
 
-  const sends = [];
-  const began = performance.now();
-  const deadline = began + duration * 1000;
-  const [browsing] = await Promise.all([
-    browse({ app, token: fixtures.fanToken, connections: browsers, duration, pages }),
-    ...fans.map((fan, index) =>
-      // Spread the senders' first messages over one interval, so the sends arrive at a steady rate.
-      sendLoop({ app, fan, index, interval, began, deadline, offset: (index * interval) / fans.length, sends }),
-    ),
-  ]);
-  const seconds = (performance.now() - began) / 1000;
+  const { browsing, sends, seconds } = await crowd({ app, fixtures, fans, browsers, duration, pages, interval, round: 'run' });
   await drained(app, fixtures.fanToken);
   const after = await memorySample(app);
 
@@ -183,7 +203,8 @@ export async function measureLoad({ app, fixtures, browsers = LOAD_BROWSERS, sen
       p99: percentile(sendLatencies, 99),
       max: sendLatencies.length ? Math.max(...sendLatencies) : null,
     },
-    warmErrors: pageErrors(warm),
+    warmup,
+    warmErrors: pageErrors(warm.browsing) + warm.sends.filter((send) => send.error).length,
     memory: { idle, before, after },
   };
   console.log(

@@ -14,6 +14,11 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
   const floorLoad = await loadPage(browser, `${floor.remixUrl}/`);
   const floorRow = { name: 'floor: minimal Remix page', state: 'floor', bytes: floorLoad.bytes, lite: null };
   const floorJs = floorLoad.bytes.js;
+  // Every page is measured against the floor: a floor page without React and the Remix runtime (a busy page, an
+  // error page) would make every page look heavier than it is, so the run stops and says why.
+  if (!floorJs) {
+    throw new Error(`the floor page at ${floor.remixUrl}/ loaded no JavaScript (status ${floorLoad.status ?? '?'}): the floor is broken, not the app`);
+  }
 
   const rows = [];
   const checks = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chunksHolding, jsByPackage } from '../../scripts/bench/browser.mjs';
 import { fanAddress, LOAD_RSS_GROWTH_BUDGET_MB, loadPages, loadReport } from '../../scripts/bench/load.mjs';
 import { median, parseArgs, PARTS, percentile } from '../../scripts/bench/lib.mjs';
-import { budgetTable, markdownTable } from '../../scripts/bench/report.mjs';
+import { budgetTable, countChecks, markdownTable } from '../../scripts/bench/report.mjs';
 import { memoryReport, throughputReport } from '../../scripts/bench/throughput.mjs';
 
 // The bench's own logic: which budget applies, and whether it holds. The measurements themselves need the
@@ -53,6 +53,9 @@ describe('bench options', () => {
     expect(args.slow3g).toEqual([]);
     expect(args.pg).toBe('');
     expect(parseArgs([]).duration).toBe(10);
+    const ci = parseArgs(['--weight-only', '--no-docs', '--json', '/tmp/weight.json', '--web-port=3110', '--api-port=8190']);
+    expect(ci).toMatchObject({ only: ['weight'], docs: false, json: '/tmp/weight.json', webPort: 3110, apiPort: 8190 });
+    expect(parseArgs([]).json).toBeNull();
   });
 
   it('runs the load part by default and alone with --only load, for --load-duration seconds', () => {
@@ -217,5 +220,13 @@ describe('bench tables', () => {
       budgetTable([{ part: 'weight', what: 'a | b', value: '1 KB', budget: '≤ 2 KB', status: 'miss' }]),
     );
     expect(md).toContain('| weight | a \\| b | 1 KB | ≤ 2 KB | MISSED |  |');
+  });
+});
+
+describe('budgets as tests (npm test)', () => {
+  it('counts a held budget as passed, a missed one as failed and one that does not apply yet as skipped', () => {
+    const check = (status: string) => ({ part: 'weight', what: 'x', value: '', budget: '', status });
+    expect(countChecks([check('ok'), check('ok'), check('miss'), check('n/a')])).toEqual({ passed: 2, failed: 1, skipped: 1 });
+    expect(countChecks([])).toEqual({ passed: 0, failed: 0, skipped: 0 });
   });
 });
