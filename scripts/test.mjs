@@ -103,7 +103,7 @@ console.log(
 );
 if (counts.skipped) {
   console.log(
-    `${counts.skipped} skipped (the PostgreSQL and Redis variants skip when TEST_DATABASE_URL and REDIS_URL are unset; a page-weight budget while its page is not built)`,
+    `${counts.skipped} skipped (tests that run on one database only, such as the browser client's reconnect test on PGlite; the PostgreSQL and Redis variants when TEST_DATABASE_URL and REDIS_URL are unset; a page-weight budget while its page is not built)`,
   );
 }
 // The last line is the summary CI reads: vitest, Playwright and page-weight counts added.
