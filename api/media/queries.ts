@@ -61,7 +61,8 @@ export type MediaResponse = ReturnType<typeof serializeMedia>;
 
 /**
  * Removes media that nothing refers to any more (after an item or collection let go of it): the rows, then the
- * files. Called with the ids an edit or delete released; media still used elsewhere is kept.
+ * files. Called with the ids an edit or delete released; media still used elsewhere is kept, an artist's profile
+ * images included (they name the media by its public URL, `/performers/images/{id}`, not by a foreign key).
  */
 export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, ids: (string | null | undefined)[]) {
   const candidates = [...new Set(ids.filter((id): id is string => Boolean(id)))];
@@ -71,6 +72,12 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
       WHERE m.id = ANY($1::text[])
         AND NOT EXISTS (SELECT 1 FROM content_items c WHERE c.thumbnail_id = m.id OR c.media_id = m.id)
         AND NOT EXISTS (SELECT 1 FROM collections k WHERE k.cover_id = m.id)
+        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.avatar LIKE '%/performers/images/' || m.id)
+        AND NOT EXISTS (
+          SELECT 1 FROM artist_profiles p
+           WHERE p.cover LIKE '%/performers/images/' || m.id
+              OR p.hero_image LIKE '%/performers/images/' || m.id
+              OR p.headline_image LIKE '%/performers/images/' || m.id)
       RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey", m.large_key AS "largeKey"`,
     [candidates],
   );

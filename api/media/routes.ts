@@ -245,13 +245,16 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     return reply.send(storage.read(key));
   });
 
-  /** Delete an upload that nothing uses (a form the artist abandoned); media in use answers 409. */
+  /**
+   * Delete an upload that nothing uses (a form the artist abandoned); media in use (a post, a collection, or the
+   * artist's profile images, which name it by URL) answers 409 and stays.
+   */
   app.delete<{ Params: { id: string } }>('/media/:id', async (request) => {
     const viewer = await requireArtist(services, request);
     const media = await findMedia(db, request.params.id);
     if (!media || media.ownerId !== viewer.id) throw notFound('File not found');
     await removeUnusedMedia(db, storage, [media.id]);
-    if (await findMedia(db, media.id)) throw new ApiError(409, 'This file is still used by a post or collection.');
+    if (await findMedia(db, media.id)) throw new ApiError(409, 'This file is still used by a post, a collection or your profile.');
     return ok({ success: true });
   });
 

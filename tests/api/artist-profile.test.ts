@@ -99,6 +99,32 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
     expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(404);
   });
 
+  it('profile images: an image the profile shows is not deleted, by DELETE /media nor with a post that used it too', async () => {
+    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 200, g: 20, b: 90 } } }).png().toBuffer();
+    const uploaded = await upload(t, artist.token, png, { filename: 'avatar.png', type: 'image/png', kind: 'image' });
+    const id = uploaded.body.data._id as string;
+    expect((await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { avatar: id } })).status).toBe(200);
+
+    const refused = await call(t.url, 'DELETE', `/media/${id}`, { token: artist.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('This file is still used by a post, a collection or your profile.');
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(200);
+
+    // The same upload as a post's thumbnail: deleting the post lets go of its media, but the avatar keeps it.
+    const post = await call<{ _id: string }>(t.url, 'POST', '/content', {
+      token: artist.token,
+      body: { title: 'With the avatar as thumbnail', content: 'Hello', tags: 'post', thumbnailId: id },
+    });
+    expect(post.status, JSON.stringify(post.body)).toBe(201);
+    expect((await call(t.url, 'DELETE', `/content/${post.body.data._id}`, { token: artist.token })).status).toBe(200);
+    expect((await fetch(new URL(`/performers/images/${id}`, t.url))).status).toBe(200);
+
+    // Once the profile lets go of it, the upload can be deleted.
+    await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { avatar: null } });
+    expect((await call(t.url, 'DELETE', `/media/${id}`, { token: artist.token })).status).toBe(200);
+    expect((await call(t.url, 'DELETE', `/media/${id}`, { token: artist.token })).status).toBe(404);
+  });
+
   it('profile images: a large upload is served at its 1280 px display size, not as uploaded', async () => {
     const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 20, b: 90 } } }).png().toBuffer();
     const uploaded = await upload(t, artist.token, png, { filename: 'cover.png', type: 'image/png', kind: 'image' });
