@@ -1,19 +1,13 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '~/utils/content-types';
-import { characterCount, visibleText } from '~/utils/content-text';
-import type { ContentItem, Media } from '~/utils/content.server';
+import type { CardImage, CardItem, ContentItem } from '~/utils/content.server';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item
  * link carries what the item page needs (spec §2): the viewer to open (`type`), where the fan came from (`from`),
  * and the collection when the item was opened from one.
  */
-
-type CardItem = Pick<
-  ContentItem,
-  '_id' | 'type' | 'typeLabel' | 'title' | 'content' | 'mediaType' | 'state' | 'publishAt' | 'thumbnail' | 'media' | 'poll' | 'stats'
->;
 
 export function itemHref(artistUsername: string, item: Pick<ContentItem, '_id' | 'mediaType'>, from?: ItemOrigin, collectionId?: string) {
   const search = new URLSearchParams({ type: item.mediaType });
@@ -22,14 +16,6 @@ export function itemHref(artistUsername: string, item: Pick<ContentItem, '_id' |
   return `/${artistUsername}/vault/${encodeURIComponent(item._id)}?${search}`;
 }
 
-/** The first words of a caption's visible text, cut at a word boundary. */
-export function excerpt(html: string, max = 180) {
-  const text = visibleText(html);
-  if (characterCount(text) <= max) return text;
-  const cut = [...text].slice(0, max).join('');
-  const atWord = cut.slice(0, cut.lastIndexOf(' ') > max * 0.6 ? cut.lastIndexOf(' ') : cut.length);
-  return `${atWord.replace(/[\s.,;:!?–—-]+$/, '')}…`;
-}
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
@@ -65,13 +51,6 @@ export function TypeLabel({ children }: { children: ReactNode }) {
   return <span className="text-xs font-bold uppercase tracking-wider text-accent">{children}</span>;
 }
 
-/** The picture of a card: the item's thumbnail, else its own image. */
-export function cardImage(item: Pick<ContentItem, 'thumbnail' | 'media'>): Media | null {
-  if (item.thumbnail) return item.thumbnail;
-  if (item.media?.kind === 'image') return item.media;
-  return null;
-}
-
 /** The width of the display size: the picture's own width up to 1280 px (api/media/images.ts). */
 export const LARGE_WIDTH = 1280;
 
@@ -80,7 +59,7 @@ export const LARGE_WIDTH = 1280;
  * phone, the 1280 px display size where the column is wider or the screen denser, never the original upload
  * (up to 15 MB). An image without those sizes (a small one, an animated GIF) is its original.
  */
-export function wideImageSources(image: Media) {
+export function wideImageSources(image: CardImage) {
   const large = image.largeUrl ?? null;
   const srcSet =
     image.thumbnailUrl && large && image.width ? `${image.thumbnailUrl} 480w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w` : undefined;
@@ -114,7 +93,7 @@ export function VaultCard({
   from: ItemOrigin;
   collectionId?: string;
 }) {
-  const image = cardImage(item);
+  const image = item.image;
   return (
     <li className="group relative flex flex-col overflow-hidden rounded-2xl bg-navy-light ring-1 ring-white/10 focus-within:ring-2 focus-within:ring-accent">
       <div className="relative flex aspect-square items-center justify-center bg-navy-dark">
@@ -168,10 +147,10 @@ export function PostCard({
   children?: ReactNode;
   headingLevel?: 2 | 3;
 }) {
-  const image = cardImage(item);
+  const image = item.image;
   const href = itemHref(artistUsername, item, from);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const text = excerpt(item.content);
+  const text = item.excerpt;
   return (
     <article id={`item-${item._id}`} className="overflow-hidden rounded-2xl bg-navy-light ring-1 ring-white/10">
       {image ? (

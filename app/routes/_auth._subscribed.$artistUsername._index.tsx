@@ -6,7 +6,7 @@ import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
 import { POSTS_TYPES } from '~/utils/content-types';
-import { contentAction, contentFailure, contentViewer, listCollections, listContent, type ContentActionData } from '~/utils/content.server';
+import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listContent(artistUsername, { section: 'vault', limit: 8 }, call),
       listCollections(artistUsername, call, 6),
     ]);
-    return json({ posts, vault, collections });
+    return json({ posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections });
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

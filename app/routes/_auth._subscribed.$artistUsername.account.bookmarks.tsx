@@ -5,7 +5,7 @@ import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readBookmarkFilters, readOffset, readSort, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, typesForBookmarkFilters } from '~/utils/content-types';
-import { contentFailure, contentViewer, listBookmarks } from '~/utils/content.server';
+import { contentFailure, contentViewer, listBookmarks, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = readOffset(search);
   try {
     const items = await listBookmarks(artistUsername, { types: typesForBookmarkFilters(filters), sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return json({ items, filters, sort, offset });
+    return json({ items: toCardPage(items, { withExcerpt: false }), filters, sort, offset });
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

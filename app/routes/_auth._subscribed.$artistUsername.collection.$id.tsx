@@ -4,7 +4,7 @@ import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '~/utils/content-types';
-import { contentFailure, contentViewer, getCollection } from '~/utils/content.server';
+import { contentFailure, contentViewer, getCollection, toCardPage } from '~/utils/content.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' }];
 
@@ -21,8 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const sort: SortOrder | undefined = sortParam === 'asc' || sortParam === 'desc' ? sortParam : undefined;
   const offset = readOffset(search);
   try {
-    const collection = await getCollection(params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return json({ collection, artistUsername, filters, sort, offset, from: readOrigin(search) });
+    const { items, ...collection } = await getCollection(params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
+    return json({ collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) }, artistUsername, filters, sort, offset, from: readOrigin(search) });
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

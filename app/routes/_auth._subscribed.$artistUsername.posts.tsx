@@ -6,7 +6,7 @@ import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
 import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '~/utils/content-types';
-import { contentAction, contentFailure, contentViewer, listContent, type ContentActionData } from '~/utils/content.server';
+import { contentAction, contentFailure, contentViewer, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = readOffset(search);
   try {
     const items = await listContent(artistUsername, { types: typesForPostsFilters(filters), sort, offset, limit: FEED_PAGE_SIZE }, call);
-    return json({ items, filters, sort, offset });
+    return json({ items: toCardPage(items, { withExcerpt: true }), filters, sort, offset });
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

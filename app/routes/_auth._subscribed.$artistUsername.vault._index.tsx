@@ -6,7 +6,7 @@ import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
-import { contentFailure, contentViewer, listCollections, listContent } from '~/utils/content.server';
+import { contentFailure, contentViewer, listCollections, listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listContent(artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call),
       listCollections(artistUsername, call),
     ]);
-    return json({ items, collections, filters, sort, offset });
+    return json({ items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset });
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

@@ -59,3 +59,12 @@ export function visibleText(html: string) {
 export function visibleTextLength(html: string) {
   return characterCount(visibleText(html));
 }
+
+/** The first words of a caption's visible text, cut at a word boundary (a feed card's text). */
+export function excerpt(html: string, max = 180) {
+  const text = visibleText(html);
+  if (characterCount(text) <= max) return text;
+  const cut = [...text].slice(0, max).join('');
+  const atWord = cut.slice(0, cut.lastIndexOf(' ') > max * 0.6 ? cut.lastIndexOf(' ') : cut.length);
+  return `${atWord.replace(/[\s.,;:!?–—-]+$/, '')}…`;
+}

@@ -3,6 +3,7 @@ import { apiRequest, isHttpError } from './api.server';
 import { logoutRedirect, requireUser } from './auth.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
 import type { ContentType, ItemView, SortOrder } from './content-types';
+import { excerpt } from './content-text';
 import { CommentSchema } from './content-validation';
 import { guardForm } from './form-guard.server';
 import { parseForm } from './form-schema';
@@ -93,6 +94,57 @@ export interface PresaleCode {
 export interface Page<T> {
   data: T[];
   total: number;
+}
+
+/** A card's picture: its links and size, not the file's bookkeeping. */
+export type CardImage = Pick<Media, 'url' | 'thumbnailUrl' | 'largeUrl' | 'width' | 'height'>;
+
+/**
+ * What a card of a list shows of an item (components/content-card.tsx). A list page's loader sends this instead of
+ * the whole item: the loader data is written into the page a second time for hydration, and the whole item (the
+ * caption's HTML, the artist, the files' bookkeeping, five timestamps) was two thirds of it on a phone's first visit
+ * (docs/benchmarks.md). Feed cards carry the caption's first words; vault tiles show none.
+ */
+export interface CardItem {
+  _id: string;
+  typeLabel: string;
+  title: string;
+  mediaType: ContentItem['mediaType'];
+  state: ContentItem['state'];
+  publishAt: string;
+  image: CardImage | null;
+  excerpt: string;
+  poll: Poll | null;
+  stats: { comments: number };
+}
+
+const cardImage = (media: Media): CardImage => ({
+  url: media.url,
+  thumbnailUrl: media.thumbnailUrl,
+  largeUrl: media.largeUrl,
+  width: media.width,
+  height: media.height,
+});
+
+/** The card of an item: its thumbnail, else its own image, as the picture. */
+export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: boolean }): CardItem {
+  const picture = item.thumbnail ?? (item.media?.kind === 'image' ? item.media : null);
+  return {
+    _id: item._id,
+    typeLabel: item.typeLabel,
+    title: item.title,
+    mediaType: item.mediaType,
+    state: item.state,
+    publishAt: item.publishAt,
+    image: picture ? cardImage(picture) : null,
+    excerpt: withExcerpt ? excerpt(item.content) : '',
+    poll: item.poll,
+    stats: item.stats,
+  };
+}
+
+export function toCardPage(page: Page<ContentItem>, options: { withExcerpt: boolean }): Page<CardItem> {
+  return { data: page.data.map((item) => toCardItem(item, options)), total: page.total };
 }
 
 

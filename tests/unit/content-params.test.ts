@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt } from '../../app/components/content-card';
+import { excerpt } from '../../app/utils/content-text';
 import {
   listSearch,
   readList,

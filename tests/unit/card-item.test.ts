@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { toCardItem, toCardPage, type ContentItem, type Media } from '../../app/utils/content.server';
+
+const media = (kind: Media['kind'], id: string): Media => ({
+  _id: id,
+  kind,
+  mime: kind === 'image' ? 'image/jpeg' : 'audio/mpeg',
+  size: 1234,
+  duration: kind === 'audio' ? 61 : null,
+  width: kind === 'image' ? 1600 : null,
+  height: kind === 'image' ? 1067 : null,
+  url: `https://api.example/media/${id}?sig=a`,
+  thumbnailUrl: kind === 'image' ? `https://api.example/media/${id}?size=thumb&sig=b` : null,
+  largeUrl: kind === 'image' ? `https://api.example/media/${id}?size=large&sig=c` : null,
+});
+
+const item = (over: Partial<ContentItem> = {}): ContentItem => ({
+  _id: 'item-1',
+  performerId: 'artist-1',
+  performer: { _id: 'artist-1', username: 'thelatenights', name: 'The Late Nights', avatar: '/a.svg' },
+  type: 'post',
+  typeLabel: 'Post',
+  title: 'Soundcheck notes',
+  content: '<p>We kept <strong>one</strong> take.</p><script>x()</script>',
+  mediaType: 'post',
+  state: 'published',
+  publishAt: '2026-11-23T10:00:00.000Z',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  thumbnail: null,
+  media: null,
+  poll: null,
+  presale: null,
+  stats: { comments: 2 },
+  isBookmarked: true,
+  ...over,
+});
+
+describe('the card of a list item (what a list page sends to the browser)', () => {
+  it('keeps what a card shows and nothing else', () => {
+    const card = toCardItem(item(), { withExcerpt: true });
+    expect(Object.keys(card).sort()).toEqual(['_id', 'excerpt', 'image', 'mediaType', 'poll', 'publishAt', 'state', 'stats', 'title', 'typeLabel']);
+    expect(card.excerpt).toBe('We kept one take.');
+    expect(JSON.stringify(card)).not.toContain('thelatenights');
+  });
+
+  it('carries the caption only for feed cards', () => {
+    expect(toCardItem(item(), { withExcerpt: false }).excerpt).toBe('');
+  });
+
+  it('pictures the thumbnail, else the item’s own image, with links and size only', () => {
+    const thumb = media('image', 'thumb');
+    expect(toCardItem(item({ thumbnail: thumb, media: media('image', 'own') }), { withExcerpt: false }).image).toEqual({
+      url: thumb.url,
+      thumbnailUrl: thumb.thumbnailUrl,
+      largeUrl: thumb.largeUrl,
+      width: 1600,
+      height: 1067,
+    });
+    expect(toCardItem(item({ media: media('image', 'own') }), { withExcerpt: false }).image?.url).toContain('/media/own');
+    expect(toCardItem(item({ media: media('audio', 'song'), mediaType: 'audio' }), { withExcerpt: false }).image).toBeNull();
+  });
+
+  it('keeps the page’s total', () => {
+    expect(toCardPage({ data: [item(), item({ _id: 'item-2' })], total: 7 }, { withExcerpt: false })).toMatchObject({ total: 7, data: [{ _id: 'item-1' }, { _id: 'item-2' }] });
+  });
+});
