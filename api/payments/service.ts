@@ -451,6 +451,10 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
          VALUES ($1, $2, $3, $4, 'processing', $5, $6, $7, $8, $9) RETURNING id`,
         [viewer.id, artist.id, idempotencyKey ?? null, gateway.name, amountCents, artist.yearlyPriceCents, artist.currency, promo?.id ?? null, input.cardId ?? null],
       );
+      // The check above is a fast answer, not the guard: another submit's payment may have succeeded since. Once
+      // this payment is recorded, any other one still in flight blocks it (payments_in_flight_key) and any that has
+      // finished has committed its subscription with it (applyOutcome), so asking again here cannot miss one.
+      if (await isSubscribed(tx, viewer.id, artist.id)) throw new ApiError(409, ALREADY_SUBSCRIBED(artist.name));
       return row!.id;
     });
   } catch (error) {

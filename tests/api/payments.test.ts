@@ -301,6 +301,45 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
   });
 
+  it('eight submits without a key at once: exactly one charge, every other submit refused', async () => {
+    // The refusals race the first payment: a submit that checked "not subscribed yet" before the first payment
+    // succeeded, and inserted its own after, once charged the fan a second time.
+    for (let round = 0; round < 3; round++) {
+      const fan = await registerFan(t);
+      const cardId = await card(fan, CARDS.success);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => pay(fan, { cardId })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+      expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
+    }
+  });
+
+  it('a submit that finds the fan subscribed once its payment is recorded is refused, not charged', async () => {
+    // The race above, made certain: the first payment's subscription appears after this submit checked "not
+    // subscribed" and while it records its own payment (here a trigger adds it in that moment). The check that
+    // counts is the one after the payment is recorded, in the same transaction.
+    const fan = await registerFan(t);
+    const cardId = await card(fan, CARDS.success);
+    await t.db.query(`
+      CREATE FUNCTION subscribed_meanwhile() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO subscriptions (user_id, artist_id, type, price_paid_cents, expires_at)
+        VALUES (NEW.user_id, NEW.artist_id, 'yearly', 4999, now() + interval '1 year') ON CONFLICT DO NOTHING;
+        RETURN NEW;
+      END $$`);
+    await t.db.query(
+      `CREATE TRIGGER subscribed_meanwhile BEFORE INSERT ON payments FOR EACH ROW WHEN (NEW.user_id = '${fan.id}') EXECUTE FUNCTION subscribed_meanwhile()`,
+    );
+    try {
+      const answer = await pay(fan, { cardId });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(409);
+      expect(answer.body.message).toMatch(/^You are already subscribed to .+\.$/);
+      expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1`, [fan.id])).toBe(0);
+    } finally {
+      await t.db.query('DROP TRIGGER subscribed_meanwhile ON payments');
+      await t.db.query('DROP FUNCTION subscribed_meanwhile()');
+    }
+  });
+
   it('refuses what cannot be paid: no token, an artist, the wrong gateway, no card, an unknown artist', async () => {
     const fan = await registerFan(t);
     expect((await call(t.url, 'POST', '/payment/subscribe/performers', { body: { type: 'yearly', performerId: paid.id } })).status).toBe(401);
