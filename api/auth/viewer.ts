@@ -4,6 +4,7 @@ import type { Reads } from '../context.js';
 import { one } from '../db/client.js';
 import { forbidden, unauthorized } from '../http.js';
 import { hashToken } from './tokens.js';
+import { notKept } from '../cache/read-cache.js';
 
 export interface Viewer {
   id: string;
@@ -40,7 +41,7 @@ export async function viewerForToken(reads: Reads, token: string | undefined): P
         WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [tokenHash],
     );
-    if (!found) return { value: undefined, tags: [], keep: false };
+    if (!found) return notKept(undefined);
     return { value: found, tags: [tag.session(tokenHash), tag.user(found.id)], until: new Date(found.expiresAt).getTime() };
   });
   if (!row) return undefined;

@@ -64,7 +64,7 @@ export function bookmarkRoutes(app: FastifyInstance, services: ContentServices) 
         params,
       ),
     ]);
-    const items = await serializeItems(db, signer, rows, viewer.id);
+    const items = await serializeItems(services, signer, rows, viewer.id);
     const data = items.map((item, index) => ({
       ...item,
       bookmarkedAt: new Date(rows[index].bookmarkedAt).toISOString(),

@@ -27,6 +27,11 @@ export interface Loaded<T> {
   keep?: boolean;
 }
 
+/** An answer handed back but not kept (a "no" anyone can ask for with made-up ids or tokens). */
+export function notKept<T>(value: T): Loaded<T> {
+  return { value, tags: [], keep: false };
+}
+
 interface Entry {
   value: unknown;
   tags: readonly string[];
@@ -65,7 +70,7 @@ export interface ReadCacheOptions {
 
 export function createReadCache({ announce, clock = Date.now, maxEntries = MAX_ENTRIES }: ReadCacheOptions = {}): ReadCache {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
-  const loading = new Map<string, { startSeq: number; promise: Promise<unknown> }>();
+  const loading = new Map<string, Promise<unknown>>();
   const invalidatedAt = new Map<string, number>();
   let seq = 0;
   let enabled = true;
@@ -101,19 +106,20 @@ export function createReadCache({ announce, clock = Date.now, maxEntries = MAX_E
       }
       counts.misses += 1;
       const pending = loading.get(key);
-      if (pending) return (await pending.promise) as T;
+      if (pending) return (await pending) as T;
       const startSeq = seq;
       const promise = load().then((loaded) => {
-        if (loading.get(key)?.promise === promise) loading.delete(key);
         const until = Math.min(loaded.until ?? Infinity, clock() + MAX_AGE_MS);
         const fresh: Entry = { value: loaded.value, tags: loaded.tags, startSeq, until };
         if (enabled && loaded.keep !== false && valid(fresh)) entries.set(key, fresh);
         return loaded.value;
       });
-      loading.set(key, { startSeq, promise });
-      promise.catch(() => {
-        if (loading.get(key)?.promise === promise) loading.delete(key);
-      });
+      // Settled, it leaves the map (unless a write has cleared the map and a newer load took the key).
+      const settled = () => {
+        if (loading.get(key) === promise) loading.delete(key);
+      };
+      promise.then(settled, settled);
+      loading.set(key, promise);
       return promise;
     },
     async invalidate(...tags: string[]) {

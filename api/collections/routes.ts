@@ -158,7 +158,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       ),
     ]);
     const [serialized] = await serializeCollections([collection]);
-    const items = await serializeItems(db, signer, rows, access.viewer.id);
+    const items = await serializeItems(services, signer, rows, access.viewer.id);
     return ok({ ...serialized, items: { data: items, total: count[0]?.total ?? 0 } });
   });
 

@@ -5,6 +5,7 @@ import type { Reads } from '../context.js';
 import { one } from '../db/client.js';
 import { forbidden, notFound } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
+import { notKept } from '../cache/read-cache.js';
 
 export const accessMessages = {
   subscribe: 'Subscribe to this artist to see their content.',
@@ -49,7 +50,7 @@ export async function findArtistId(reads: Reads, username: string) {
         WHERE lower(u.username) = lower($1) AND u.is_performer AND u.status = 'active'`,
       [username],
     );
-    return row ? { value: row.id, tags: [tag.user(row.id)] } : { value: undefined, tags: [], keep: false };
+    return row ? { value: row.id, tags: [tag.user(row.id)] } : notKept(undefined);
   });
   if (!id) throw notFound(accessMessages.artistNotFound);
   return id;

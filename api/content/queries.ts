@@ -285,11 +285,10 @@ export function viewItemJson(details: ItemDetails, sharedJson: string, viewerId:
   return `${sharedJson}${scheduleJson},"poll":${JSON.stringify(poll)},"isBookmarked":${isBookmarked}}`;
 }
 
-/** Items for one viewer, nothing cached (after a write, and for lists that are not hot). */
-export async function serializeItems(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
-  const [details, marks] = await Promise.all([itemDetails(db, signer, rows), db.query<{ kind: string; id: string; answerId: string | null }>(marksQuery, [viewerId])]);
-  const viewerMarks = toMarks(marks);
-  return details.map((entry) => viewItem(entry, viewerId, viewerMarks));
+/** Items for one viewer, built afresh (after a write, an item page, lists that are not hot); the marks are the cached ones. */
+export async function serializeItems(reads: Reads, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
+  const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows), loadMarks(reads, viewerId)]);
+  return details.map((entry) => viewItem(entry, viewerId, marks));
 }
 
 export type ItemResponse = ReturnType<typeof viewItem>;

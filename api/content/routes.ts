@@ -128,7 +128,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
 
   async function respond(id: string, viewerId: string) {
     const row = await findItem(db, id);
-    const [item] = await serializeItems(db, signer, [row!], viewerId);
+    const [item] = await serializeItems(services, signer, [row!], viewerId);
     return item;
   }
 
@@ -202,7 +202,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
     const { item, access } = await requireReadableItem(services, request, request.params.id);
-    const [data] = await serializeItems(db, signer, [item], access.viewer.id);
+    const [data] = await serializeItems(services, signer, [item], access.viewer.id);
     return ok(data);
   });
 

@@ -7,6 +7,7 @@ import { forbidden, notFound, ok, parse } from '../http.js';
 import { isSubscribed } from '../subscriptions/queries.js';
 import { findConversationSummary, listConversations, openConversation } from './queries.js';
 import { tag } from '../cache/tags.js';
+import { notKept } from '../cache/read-cache.js';
 
 export const conversationErrors = {
   artistNotFound: "We couldn't find that artist.",
@@ -62,7 +63,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
     const { conversationId } = parse(ConversationParams, request.params);
     const conversation = await ctx.cache.read(`conversation:${conversationId}:${viewer.id}`, async () => {
       const found = await findConversationSummary(db, conversationId, viewer.id);
-      if (!found) return { value: undefined, tags: [], keep: false };
+      if (!found) return notKept(undefined);
       return { value: found, tags: [tag.conversation(found._id), tag.inbox(viewer.id), tag.user(found.recipientInfo._id)] };
     });
     if (!conversation) throw notFound(conversationErrors.conversationNotFound);

@@ -1,7 +1,7 @@
 import type { MediaKind } from '../../app/utils/content-types.js';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
-import type { MediaSigner } from './signing.js';
+import type { MediaSigner, MediaVariant } from './signing.js';
 
 export interface MediaRow {
   id: string;
@@ -84,4 +84,11 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
   await Promise.all(
     removed.flatMap((row) => [row.storageKey, row.thumbKey, row.largeKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key))),
   );
+}
+
+/** Where a variant of a file is stored; undefined when the file has no such variant (audio has no thumbnail). */
+export function storedVariant(media: MediaRow, variant: MediaVariant) {
+  if (variant === 'thumb') return media.thumbKey ? { key: media.thumbKey, size: media.thumbSize!, mime: media.thumbMime! } : undefined;
+  if (variant === 'large') return media.largeKey ? { key: media.largeKey, size: media.largeSize!, mime: 'image/webp' } : undefined;
+  return { key: media.storageKey, size: media.size, mime: media.mime };
 }

@@ -12,7 +12,7 @@ import { one } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { storeImageVariants, type ImageVariants } from './images.js';
-import { findMedia, MEDIA_COLUMNS, removeUnusedMedia, serializeMedia, type MediaRow } from './queries.js';
+import { findMedia, MEDIA_COLUMNS, removeUnusedMedia, serializeMedia, storedVariant, type MediaRow } from './queries.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
 import type { MediaVariant } from './signing.js';
@@ -57,13 +57,6 @@ async function discard(chunks: AsyncIterator<unknown>) {
 function storageKey() {
   const id = randomUUID();
   return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
-}
-
-/** Where a variant of a file is stored; undefined when the file has no such variant (audio has no thumbnail). */
-function storedVariant(media: MediaRow, variant: MediaVariant) {
-  if (variant === 'thumb') return media.thumbKey ? { key: media.thumbKey, size: media.thumbSize!, mime: media.thumbMime! } : undefined;
-  if (variant === 'large') return media.largeKey ? { key: media.largeKey, size: media.largeSize!, mime: 'image/webp' } : undefined;
-  return { key: media.storageKey, size: media.size, mime: media.mime };
 }
 
 export function mediaRoutes(app: FastifyInstance, services: ContentServices) {

@@ -17,6 +17,7 @@ import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
 import { tag } from '../cache/tags.js';
+import { notKept } from '../cache/read-cache.js';
 
 export const messageRouteErrors = {
   conversationNotFound: "We couldn't find that conversation.",
@@ -48,11 +49,14 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
   const { db } = ctx;
   const sendLimiter = new RateLimiterMemory({ keyPrefix: 'message-send', points: MESSAGES_PER_MINUTE, duration: 60 });
 
-  /** The conversation when the viewer is a member (members never change: only "yes" is kept); 404 for anyone else. */
+  /**
+   * The conversation when the viewer is a member, 404 for anyone else. Members never change, so a "yes" is kept
+   * without tags (a message does not drop it; the cache's time bound still applies) and a "no" is not kept.
+   */
   async function membership(conversationId: string, viewerId: string) {
     return ctx.cache.read(`member:${conversationId}:${viewerId}`, async () => {
       const found = await findMembership(db, conversationId, viewerId);
-      return found ? { value: found, tags: [tag.conversation(found.id)] } : { value: undefined, tags: [], keep: false };
+      return found ? { value: found, tags: [] } : notKept(undefined);
     });
   }
 

@@ -4,7 +4,7 @@ import { requireViewer } from '../auth/viewer.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { badRequest, forbidden, notFound, ok, parse } from '../http.js';
-import { findMedia } from '../media/queries.js';
+import { findMedia, storedVariant } from '../media/queries.js';
 import { findArtistByUsername, serializeArtist } from './queries.js';
 import { tag } from '../cache/tags.js';
 
@@ -79,9 +79,7 @@ export function performerImageRoutes(app: FastifyInstance, services: ContentServ
     const media = used ? await findMedia(db, id) : undefined;
     if (!media || media.kind !== 'image') throw notFound('Image not found');
     // The display size (1280 px WebP) where there is one: an avatar or a cover never needs a 15 MB camera original.
-    const [key, size, mime] = media.largeKey
-      ? [media.largeKey, media.largeSize!, 'image/webp']
-      : [media.storageKey, media.size, media.mime];
+    const { key, size, mime } = storedVariant(media, 'large') ?? storedVariant(media, 'original')!;
     reply.headers({
       'content-type': mime,
       'content-length': String(size),

@@ -2,6 +2,7 @@ import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { ACTIVE_SUBSCRIPTION, hasAccess } from '../subscriptions/queries.js';
+import { notKept } from '../cache/read-cache.js';
 
 export interface ArtistRow {
   id: string;
@@ -60,7 +61,7 @@ export function findArtistByUsername(db: Queryable, username: string, viewerId: 
 export async function artistForViewer(reads: Reads, username: string, viewerId: string | null): Promise<ArtistRow | undefined> {
   const artist = await reads.cache.read(`artist:${username.toLowerCase()}`, async () => {
     const row = await findArtistByUsername(reads.db, username, null);
-    if (!row) return { value: undefined, tags: [], keep: false };
+    if (!row) return notKept(undefined);
     return { value: row, tags: [tag.artist(row.id), tag.user(row.id)] };
   });
   if (!artist) return undefined;

@@ -1,6 +1,7 @@
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
+import { notKept } from '../cache/read-cache.js';
 
 /** A subscription gives access while it is active and its year has not run out. */
 export const ACTIVE_SUBSCRIPTION = `status = 'active' AND expires_at > now()`;
@@ -26,7 +27,7 @@ export async function hasAccess(reads: Reads, userId: string, artistId: string) 
       `SELECT expires_at AS "expiresAt" FROM subscriptions WHERE user_id = $1 AND artist_id = $2 AND ${ACTIVE_SUBSCRIPTION}`,
       [userId, artistId],
     );
-    if (!row) return { value: false, tags: [], keep: false };
+    if (!row) return notKept(false);
     return { value: true, tags: [tag.fanSubscriptions(userId)], until: new Date(row.expiresAt).getTime() };
   });
 }

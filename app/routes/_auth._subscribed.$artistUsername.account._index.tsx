@@ -7,7 +7,7 @@ import { apiRequest, isHttpError } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
 import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.server';
 import { ArtistProfileSchema } from '~/utils/artist-profile-validation';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { DEFAULT_AVATAR, formatPrice, subscriberCount, type Artist, type ArtistResponse } from '~/utils/mappers';
 import type { SubscriptionDetail } from '~/utils/payments.server';
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   if (intent === 'profile' && isOwnArtist(user, artist)) {
-    const submission = parseForm(guardForm(formData), ArtistProfileSchema);
+    const submission = parseGuardedForm(formData, ArtistProfileSchema);
     if (submission.status !== 'success') return json<AccountActionData>({ intent: 'profile', result: submission.reply() }, { status: 400 });
     try {
       await apiRequest({ method: 'PUT', path: '/performers/me', body: submission.value, token, signal: request.signal });

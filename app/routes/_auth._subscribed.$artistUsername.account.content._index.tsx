@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
-import { MediaGlyph, Pager } from '~/components/content-card';
+import { itemHref, MediaGlyph, Pager } from '~/components/content-card';
 import { formatGmt } from '~/utils/content-form';
 import { readOffset } from '~/utils/content-params';
 import { listOwnContent, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
@@ -127,7 +127,7 @@ function ItemList({
               <div className="min-w-0 flex-1">
                 <p className="line-clamp-2 break-words text-base font-semibold text-white">
                   <Link
-                    to={`/${artist}/vault/${item._id}?type=${item.mediaType}`}
+                    to={itemHref(artist, item)}
                     className="rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
                   >
                     {item.title}

@@ -13,7 +13,7 @@ import {
   type MessageCreatedEvent,
   type MessageDeletedEvent,
 } from '~/utils/messages';
-import { fetchConversations, openConversationWithArtist, openConversationWithFan } from '~/utils/messages.server';
+import { fetchConversations, openConversation } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as subscribedLoader } from './_auth._subscribed';
@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw new Response('Bad request', { status: 400 });
   }
   try {
-    const conversation = owner ? await openConversationWithFan(token, fanId as string) : await openConversationWithArtist(token, artist.id);
+    const conversation = owner ? await openConversation(token, 'user', fanId as string) : await openConversation(token, 'performer', artist.id);
     return redirect(conversationHref(user, conversation));
   } catch (error) {
     if (isHttpError(error, 403, 404)) return json({ error: error.message }, { status: error.status });

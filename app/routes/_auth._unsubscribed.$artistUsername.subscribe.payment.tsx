@@ -10,7 +10,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { useEffect, useState } from 'react';
 import { isHttpError } from '~/utils/api.server';
 import { logoutRedirect, requireArtist, requireUser } from '~/utils/auth.server';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { formatPrice, type Artist } from '~/utils/mappers';
 import { TestCardFormSchema } from '~/utils/payment-validation';
 import { apiRequest } from '~/utils/api.server';
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   // The test gateway's card form.
-  const submission = parseForm(guardForm(formData), TestCardFormSchema);
+  const submission = parseGuardedForm(formData, TestCardFormSchema);
   if (submission.status !== 'success') {
     return json<ActionData>({ result: submission.reply(), idempotencyKey: idempotencyKey ?? nextKey }, { status: 400 });
   }

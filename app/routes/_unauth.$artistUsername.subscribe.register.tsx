@@ -7,7 +7,7 @@ import { SubscribeSteps } from '~/components/subscribe-steps';
 import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
 import { apiRequest, isHttpError, type ApiErrorBody } from '~/utils/api.server';
 import { getOptionalUser, logoutRedirect, requireArtist } from '~/utils/auth.server';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
 import { getSessionToken, sessionCookie } from '~/utils/session.server';
@@ -71,7 +71,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const editing = Boolean(edit && token);
   const artist = await requireArtist(params.artistUsername, token, request.signal);
 
-  const submission = parseForm(guardForm(await request.formData()), RegisterSchema);
+  const submission = parseGuardedForm(await request.formData(), RegisterSchema);
   if (submission.status !== 'success') {
     return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
   }

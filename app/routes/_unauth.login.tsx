@@ -2,12 +2,11 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { LoginForm, type LoginActionData } from '~/components/login-form';
 import { getOptionalUser, requireArtist, safeRedirect } from '~/utils/auth.server';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { logIn } from '~/utils/login.server';
 import { GENERIC_HERO } from '~/utils/mappers';
 import { sessionCookie } from '~/utils/session.server';
 import { LoginSchema } from '~/utils/validation';
-import { parseForm } from '~/utils/form-schema';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · Stagedoor' }];
 
@@ -43,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const submission = parseForm(guardForm(formData), LoginSchema);
+  const submission = parseGuardedForm(formData, LoginSchema);
   if (submission.status !== 'success') {
     return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
   }

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { FormAlert, PasswordField, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { ResetPasswordSchema } from '~/utils/validation';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { token, artist } = readSearch(request);
-  const submission = parseForm(guardForm(await request.formData()), ResetPasswordSchema);
+  const submission = parseGuardedForm(await request.formData(), ResetPasswordSchema);
   const hideFields = ['password', 'confirmPassword'];
   if (submission.status !== 'success') return json(submission.reply({ hideFields }), { status: 400 });
   if (!token) return json(submission.reply({ formErrors: [INVALID_LINK], hideFields }), { status: 400 });

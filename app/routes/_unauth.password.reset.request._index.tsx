@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
-import { guardForm } from '~/utils/form-guard.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
 import { ResetRequestSchema } from '~/utils/validation';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const artist = readArtist(request);
-  const submission = parseForm(guardForm(await request.formData()), ResetRequestSchema);
+  const submission = parseGuardedForm(await request.formData(), ResetRequestSchema);
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   try {
     await apiRequest({

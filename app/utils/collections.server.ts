@@ -4,8 +4,7 @@ import { apiRequest, HttpError, isHttpError } from './api.server';
 import { logoutRedirect } from './auth.server';
 import { listOwnContent, readPostForm, requireOwnArtist, type MediaItem, type OwnContentItem, type PostFormRead } from './content-create.server';
 import { CollectionSchema } from './content-validation';
-import { guardForm } from './form-guard.server';
-import { parseForm } from './form-schema';
+import { parseGuardedForm } from './form-guard.server';
 
 /**
  * The api calls behind the artist's collection pages (docs/content.md "Collections") and the one action of the
@@ -139,7 +138,7 @@ export async function collectionFormAction({ request, artistUsername, collection
   });
   const coverId = files.removeCover === 'on' && !read.uploads.cover ? null : files.coverId || null;
   const keep = { itemIds, coverId, coverName: coverId ? files.coverName ?? '' : '' };
-  const submission = parseForm(guardForm(formData), CollectionFormSchema);
+  const submission = parseGuardedForm(formData, CollectionFormSchema);
   const intent = String(formData.get('intent') ?? '');
   if (intent.startsWith('move-')) {
     return json({ result: submission.reply(), ...keep });

@@ -7,8 +7,7 @@ import { createPostFormSchema, postBody, type PostFormKind } from './content-for
 import type { ContentType } from './content-types';
 import type { PostBody } from './content-validation';
 import { env } from './env.server';
-import { guardForm } from './form-guard.server';
-import { parseForm } from './form-schema';
+import { parseGuardedForm } from './form-guard.server';
 
 /**
  * The api calls behind the artist's creation pages (docs/content.md): streaming the browser's files to
@@ -310,7 +309,7 @@ export async function postFormAction({
   }
   const { formData, uploadErrors } = read;
   const draft = formData.get('intent') === 'draft';
-  const submission = parseForm(guardForm(formData), createPostFormSchema(kind));
+  const submission = parseGuardedForm(formData, createPostFormSchema(kind));
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
     return json<PostActionData>({ result: submission.reply({ fieldErrors: uploadErrors }) }, { status: 400 });
   }

@@ -5,8 +5,7 @@ import { COMMENTS_PAGE_SIZE } from './content-params';
 import type { ContentType, ItemView, SortOrder } from './content-types';
 import { excerpt } from './content-text';
 import { CommentSchema } from './content-validation';
-import { guardForm } from './form-guard.server';
-import { parseForm } from './form-schema';
+import { parseGuardedForm } from './form-guard.server';
 
 /**
  * The content pages' calls to the content API (docs/content.md), made with the viewer's session token, and the
@@ -334,7 +333,7 @@ export async function contentAction(request: Request, params: { artistUsername?:
   }
 
   if (intent === 'comment') {
-    const submission = parseForm(guardForm(formData), CommentSchema);
+    const submission = parseGuardedForm(formData, CommentSchema);
     if (submission.status !== 'success') {
       return json<ContentActionData>({ intent, target: itemId, fieldErrors: submission.error as Record<string, string[]> }, { status: 400 });
     }

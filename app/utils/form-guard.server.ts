@@ -5,6 +5,8 @@
  * process (web and api) and grew it past 5 GB. And its reserved fields (`__intent__`, `__state__`) hold JSON that it
  * parses as it finds it, so a form with anything else there was a 500.
  */
+import type * as z from 'zod/mini';
+import { parseForm } from './form-schema';
 
 /** Far past any list a page sends (a poll has at most 20 answers, a collection at most 1000 items). */
 export const MAX_LIST_INDEX = 1000;
@@ -23,8 +25,13 @@ export function guardForm(formData: FormData): FormData {
   const intent = formData.get(INTENT);
   if (intent !== null && !isIntent(intent, formData)) formData.delete(INTENT);
   const state = formData.get(STATE);
-  if (state !== null && !isJson(state)) formData.delete(STATE);
+  if (state !== null && parseJson(state) === NOT_JSON) formData.delete(STATE);
   return formData;
+}
+
+/** How every route action reads its form: guarded (above), then checked against the page's schema (form-schema.ts). */
+export function parseGuardedForm<Schema extends z.ZodMiniType>(formData: FormData, schema: Schema) {
+  return parseForm(guardForm(formData), schema);
 }
 
 function indicesOf(name: string) {
@@ -38,13 +45,14 @@ function isFieldPath(name: string) {
   return indicesOf(name).every((index) => index <= MAX_LIST_INDEX);
 }
 
-function isJson(value: FormDataEntryValue) {
-  if (typeof value !== 'string') return false;
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(value: FormDataEntryValue): unknown {
+  if (typeof value !== 'string') return NOT_JSON;
   try {
-    JSON.parse(value);
-    return true;
+    return JSON.parse(value) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }
 
@@ -56,8 +64,7 @@ const LIST_INTENTS = new Set(['insert', 'remove', 'reorder']);
  * and whose list intents name a field that the form sends as a list (only `name[i]…` keys), or not at all.
  */
 function isIntent(value: FormDataEntryValue, formData: FormData) {
-  if (!isJson(value)) return false;
-  const intent = JSON.parse(value as string) as unknown;
+  const intent = parseJson(value);
   if (!intent || typeof intent !== 'object') return false;
   const { type, payload } = intent as { type?: unknown; payload?: unknown };
   if (typeof type !== 'string' || !payload || typeof payload !== 'object') return false;

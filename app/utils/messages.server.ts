@@ -41,23 +41,16 @@ export async function requireConversation(token: string, conversationId: string,
   }
 }
 
-/** POST /conversations: the fan's conversation with an artist, made on first use (spec §7). */
-export async function openConversationWithArtist(token: string, artistId: string) {
+/**
+ * POST /conversations (spec §7): made on first use, else the one there is. A fan opens theirs with an artist
+ * (`performer`, the artist's id); an artist opens theirs with a fan who subscribes to them (`user`, the fan's id;
+ * docs/messages.md).
+ */
+export async function openConversation(token: string, source: 'performer' | 'user', sourceId: string) {
   const body = await apiRequest<{ data: ConversationResponse }>({
     method: 'POST',
     path: '/conversations',
-    body: { source: 'performer', sourceId: artistId },
-    token,
-  });
-  return mapConversation(body.data);
-}
-
-/** POST /conversations as an artist: the conversation with a fan who subscribes to them (docs/messages.md). */
-export async function openConversationWithFan(token: string, fanId: string) {
-  const body = await apiRequest<{ data: ConversationResponse }>({
-    method: 'POST',
-    path: '/conversations',
-    body: { source: 'user', sourceId: fanId },
+    body: { source, sourceId },
     token,
   });
   return mapConversation(body.data);

@@ -56,7 +56,6 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
     SEED_DEMO: 'true',
     APP_ENV: 'local',
     NODE_ENV: 'production',
-    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
   };
   let proc;
   try {

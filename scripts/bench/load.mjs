@@ -119,11 +119,6 @@ async function drained(app, token) {
 const pageErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
 
 /**
- * The run. Memory is sampled after the setup and a short warm-up at full concurrency (so pools, caches and code
- * loaded on first use do not count as growth), then again after the run, each once the server has finished the
- * requests in flight and after a GC forced through the inspector.
- */
-/**
  * The crowd for `duration` seconds: browsers cycling through the pages while every fan sends on schedule. Answers
  * autocannon's result for the pages and one record per send.
  */
@@ -141,6 +136,11 @@ async function crowd({ app, fixtures, fans, browsers, duration, pages, interval,
   return { browsing, sends, seconds: (performance.now() - began) / 1000 };
 }
 
+/**
+ * The run. Memory is sampled after the setup, after a warm-up of the same crowd for `warmup` seconds (so pools,
+ * caches, code loaded on first use and the allocator's high-water mark do not count as growth), and after the run,
+ * each once the server has finished the requests in flight and after a GC forced through the inspector.
+ */
 export async function measureLoad({
   app,
   fixtures,
