@@ -9,6 +9,7 @@ import { admission } from './admission.js';
 import type { Config } from './config.js';
 import { requestScope } from '../app/utils/request-scope.server.js';
 import { precompressedBuild } from './precompressed.js';
+import { publicFiles } from './public-files.js';
 import { sameSiteBounce } from './same-site-bounce.js';
 import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from './security.js';
 
@@ -28,7 +29,7 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   // assetHeaders). Fingerprinted build output never changes: cache it for a year, compressed once (precompressed.ts).
   const buildDir = path.join(root, 'public/build');
   app.use('/build', await precompressedBuild(buildDir), express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }));
-  app.use(express.static(path.join(root, 'public'), { maxAge: '1h', setHeaders: assetHeaders }));
+  app.use(publicFiles(path.join(root, 'public')));
   app.use(cspNonce, securityHeaders(config));
   app.use(refuseCrossSiteWrites(config));
 
