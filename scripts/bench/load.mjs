@@ -17,8 +17,15 @@ export const LOAD_SENDERS = 50;
 export const LOAD_SEND_INTERVAL_MS = 2500;
 /** Seconds of the same crowd before the measured run (see measureLoad). */
 export const LOAD_WARMUP_S = 60;
-/** The load's memory budget: RSS after a forced GC grows by at most the bench's existing growth budget (10 MB). */
-export const LOAD_RSS_GROWTH_BUDGET_MB = HEAP_GROWTH_BUDGET_MB;
+/**
+ * The load's memory budgets (decision 006). A leak is memory the app keeps holding: the JavaScript heap after a
+ * forced GC, which may grow by at most the bench's growth budget (10 MB). Resident memory also counts what the C
+ * allocator keeps after a peak (zlib and socket buffers of 200 concurrent answers), which goes on settling for a
+ * few minutes and moves +7 to +11 MB over the measured minute on an app without a leak; its budget is the guard
+ * against growth outside the heap, such as a compression stream or a socket left open per request (15,000
+ * requests a minute: at 64 KB each, about 1 GB).
+ */
+export const LOAD_RSS_GROWTH_BUDGET_MB = 32;
 const FAN_PASSWORD = 'Stagedoor-load-2026!';
 const BROWSER_HEADERS = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'gzip, deflate, br' };
 
@@ -270,19 +277,19 @@ export function loadReport(r) {
       note: [...r.pages.kinds, ...r.sends.kinds].join(', ') || undefined,
     },
     {
-      part: 'load',
-      what: `server RSS after a forced GC, after the load run (${r.label})`,
-      value: `${signed(growth)} MB (${r.memory.before.rss.toFixed(0)} → ${r.memory.after.rss.toFixed(0)} MB)`,
-      budget: `no growth (≤ +${LOAD_RSS_GROWTH_BUDGET_MB} MB)`,
-      status: growth <= LOAD_RSS_GROWTH_BUDGET_MB ? 'ok' : 'miss',
-    },
-    {
-      // Beside RSS: the heap tells a leak in the app's JavaScript from memory the allocator keeps after a peak.
+      // The leak check: what the app's JavaScript holds once the crowd has gone and a GC has run.
       part: 'load',
       what: `heap in use after a forced GC, after the load run (${r.label})`,
       value: heapGrowth == null ? '—' : `${signed(heapGrowth)} MB (${r.memory.before.heap.toFixed(0)} → ${r.memory.after.heap.toFixed(0)} MB)`,
       budget: `no growth (≤ +${HEAP_GROWTH_BUDGET_MB} MB)`,
       status: heapGrowth != null && heapGrowth <= HEAP_GROWTH_BUDGET_MB ? 'ok' : 'miss',
+    },
+    {
+      part: 'load',
+      what: `server RSS after a forced GC, after the load run (${r.label})`,
+      value: `${signed(growth)} MB (${r.memory.before.rss.toFixed(0)} → ${r.memory.after.rss.toFixed(0)} MB)`,
+      budget: `no growth outside the heap (≤ +${LOAD_RSS_GROWTH_BUDGET_MB} MB; the allocator keeps some)`,
+      status: growth <= LOAD_RSS_GROWTH_BUDGET_MB ? 'ok' : 'miss',
     },
   ];
   return { table, checks };
