@@ -5,6 +5,8 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# npm ci's postinstall applies patches/ to node_modules (patch-package; decision 007).
+COPY patches ./patches
 RUN npm ci
 
 FROM deps AS build
