@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
 import type { Config } from './config.js';
-import { requestScope } from '../app/utils/request-scope.server.js';
+import { openRequestScope } from '../app/utils/request-scope.server.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
 import { sameSiteBounce } from './same-site-bounce.js';
@@ -46,8 +46,9 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   // A few pages at a time, the others in line (server/admission.ts).
   app.use(admission({ limit: config.pageConcurrency, maxWaitMs: config.pageQueueTimeoutMs }));
   // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
-  app.all('*', (req, res, next) =>
-    req.method === 'GET' || req.method === 'HEAD' ? requestScope.run(new Map(), () => remix(req, res, next)) : remix(req, res, next),
-  );
+  app.all('*', (req, res, next) => {
+    openRequestScope(req, res);
+    return remix(req, res, next);
+  });
   return app;
 }

@@ -39,9 +39,9 @@ export function logoutRedirect(request: Request, artistUsername?: string) {
 }
 
 /** GET /users/me, asked once per page request however many loaders need the user. */
-export function fetchMe(token: string, signal?: AbortSignal) {
-  return oncePerRequest(`me:${token}`, async () => {
-    const body = await apiRequest<{ data: MeResponse }>({ path: '/users/me', token, signal });
+export function fetchMe(request: Request, token: string) {
+  return oncePerRequest(request, `me:${token}`, async () => {
+    const body = await apiRequest<{ data: MeResponse }>({ path: '/users/me', token, signal: request.signal });
     return mapCurrentUser(body.data);
   });
 }
@@ -51,7 +51,7 @@ export async function getOptionalUser(request: Request): Promise<{ user: Current
   const token = getSessionToken(request);
   if (!token) return null;
   try {
-    return { user: await fetchMe(token, request.signal), token };
+    return { user: await fetchMe(request, token), token };
   } catch (error) {
     if (isHttpError(error, 401, 403)) return null;
     throw error;
@@ -63,7 +63,7 @@ export async function requireUser(request: Request, artistUsername?: string) {
   const token = getSessionToken(request);
   if (!token) throw logoutRedirect(request, artistUsername);
   try {
-    return { user: await fetchMe(token, request.signal), token };
+    return { user: await fetchMe(request, token), token };
   } catch (error) {
     if (isHttpError(error, 401, 403)) throw logoutRedirect(request, artistUsername);
     throw error;
