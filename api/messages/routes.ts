@@ -94,15 +94,16 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     }
   }
 
-  app.get('/messages/conversations/:conversationId', async (request) => {
+  app.get('/messages/conversations/:conversationId', async (request, reply) => {
     const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const query = parse(PageQuery, request.query);
-    const page = await ctx.cache.read(`messages:${conversation.id}:${query.offset}:${query.limit}:${query.sort}`, async () => ({
-      value: await listMessages(db, conversation.id, query),
+    // Both members read the same page: it is kept as JSON text, so a hot conversation is not serialised per read.
+    const pageJson = await ctx.cache.read(`messages:${conversation.id}:${query.offset}:${query.limit}:${query.sort}`, async () => ({
+      value: JSON.stringify(await listMessages(db, conversation.id, query)),
       tags: [tag.conversation(conversation.id), tag.user(conversation.fanId), tag.user(conversation.artistId)],
     }));
-    return ok(page);
+    return reply.type('application/json; charset=utf-8').send(`{"status":0,"data":${pageJson}}`);
   });
 
   app.post('/messages/conversations/:conversationId', async (request) => {
