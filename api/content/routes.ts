@@ -9,7 +9,7 @@ import {
 } from '../../app/utils/content-validation.js';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
-import { ApiError, fieldErrors, ok, parse, type FieldErrors } from '../http.js';
+import { ApiError, fieldErrors, ok, parse, sendOkJson, type FieldErrors } from '../http.js';
 import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
 import { findArtistId, requireArtist, requireContentAccess } from './access.js';
 import { requireOwnItem, requireReadableItem } from './guard.js';
@@ -197,7 +197,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       loadMarks(services, access.viewer.id),
     ]);
     const data = list.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
-    return reply.type('application/json; charset=utf-8').send(`{"status":0,"data":{"data":[${data.join(',')}],"total":${list.total}}}`);
+    return sendOkJson(reply, `{"data":[${data.join(',')}],"total":${list.total}}`);
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {

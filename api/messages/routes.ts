@@ -12,7 +12,7 @@ import { SendMessageSchema } from '../../app/utils/message-validation.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
-import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
+import { ApiError, forbidden, notFound, ok, parse, sendOkJson } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
@@ -103,7 +103,7 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       value: JSON.stringify(await listMessages(db, conversation.id, query)),
       tags: [tag.conversation(conversation.id), tag.user(conversation.fanId), tag.user(conversation.artistId)],
     }));
-    return reply.type('application/json; charset=utf-8').send(`{"status":0,"data":${pageJson}}`);
+    return sendOkJson(reply, pageJson);
   });
 
   app.post('/messages/conversations/:conversationId', async (request) => {

@@ -16,7 +16,6 @@ export function itemHref(artistUsername: string, item: Pick<ContentItem, '_id' |
   return `/${artistUsername}/vault/${encodeURIComponent(item._id)}?${search}`;
 }
 
-
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',

@@ -146,7 +146,6 @@ export function toCardPage(page: Page<ContentItem>, options: { withExcerpt: bool
   return { data: page.data.map((item) => toCardItem(item, options)), total: page.total };
 }
 
-
 interface Call {
   token: string;
   signal: AbortSignal;

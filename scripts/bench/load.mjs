@@ -21,7 +21,7 @@ export const LOAD_WARMUP_S = 60;
  * The load's memory budgets (decision 006). A leak is memory the app keeps holding: the JavaScript heap after a
  * forced GC, which may grow by at most the bench's growth budget (10 MB). Resident memory also counts what the C
  * allocator keeps after a peak (zlib and socket buffers of 200 concurrent answers), which goes on settling for a
- * few minutes and moves +7 to +11 MB over the measured minute on an app without a leak; its budget is the guard
+ * few minutes and moves +4 to +14 MB over the measured minute on an app without a leak; its budget is the guard
  * against growth outside the heap, such as a compression stream or a socket left open per request (15,000
  * requests a minute: at 64 KB each, about 1 GB).
  */

@@ -1,11 +1,11 @@
 import express from 'express';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLocal } from '../helpers/listen';
 import { precompressedBuild } from '../../server/precompressed';
 import { assetHeaders } from '../../server/security';
 
@@ -25,10 +25,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const app = express();
   app.use('/build', await precompressedBuild(dir), express.static(dir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }));
-  const server = app.listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ url, close } = await listenLocal(app));
 });
 afterAll(() => {
   close?.();

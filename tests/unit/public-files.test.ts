@@ -1,9 +1,9 @@
 import express from 'express';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listenLocal } from '../helpers/listen';
 import { publicFiles } from '../../server/public-files';
 
 let dir: string;
@@ -20,10 +20,7 @@ beforeAll(async () => {
   const app = express();
   app.use(publicFiles(dir));
   app.use((_req, res) => res.status(404).type('text/plain').send('the page handler'));
-  const server = app.listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ url, close } = await listenLocal(app));
 });
 afterAll(() => {
   close?.();

@@ -1,8 +1,8 @@
 import express from 'express';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type AppEnv } from '../../server/config';
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from '../../server/security';
+import { listenLocal } from '../helpers/listen';
 
 /** The web tier's security middleware on a real express server, as server/web.ts mounts it. */
 async function serve(appEnv: AppEnv) {
@@ -10,9 +10,7 @@ async function serve(appEnv: AppEnv) {
   const app = express();
   app.use(cspNonce, securityHeaders(config), refuseCrossSiteWrites(config));
   app.all('/form', (_req, res) => res.json({ ran: true }));
-  const server = app.listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  return listenLocal(app);
 }
 
 describe('security headers', () => {
