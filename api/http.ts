@@ -30,10 +30,15 @@ export function ok<T>(data: T) {
 
 /**
  * The success envelope around data that is already JSON text (a hot list kept serialised in the read cache): the
- * same bytes as `ok(data)` serialised, without serialising the data again on every read.
+ * same bytes as `ok(data)` serialised, encoded once. A cached body is sent as it is, with no serialising or
+ * encoding on the read.
  */
-export function sendOkJson(reply: FastifyReply, dataJson: string) {
-  return reply.type('application/json; charset=utf-8').send(`{"status":0,"data":${dataJson}}`);
+export function okJsonBody(dataJson: string): Buffer {
+  return Buffer.from(`{"status":0,"data":${dataJson}}`);
+}
+
+export function sendJsonBody(reply: FastifyReply, body: Buffer) {
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /**

@@ -285,6 +285,20 @@ export function viewItemJson(details: ItemDetails, sharedJson: string, viewerId:
   return `${sharedJson}${scheduleJson},"poll":${JSON.stringify(poll)},"isBookmarked":${isBookmarked}}`;
 }
 
+/**
+ * What of a shared list differs from one viewer to the next, as text: whether they own it, and which of its items
+ * they bookmarked or voted on. Viewers with the same key are sent the same bytes (the hot list keeps a few bodies).
+ */
+export function viewerKey(items: readonly { details: ItemDetails }[], owner: boolean, marks: Marks) {
+  let key = owner ? 'owner' : 'fan';
+  for (const [index, { details }] of items.entries()) {
+    if (marks.bookmarks.has(details.row.id)) key += ` b${index}`;
+    const voted = details.poll ? marks.votes.get(details.poll.poll.id) : undefined;
+    if (voted) key += ` v${index}:${voted}`;
+  }
+  return key;
+}
+
 /** Items for one viewer, built afresh (after a write, an item page, lists that are not hot); the marks are the cached ones. */
 export async function serializeItems(reads: Reads, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
   const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows), loadMarks(reads, viewerId)]);

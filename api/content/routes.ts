@@ -9,13 +9,24 @@ import {
 } from '../../app/utils/content-validation.js';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
-import { ApiError, fieldErrors, ok, parse, sendOkJson, type FieldErrors } from '../http.js';
+import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';
 import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
 import { findArtistId, requireArtist, requireContentAccess } from './access.js';
 import { requireOwnItem, requireReadableItem } from './guard.js';
 import { paging, listParam, SortParam, TypesParam } from './params.js';
 import { tag } from '../cache/tags.js';
-import { findItem, itemDetails, listItems, loadMarks, nextPublication, serializeItems, sharedItemJson, viewItemJson, type ItemRow } from './queries.js';
+import {
+  findItem,
+  itemDetails,
+  listItems,
+  loadMarks,
+  nextPublication,
+  serializeItems,
+  sharedItemJson,
+  viewerKey,
+  viewItemJson,
+  type ItemRow,
+} from './queries.js';
 import { sanitizeCaption } from './sanitize.js';
 import type { ContentServices } from './services.js';
 
@@ -28,6 +39,9 @@ const ListQuery = z.object({
   sort: SortParam,
   ...paging,
 });
+
+/** How many viewers' answers a cached list keeps (each about the list's size): the first ones asked for. */
+const LIST_BODIES_KEPT = 8;
 
 export const itemMessages = {
   mediaMissing: 'This file was not found. Please upload it again.',
@@ -192,12 +206,20 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       services.cache.read(`content-list:${JSON.stringify(options)}`, async () => {
         const [{ rows, total }, until] = await Promise.all([listItems(db, options), nextPublication(db, artistId)]);
         const items = (await itemDetails(db, signer, rows)).map((details) => ({ details, json: sharedItemJson(details) }));
-        return { value: { items, total }, tags: [tag.content(artistId), tag.user(artistId)], until };
+        const bodies = new Map<string, Buffer>();
+        return { value: { items, total, bodies }, tags: [tag.content(artistId), tag.user(artistId)], until };
       }),
       loadMarks(services, access.viewer.id),
     ]);
-    const data = list.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
-    return sendOkJson(reply, `{"data":[${data.join(',')}],"total":${list.total}}`);
+    // Most viewers of a list have marked none of it, or the same poll answers: their answer is built once.
+    const key = viewerKey(list.items, access.owner, marks);
+    let body = list.bodies.get(key);
+    if (!body) {
+      const data = list.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
+      body = okJsonBody(`{"data":[${data.join(',')}],"total":${list.total}}`);
+      if (list.bodies.size < LIST_BODIES_KEPT) list.bodies.set(key, body);
+    }
+    return sendJsonBody(reply, body);
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {

@@ -12,7 +12,7 @@ import { SendMessageSchema } from '../../app/utils/message-validation.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
-import { ApiError, forbidden, notFound, ok, parse, sendOkJson } from '../http.js';
+import { ApiError, forbidden, notFound, ok, okJsonBody, parse, sendJsonBody } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
@@ -98,12 +98,13 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const query = parse(PageQuery, request.query);
-    // Both members read the same page: it is kept as JSON text, so a hot conversation is not serialised per read.
-    const pageJson = await ctx.cache.read(`messages:${conversation.id}:${query.offset}:${query.limit}:${query.sort}`, async () => ({
-      value: JSON.stringify(await listMessages(db, conversation.id, query)),
+    // Both members read the same page: it is kept as the answer's bytes, not serialised or encoded per read.
+    const key = `messages:${conversation.id}:${query.offset}:${query.limit}:${query.sort}`;
+    const body = await ctx.cache.read(key, async () => ({
+      value: okJsonBody(JSON.stringify(await listMessages(db, conversation.id, query))),
       tags: [tag.conversation(conversation.id), tag.user(conversation.fanId), tag.user(conversation.artistId)],
     }));
-    return sendOkJson(reply, pageJson);
+    return sendJsonBody(reply, body);
   });
 
   app.post('/messages/conversations/:conversationId', async (request) => {

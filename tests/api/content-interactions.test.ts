@@ -220,6 +220,44 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect((await call(t.url, 'GET', '/bookmarks', { token: fan.token })).body.data.total).toBe(0);
     });
 
+    it('viewers of one shared list each see their own bookmarks and votes, in turn and after they change', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const third = await createFan(t);
+      await subscribe(t, third, artist);
+      const news = await create(artist, { title: 'News' });
+      const poll = await create(artist, { title: 'Vote', tags: 'poll', poll: POLL });
+      const [lisbon, oslo] = poll.poll.answers;
+      await call(t.url, 'POST', `/content/${news._id}/bookmark`, { token: fan.token });
+      const vote = { answerId: oslo._id };
+      await call(t.url, 'POST', `/polls/${poll.poll._id}/vote`, { token: otherFan.token, body: vote });
+
+      const seen = async (viewer: TestUser) => {
+        const answer = await call(t.url, 'GET', `/performers/${artist.username}/content`, { token: viewer.token });
+        expect(answer.status).toBe(200);
+        const byTitle = Object.fromEntries(answer.body.data.data.map((item: { title: string }) => [item.title, item]));
+        return {
+          bookmarked: byTitle.News.isBookmarked,
+          voted: byTitle.Vote.poll.votedAnswerId,
+          results: byTitle.Vote.poll.showResults,
+          schedule: 'schedule' in byTitle.News,
+        };
+      };
+      const nothing = { bookmarked: false, voted: null, results: false, schedule: false };
+      // Twice round, so the second reads come from the list the first ones shared.
+      for (let round = 0; round < 2; round++) {
+        expect(await seen(third)).toEqual(nothing);
+        expect(await seen(fan)).toEqual({ ...nothing, bookmarked: true });
+        expect(await seen(otherFan)).toEqual({ ...nothing, voted: oslo._id, results: true });
+        expect(await seen(artist)).toEqual({ bookmarked: false, voted: null, results: true, schedule: true });
+      }
+      // A viewer whose marks change is not sent the body they shared before.
+      await call(t.url, 'POST', `/content/${news._id}/bookmark`, { token: third.token });
+      await call(t.url, 'POST', `/polls/${poll.poll._id}/vote`, { token: third.token, body: { answerId: lisbon._id } });
+      expect(await seen(third)).toEqual({ bookmarked: true, voted: lisbon._id, results: true, schedule: false });
+      await call(t.url, 'DELETE', `/content/${news._id}/bookmark`, { token: fan.token });
+      expect(await seen(fan)).toEqual(nothing);
+    });
+
     it('outsiders cannot bookmark', async () => {
       const { artist, stranger } = await cast();
       const item = await create(artist);
