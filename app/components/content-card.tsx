@@ -27,8 +27,18 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
+/** Days already written out, by the item's timestamp: a list page shows the same items to every viewer. */
+const daysWritten = new Map<string, string>();
+const DAYS_KEPT = 2000;
+
 export function formatDay(iso: string) {
-  return dateFormat.format(new Date(iso));
+  let day = daysWritten.get(iso);
+  if (day === undefined) {
+    day = dateFormat.format(new Date(iso));
+    if (daysWritten.size >= DAYS_KEPT) daysWritten.clear();
+    daysWritten.set(iso, day);
+  }
+  return day;
 }
 
 /** A date and time in GMT, as the scheduling widget speaks (spec §9). */

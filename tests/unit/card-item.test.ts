@@ -64,3 +64,18 @@ describe('the card of a list item (what a list page sends to the browser)', () =
     expect(toCardPage({ data: [item(), item({ _id: 'item-2' })], total: 7 }, { withExcerpt: false })).toMatchObject({ total: 7, data: [{ _id: 'item-1' }, { _id: 'item-2' }] });
   });
 });
+
+describe('formatDay (kept per timestamp)', () => {
+  it('writes a day as Intl does, in UTC, every time and past what it keeps', async () => {
+    const { formatDay } = await import('../../app/components/content-card');
+    const intl = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    expect(formatDay('2026-11-23T23:59:59.000Z')).toBe('23 Nov 2026');
+    expect(formatDay('2026-11-24T00:00:00.000Z')).toBe('24 Nov 2026');
+    for (let i = 0; i < 2500; i++) {
+      const iso = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000 + 3_600_000).toISOString();
+      expect(formatDay(iso)).toBe(intl.format(new Date(iso)));
+      expect(formatDay(iso)).toBe(intl.format(new Date(iso)));
+    }
+    expect(formatDay('2026-11-23T23:59:59.000Z')).toBe('23 Nov 2026');
+  });
+});

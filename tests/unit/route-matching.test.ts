@@ -35,9 +35,11 @@ const matched = (pathname: string) => {
   return last ? { id: last.route.id, params: last.params } : null;
 };
 
-describe('route matching (patched to flatten a tree once and compile each pattern once)', () => {
-  it('is the patched build', () => {
-    expect(fs.readFileSync(routerFile, 'utf8')).toContain('Patched (Stagedoor, patches/)');
+describe('route matching (patched to flatten a tree once, compile each pattern once, and recall matched paths)', () => {
+  it('is the patched build, as are the two that build the routes of a render', () => {
+    for (const file of [routerFile, require.resolve('@remix-run/react/dist/server.js'), require.resolve('react-router-dom/server')]) {
+      expect(fs.readFileSync(file, 'utf8'), file).toContain('Patched (Stagedoor, patches/)');
+    }
   });
 
   it('ranks static segments over dynamic ones and fills the params, on every call', () => {
@@ -69,5 +71,47 @@ describe('route matching (patched to flatten a tree once and compile each patter
 
   it('answers patterns beyond the cache bound as before', () => {
     for (let i = 0; i < 1200; i++) expect(matchPath(`/p${i}/:id`, `/p${i}/${i}`)?.params).toEqual({ id: String(i) });
+  });
+
+  it('hands out a recalled match as a copy: changing one answer changes no other', () => {
+    const first = matchRoutes(routes, '/a/vault/42')!;
+    const again = matchRoutes(routes, '/a/vault/42')!;
+    expect(again).toEqual(first);
+    expect(again[again.length - 1].params).not.toBe(first[first.length - 1].params);
+    // A branch's matches share one params object, as the unpatched router gives them.
+    expect(new Set(again.map((match) => match.params)).size).toBe(1);
+    (again[again.length - 1].params as Record<string, string>).id = 'changed';
+    expect(matched('/a/vault/42')).toEqual({ id: 'item', params: { artistUsername: 'a', id: '42' } });
+    expect(matchRoutes(routes, '/nothing/here/at/all/x')?.[1].route.id).toBe('splat');
+    expect(matchRoutes([{ id: 'x', path: 'x' }], '/y')).toBeNull();
+    expect(matchRoutes([{ id: 'x', path: 'x' }], '/y')).toBeNull();
+  });
+
+  it('answers pathnames beyond what it recalls as before', () => {
+    for (let i = 0; i < 2500; i++) {
+      expect(matched(`/a${i}/vault/${i}`)).toEqual({ id: 'item', params: { artistUsername: `a${i}`, id: String(i) } });
+    }
+    expect(matched('/a/vault/42')).toEqual({ id: 'item', params: { artistUsername: 'a', id: '42' } });
+  });
+});
+
+describe('the static router (patched to convert a route array to data routes once)', () => {
+  const { createStaticHandler, createStaticRouter } = require('react-router-dom/server') as typeof import('react-router-dom/server');
+  const tree = [{ id: 'root', path: '/', children: [{ id: 'page', path: ':name', loader: () => null }] }];
+
+  it('reuses the data routes of an array it has converted, and maps the matches of the context onto them', async () => {
+    const handler = createStaticHandler(tree);
+    const context = await handler.query(new Request('http://localhost/ada'));
+    if (context instanceof Response) throw new Error('unexpected response');
+    const first = createStaticRouter(tree, context);
+    const again = createStaticRouter(tree, context);
+    expect(again.routes).toBe(first.routes);
+    expect(again.state.matches.map((match) => [match.route.id, match.params])).toEqual([
+      ['root', { name: 'ada' }],
+      ['page', { name: 'ada' }],
+    ]);
+    expect(again.state.matches[1].route).toBe(first.routes[0].children![0]);
+    const other = [{ id: 'root', path: '/' }];
+    expect(createStaticRouter(other, context).routes).not.toBe(first.routes);
   });
 });
