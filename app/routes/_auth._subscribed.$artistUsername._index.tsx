@@ -1,10 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
+import { StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '~/utils/content-types';
 import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
@@ -40,6 +41,9 @@ export const action = ({ request, params }: ActionFunctionArgs) => contentAction
 const seeAllClass =
   'shrink-0 rounded text-base font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
 
+const MESSAGE_BUTTON =
+  'rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-navy disabled:opacity-70';
+
 export default function ArtistHome() {
   const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   const { posts, vault, collections } = useLoaderData<typeof loader>();
@@ -56,7 +60,13 @@ export default function ArtistHome() {
             {isOwner ? 'Your fan club' : 'Member'}
           </p>
         }
-        actions={isOwner ? null : <MessageArtistButton artistUsername={artist.username} artistName={artist.name} />}
+        actions={
+          isOwner ? null : (
+            <StartConversationForm artistUsername={artist.username} label={`Message ${artist.name}`} className={MESSAGE_BUTTON}>
+              Message
+            </StartConversationForm>
+          )
+        }
       />
 
       <ArtistNav artistUsername={artist.username} current="home" />
@@ -173,21 +183,3 @@ export default function ArtistHome() {
   );
 }
 
-/**
- * Starts (or reopens) the fan's conversation with the artist: a plain form, so it works without JavaScript. The
- * messages page's action opens the conversation through the API and redirects to it.
- */
-function MessageArtistButton({ artistUsername, artistName }: { artistUsername: string; artistName: string }) {
-  return (
-    <Form method="post" action={`/${artistUsername}/account/messages?index`}>
-      <input type="hidden" name="intent" value="start" />
-      <button
-        type="submit"
-        aria-label={`Message ${artistName}`}
-        className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-navy"
-      >
-        Message
-      </button>
-    </Form>
-  );
-}

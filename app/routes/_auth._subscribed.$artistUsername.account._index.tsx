@@ -12,6 +12,7 @@ import { formConstraint, parseForm } from '~/utils/form-schema';
 import { DEFAULT_AVATAR, formatPrice, subscriberCount, type Artist, type ArtistResponse } from '~/utils/mappers';
 import type { SubscriptionDetail } from '~/utils/payments.server';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
+import { StartConversationForm } from '~/components/start-conversation';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.mode === 'artist' ? 'Your fan club' : 'Your membership'} · ${data.artist.name} | Stagedoor` : 'Account | Stagedoor' },
@@ -256,16 +257,13 @@ function ArtistAccount({
                     <p className="truncate text-base font-semibold text-white">{s.name || s.username}</p>
                     <p className="text-sm text-white/70">Joined {formatDate(s.startedAt)}</p>
                     {/* The artist may write first to a subscriber (docs/messages.md); a plain form, as the fan's button. */}
-                    <Form method="post" action={`/${artist.username}/account/messages?index`}>
-                      <input type="hidden" name="intent" value="start" />
-                      <input type="hidden" name="fanId" value={s._id} />
-                      <button
-                        type="submit"
-                        className="rounded text-sm font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-                      >
-                        Message<span className="sr-only"> {s.name || s.username}</span>
-                      </button>
-                    </Form>
+                    <StartConversationForm
+                      artistUsername={artist.username}
+                      fanId={s._id}
+                      className="rounded text-sm font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:opacity-70"
+                    >
+                      Message<span className="sr-only"> {s.name || s.username}</span>
+                    </StartConversationForm>
                   </div>
                 </li>
               ))}

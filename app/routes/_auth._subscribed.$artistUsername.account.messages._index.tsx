@@ -1,7 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ConversationList } from '~/components/messages';
+import { StartConversationForm } from '~/components/start-conversation';
 import { isHttpError } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
 import {
@@ -51,10 +52,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+const START_BUTTON =
+  'rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-70';
+
 export default function Messages() {
   const data = useLoaderData<typeof loader>();
   const layout = useRouteLoaderData<typeof subscribedLoader>('routes/_auth._subscribed');
   const actionData = useActionData<typeof action>();
+  const { artistUsername = '' } = useParams();
   const { viewer } = data;
   const [conversations, setConversations] = useState(data.conversations);
   useEffect(() => setConversations(data.conversations), [data.conversations]);
@@ -90,20 +95,22 @@ export default function Messages() {
             {layout && !layout.isOwner && !conversations.some((c) => c.recipient.username === layout.artist.username) ? (
               <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-navy-light px-4 py-4 ring-1 ring-white/10 sm:px-6">
                 <p className="text-base text-white/85">No conversation with {layout.artist.name} yet.</p>
-                <StartButton>{`Message ${layout.artist.name}`}</StartButton>
+                <StartConversationForm artistUsername={artistUsername} className={START_BUTTON}>
+                  {`Message ${layout.artist.name}`}
+                </StartConversationForm>
               </div>
             ) : null}
             <ConversationList conversations={conversations} viewer={viewer} />
           </>
         ) : (
-          <EmptyInbox artistView={viewer.artist} />
+          <EmptyInbox artistView={viewer.artist} artistUsername={artistUsername} />
         )}
       </div>
     </div>
   );
 }
 
-function EmptyInbox({ artistView }: { artistView: boolean }) {
+function EmptyInbox({ artistView, artistUsername }: { artistView: boolean; artistUsername: string }) {
   return (
     <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center">
       <p className="text-xl font-semibold text-white">No messages yet</p>
@@ -113,19 +120,21 @@ function EmptyInbox({ artistView }: { artistView: boolean }) {
           on <Link to=".." relative="path" className="underline">your account page</Link>.
         </p>
       ) : (
-        <StartConversation />
+        <StartConversation artistUsername={artistUsername} />
       )}
     </div>
   );
 }
 
 /** For a fan with no conversation yet: start one with the artist of this page. */
-function StartConversation() {
+function StartConversation({ artistUsername }: { artistUsername: string }) {
   return (
     <>
       <p className="mt-2 text-base text-white/80">Say hello: your messages go straight to the artist.</p>
       <div className="mt-6">
-        <StartButton>Write a message</StartButton>
+        <StartConversationForm artistUsername={artistUsername} className={START_BUTTON}>
+          Write a message
+        </StartConversationForm>
       </div>
       <p className="mt-4 text-sm text-white/70">
         Or <Link to="/discover" className="underline">go back to your artists</Link>.
@@ -134,20 +143,3 @@ function StartConversation() {
   );
 }
 
-/** intent=start: opens (or reopens) the conversation with the artist of this page and goes there. */
-function StartButton({ children }: { children: string }) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'start';
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value="start" />
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-70"
-      >
-        {children}
-      </button>
-    </Form>
-  );
-}

@@ -151,6 +151,19 @@ test('without JavaScript a fan reads, sends with a page reload, sees the form er
   await context.close();
 });
 
+test('a fan with an empty inbox starts the conversation from the messages page, without JavaScript', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await useSession(context, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}/account/messages`);
+  await expect(page.getByText('No messages yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Write a message' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${ARTIST.username}/account/messages/[^/?]+\\?username=${ARTIST.username}`));
+  await expect(page.getByLabel('Message', { exact: true })).toBeVisible();
+  await context.close();
+});
+
 test('the artist writes first to a new subscriber from the account page, without JavaScript', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext({ javaScriptEnabled: false });
