@@ -1,14 +1,7 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
+import { LARGE_WIDTH, THUMB_WIDTH } from '../../app/utils/image-sizes.js';
 import type { MediaStorage } from '../storage/storage.js';
-
-/** The list size of an image: what a grid tile, a card or a cover needs on a phone. */
-export const THUMB_WIDTH = 480;
-/**
- * The display size of an image: a photo's own page and a wide feed card, sharp on a 2× phone screen. An
- * original of up to 15 MB (a 6000 px camera JPEG) is never what a page shows; it stays reachable by its own link.
- */
-export const LARGE_WIDTH = 1280;
 
 export interface ImageVariants {
   /** The size people see: EXIF orientation 5–8 swaps the stored width and height. */

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '~/utils/content-types';
+import { LARGE_WIDTH, THUMB_WIDTH } from '~/utils/image-sizes';
 import type { CardImage, CardItem, ContentItem } from '~/utils/content.server';
 
 /**
@@ -60,8 +61,6 @@ export function TypeLabel({ children }: { children: ReactNode }) {
   return <span className="text-xs font-bold uppercase tracking-wider text-accent">{children}</span>;
 }
 
-/** The width of the display size: the picture's own width up to 1280 px (api/media/images.ts). */
-export const LARGE_WIDTH = 1280;
 
 /**
  * The sources of a picture shown across a page column (a feed card, an item page): the 480 px list size on a
@@ -71,7 +70,7 @@ export const LARGE_WIDTH = 1280;
 export function wideImageSources(image: CardImage) {
   const large = image.largeUrl ?? null;
   const srcSet =
-    image.thumbnailUrl && large && image.width ? `${image.thumbnailUrl} 480w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w` : undefined;
+    image.thumbnailUrl && large && image.width ? `${image.thumbnailUrl} ${THUMB_WIDTH}w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w` : undefined;
   return { src: large ?? image.url, srcSet, sizes: srcSet ? '(min-width: 768px) 720px, 100vw' : undefined };
 }
 

@@ -1,5 +1,6 @@
 import type { ContentItem } from '~/utils/content.server';
-import { LARGE_WIDTH, wideImageSources } from './content-card';
+import { LARGE_WIDTH } from '~/utils/image-sizes';
+import { wideImageSources } from './content-card';
 
 /**
  * An item's media on its page: the browser's own audio or video player on the signed link (the API answers Range
