@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ContentType } from '../../app/utils/content-types.js';
 import { storeImageVariants } from '../media/images.js';
+import { insertMedia, newStorageKey } from '../media/queries.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { one, type Db } from './client.js';
 
@@ -304,38 +304,13 @@ export function artPng(art: Art & { seed: number }, size = 640) {
   return sharp(Buffer.from(svg)).png({ palette: true, colours: 64, compressionLevel: 9 }).toBuffer();
 }
 
-function storageKey() {
-  const id = randomUUID();
-  return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
-}
-
 /** Stores bytes as one media row of the artist, as an upload would (images with their thumbnail and display sizes). */
 async function storeMedia(db: Db, storage: MediaStorage, ownerId: string, kind: 'image' | 'audio', bytes: Buffer, name: string) {
-  const key = storageKey();
+  const key = newStorageKey();
   const { size } = await storage.write(key, Readable.from([bytes]));
   const image = kind === 'image' ? await storeImageVariants(storage, key, bytes) : undefined;
-  const row = await one<{ id: string }>(
-    db,
-    `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
-                        large_key, large_size, original_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-    [
-      ownerId,
-      kind,
-      key,
-      kind === 'image' ? 'image/png' : 'audio/wav',
-      size,
-      image?.width ?? null,
-      image?.height ?? null,
-      image?.thumbKey ?? null,
-      image ? 'image/webp' : null,
-      image?.thumbSize ?? null,
-      image?.largeKey ?? null,
-      image?.largeSize ?? null,
-      name,
-    ],
-  );
-  return row!.id;
+  const mime = kind === 'image' ? 'image/png' : 'audio/wav';
+  return (await insertMedia(db, { ownerId, kind, key, mime, size, image, originalName: name })).id;
 }
 
 /**

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { MediaKind } from '../../app/utils/content-types.js';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
+import type { ImageVariants } from './images.js';
 import type { MediaSigner, MediaVariant } from './signing.js';
 
 export interface MediaRow {
@@ -26,6 +28,52 @@ export interface MediaRow {
 export const MEDIA_COLUMNS = `m.id, m.owner_id AS "ownerId", m.kind, m.storage_key AS "storageKey", m.mime,
   m.size::float8 AS size, m.duration, m.width, m.height, m.thumb_key AS "thumbKey", m.thumb_mime AS "thumbMime",
   m.thumb_size::float8 AS "thumbSize", m.large_key AS "largeKey", m.large_size::float8 AS "largeSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
+
+/** Where a new file's bytes are stored: under its id, two folder levels deep so that no folder grows huge. */
+export function newStorageKey() {
+  const id = randomUUID();
+  return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
+}
+
+export interface NewMedia {
+  ownerId: string;
+  kind: MediaKind;
+  /** Where the bytes were stored (newStorageKey). */
+  key: string;
+  mime: string;
+  size: number;
+  /** An image's size and its stored variants (storeImageVariants). */
+  image?: ImageVariants;
+  originalName: string;
+}
+
+/** Records a stored file as its owner's media: an upload, or the demo seed's pictures and sounds. */
+export async function insertMedia(db: Queryable, media: NewMedia): Promise<MediaRow> {
+  const { image } = media;
+  const row = await one<MediaRow>(
+    db,
+    `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
+                        large_key, large_size, original_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     RETURNING ${MEDIA_COLUMNS.replace(/\bm\./g, '')}`,
+    [
+      media.ownerId,
+      media.kind,
+      media.key,
+      media.mime,
+      media.size,
+      image?.width ?? null,
+      image?.height ?? null,
+      image?.thumbKey ?? null,
+      image ? 'image/webp' : null,
+      image?.thumbSize ?? null,
+      image?.largeKey ?? null,
+      image?.largeSize ?? null,
+      media.originalName,
+    ],
+  );
+  return row!;
+}
 
 export function findMedia(db: Queryable, id: string) {
   return one<MediaRow>(db, `SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = $1`, [id]);

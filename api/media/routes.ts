@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -8,11 +7,10 @@ import { MEDIA_KINDS, type MediaKind } from '../../app/utils/content-types.js';
 import { viewerForToken, bearerToken } from '../auth/viewer.js';
 import { requireArtist } from '../content/access.js';
 import type { ContentServices } from '../content/services.js';
-import { one } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { storeImageVariants, type ImageVariants } from './images.js';
-import { findMedia, MEDIA_COLUMNS, removeUnusedMedia, serializeMedia, storedVariant, type MediaRow } from './queries.js';
+import { findMedia, insertMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
 import type { MediaVariant } from './signing.js';
@@ -52,11 +50,6 @@ async function discard(chunks: AsyncIterator<unknown>) {
   } catch {
     // The client went away: nothing left to read.
   }
-}
-
-function storageKey() {
-  const id = randomUUID();
-  return `${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
 }
 
 export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
@@ -121,7 +114,7 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       }
     }
 
-    const key = storageKey();
+    const key = newStorageKey();
     let size: number;
     try {
       ({ size } = await storage.write(key, Readable.from(limited())));
@@ -149,29 +142,16 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     }
 
     try {
-      const row = await one<MediaRow>(
-        db,
-        `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
-                            large_key, large_size, original_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-         RETURNING ${MEDIA_COLUMNS.replace(/\bm\./g, '')}`,
-        [
-          viewer.id,
-          kind,
-          key,
-          mime,
-          size,
-          image?.width ?? null,
-          image?.height ?? null,
-          image?.thumbKey ?? null,
-          image ? 'image/webp' : null,
-          image?.thumbSize ?? null,
-          image?.largeKey ?? null,
-          image?.largeSize ?? null,
-          (part.filename ?? '').slice(0, 255),
-        ],
-      );
-      return reply.status(201).send(ok(serializeMedia(row!, signer)));
+      const row = await insertMedia(db, {
+        ownerId: viewer.id,
+        kind,
+        key,
+        mime,
+        size,
+        image,
+        originalName: (part.filename ?? '').slice(0, 255),
+      });
+      return reply.status(201).send(ok(serializeMedia(row, signer)));
     } catch (error) {
       await Promise.all([key, image?.thumbKey, image?.largeKey].map((stored) => (stored ? storage.remove(stored) : undefined)));
       throw error;
