@@ -49,6 +49,8 @@ export default defineConfig({
       PUBLIC_WEB_URL: `http://localhost:${E2E_WEB_PORT}`,
       DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      // One node: no Redis, whatever the shell has. With it, rate limits would count across runs (for up to an hour).
+      REDIS_URL: '',
     },
   },
 });

@@ -18,6 +18,7 @@ import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
+import { connectRedis } from './redis.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
 
@@ -79,11 +80,13 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   const readCache = createCacheForDb(db, (error) => app.log.warn({ err: error }, 'read cache: an invalidation could not be announced'));
+  // Its own connection: the realtime adapter's client spends its time in blocking stream reads.
+  const limitsRedis = config.redisUrl ? await connectRedis(config.redisUrl, app.log, 'rate limits') : undefined;
   const ctx: ApiContext = {
     db,
     cache: readCache.cache,
     config,
-    limiters: createLimiters(),
+    limiters: createLimiters(limitsRedis),
     log: app.log,
     mailer:
       mailer ??
@@ -140,6 +143,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
       await realtime.close();
       await app.close();
       await readCache.close();
+      await limitsRedis?.close();
     },
   };
 }

@@ -1,19 +1,45 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../http.js';
+import type { Redis } from '../redis.js';
+
+interface LimitOptions {
+  keyPrefix: string;
+  points: number;
+  /** Seconds. */
+  duration: number;
+}
 
 /**
  * Limits on the endpoints worth abusing. The numbers are documented in docs/security.md.
- * In-memory counters: each api node counts for itself (see docs/operations.md for several nodes).
+ *
+ * With REDIS_URL the counters live in Redis, so every api node counts against the same limit: behind a load
+ * balancer, a guesser does not get a fresh allowance from each node. Should Redis stop answering, each node counts
+ * for itself in memory until it is back (the insurance limiter): a login is never refused for want of Redis.
+ * Without Redis (one node, PGlite) the counters are in memory.
  */
-export function createLimiters() {
+export function createLimiters(redis?: Redis) {
+  const limiter = (options: LimitOptions): RateLimiterAbstract => {
+    const memory = new RateLimiterMemory(options);
+    if (!redis) return memory;
+    return new RateLimiterRedis({
+      ...options,
+      keyPrefix: `stagedoor:limit:${options.keyPrefix}`,
+      storeClient: redis,
+      useRedisPackage: true,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+    });
+  };
   return {
     /** Failed log-ins per account: stops password guessing against one fan. */
-    loginPerAccount: new RateLimiterMemory({ keyPrefix: 'login-account', points: 10, duration: 15 * 60 }),
+    loginPerAccount: limiter({ keyPrefix: 'login-account', points: 10, duration: 15 * 60 }),
     /** Log-in attempts per address: stops one machine spraying many accounts. */
-    loginPerAddress: new RateLimiterMemory({ keyPrefix: 'login-address', points: 100, duration: 15 * 60 }),
-    forgotPerEmail: new RateLimiterMemory({ keyPrefix: 'forgot-email', points: 5, duration: 60 * 60 }),
-    forgotPerAddress: new RateLimiterMemory({ keyPrefix: 'forgot-address', points: 30, duration: 60 * 60 }),
-    registerPerAddress: new RateLimiterMemory({ keyPrefix: 'register-address', points: 30, duration: 60 * 60 }),
+    loginPerAddress: limiter({ keyPrefix: 'login-address', points: 100, duration: 15 * 60 }),
+    forgotPerEmail: limiter({ keyPrefix: 'forgot-email', points: 5, duration: 60 * 60 }),
+    forgotPerAddress: limiter({ keyPrefix: 'forgot-address', points: 30, duration: 60 * 60 }),
+    registerPerAddress: limiter({ keyPrefix: 'register-address', points: 30, duration: 60 * 60 }),
+    /** For the limits a route keeps with its own numbers (comments, messages), in the same store. */
+    limiter,
   };
 }
 

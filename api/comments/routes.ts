@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { CommentSchema } from '../../app/utils/content-validation.js';
 import { consume } from '../auth/rate-limits.js';
@@ -51,7 +50,7 @@ export const COMMENTS_PER_MINUTE = 10;
 
 export function commentRoutes(app: FastifyInstance, services: ContentServices) {
   const { db } = services;
-  const postLimiter = new RateLimiterMemory({ keyPrefix: 'comment-post', points: COMMENTS_PER_MINUTE, duration: 60 });
+  const postLimiter = services.limiters.limiter({ keyPrefix: 'comment-post', points: COMMENTS_PER_MINUTE, duration: 60 });
 
   /** Newest first, paged: { data: [comment], total, offset }. */
   app.get<{ Params: { id: string } }>('/content/:id/comments', async (request) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
   RealtimeEvent,
@@ -47,7 +47,7 @@ const MessageParams = z.object({ messageId: z.string().max(100) });
 
 export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: Realtime) {
   const { db } = ctx;
-  const sendLimiter = new RateLimiterMemory({ keyPrefix: 'message-send', points: MESSAGES_PER_MINUTE, duration: 60 });
+  const sendLimiter = ctx.limiters.limiter({ keyPrefix: 'message-send', points: MESSAGES_PER_MINUTE, duration: 60 });
 
   /**
    * The conversation when the viewer is a member, 404 for anyone else. Members never change, so a "yes" is kept

@@ -1,11 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { RealtimeEvent } from '../../app/utils/messages.js';
 import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';
+import { connectRedis } from '../redis.js';
 
 /** The room every socket of one user joins; events for that user are sent to it. */
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -32,7 +32,7 @@ export interface Realtime {
  * to a different node still recovers the events it missed.
  */
 export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): Promise<Realtime> {
-  const redis = ctx.config.redisUrl ? await connectRedis(ctx.config.redisUrl, ctx) : undefined;
+  const redis = ctx.config.redisUrl ? await connectRedis(ctx.config.redisUrl, ctx.log, 'realtime') : undefined;
 
   const io = new Server(httpServer, {
     cors: { origin: true, credentials: true },
@@ -101,27 +101,4 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): P
       await redis?.close();
     },
   };
-}
-
-/**
- * The Redis client of the adapter. Start-up fails with a clear error when Redis does not answer (rather than
- * waiting forever); once running, a lost connection is retried without end, backing off to 5 s.
- */
-async function connectRedis(url: string, ctx: ApiContext) {
-  let started = false;
-  const redis = createClient({
-    url,
-    socket: {
-      reconnectStrategy: (retries, cause) => (!started && retries >= 5 ? cause : Math.min(100 * 2 ** retries, 5000)),
-    },
-  });
-  // Without a listener a lost Redis connection would crash the process.
-  redis.on('error', (error: Error) => ctx.log.warn({ err: error }, 'realtime: redis error'));
-  try {
-    await redis.connect();
-  } catch (error) {
-    throw new Error(`Cannot reach Redis at REDIS_URL: ${(error as Error).message}`);
-  }
-  started = true;
-  return redis;
 }

@@ -53,7 +53,7 @@ function runProcess(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli.ts', ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', PUBLIC_WEB_URL: 'http://web.test', ...env },
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', PUBLIC_WEB_URL: 'http://web.test', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -321,7 +321,7 @@ describe('cli as a process', () => {
     it('a server will not start on the same DATA_DIR, and says why in one line', async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
         cwd: root,
-        env: { ...process.env, SERVE: 'api', API_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        env: { ...process.env, SERVE: 'api', API_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent' },
       });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));

@@ -116,6 +116,7 @@ describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}
       cwd: ROOT,
       env: {
         ...process.env,
+        REDIS_URL: '',
         APP_ENV: 'local',
         PORT: String(webPort),
         API_PORT: String(apiPort),

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCORRECT_DETAILS } from '../../api/auth/routes';
-import { TOO_MANY } from '../../api/auth/rate-limits';
+import { createLimiters, TOO_MANY } from '../../api/auth/rate-limits';
+import { connectRedis } from '../../api/redis';
 import { call, clientAddress, describeEachDatabase, login, registerFan, startTestApi, uniqueName, type TestApi } from '../helpers/api';
 
 /** The limits of docs/security.md "Rate limits"; past each, 429 with Retry-After. */
@@ -104,5 +107,45 @@ describeEachDatabase('rate limits', (database) => {
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(TOO_MANY);
     expect((await register(clientAddress())).status).toBe(400);
+  });
+});
+
+const REDIS_URL = process.env.REDIS_URL || undefined;
+
+/** With REDIS_URL every api node counts against the same limits (docs/security.md "Rate limits"). */
+describe.skipIf(!REDIS_URL)(`rate limits across two api nodes (Redis${REDIS_URL ? '' : ' — skipped: set REDIS_URL=redis://… to run it'})`, () => {
+  let a: TestApi;
+  let b: TestApi;
+  beforeAll(async () => {
+    const env = { REDIS_URL: REDIS_URL! };
+    [a, b] = await Promise.all([startTestApi({ env }), startTestApi({ env })]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+  // Redis outlives a test run (for up to an hour, the limit's window): each run counts from an address of its own.
+  const freshAddress = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+
+  it('counts one address against one limit, whichever node each request reaches', async () => {
+    const address = freshAddress();
+    const register = (node: TestApi) =>
+      call(node.url, 'POST', '/auth/users/register', { body: { username: 'x' }, headers: { 'x-forwarded-for': address } });
+    for (let request = 1; request <= REGISTRATIONS_PER_ADDRESS; request++) {
+      expect((await register(request % 2 ? a : b)).status, `request ${request}`).toBe(400);
+    }
+    expect((await register(a)).status).toBe(429);
+    expect((await register(b)).status).toBe(429);
+  });
+
+  it('counts in memory while Redis is away, so nothing is refused for want of it, and the limit still holds', async () => {
+    const redis = await connectRedis(REDIS_URL!, a.api.app.log, 'test');
+    const { loginPerAccount } = createLimiters(redis);
+    const key = `away-${freshAddress()}`;
+    await loginPerAccount.consume(key);
+    expect((await redis.get(`stagedoor:limit:login-account:${key}`)) ?? '').toBe('1');
+    await redis.close();
+    // This node now counts afresh in memory: the whole allowance, then no more.
+    for (let attempt = 1; attempt <= FAILURES_PER_ACCOUNT; attempt++) await loginPerAccount.consume(key);
+    await expect(loginPerAccount.consume(key)).rejects.toBeInstanceOf(RateLimiterRes);
   });
 });

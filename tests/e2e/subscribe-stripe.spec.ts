@@ -37,6 +37,7 @@ test.beforeAll(async () => {
       PUBLIC_WEB_URL: WEB,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      REDIS_URL: '',
       STRIPE_SECRET_KEY: 'sk_test_standin',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
       STRIPE_WEBHOOK_SECRET: 'whsec_standin',

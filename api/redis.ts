@@ -1,0 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+
+export type Redis = Awaited<ReturnType<typeof connectRedis>>;
+
+/**
+ * A Redis client for one purpose (the realtime adapter, the rate limits). Start-up fails with a clear error when
+ * Redis does not answer, rather than waiting forever; once running, a lost connection is retried without end,
+ * backing off to 5 s.
+ */
+export async function connectRedis(url: string, log: FastifyBaseLogger, purpose: string) {
+  let started = false;
+  const redis = createClient({
+    url,
+    socket: {
+      reconnectStrategy: (retries, cause) => (!started && retries >= 5 ? cause : Math.min(100 * 2 ** retries, 5000)),
+    },
+  });
+  // Without a listener a lost Redis connection would crash the process.
+  redis.on('error', (error: Error) => log.warn({ err: error }, `${purpose}: redis error`));
+  try {
+    await redis.connect();
+  } catch (error) {
+    throw new Error(`Cannot reach Redis at REDIS_URL: ${(error as Error).message}`);
+  }
+  started = true;
+  return redis;
+}
