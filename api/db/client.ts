@@ -208,6 +208,8 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
 const LISTEN_RETRY_MS = [1000, 2000, 5000, 10_000];
 /** A listening connection says nothing while nobody writes: it is asked to answer this often, to tell silence from loss. */
 const LISTEN_HEARTBEAT_MS = 5000;
+/** A notice sent on the listening connection that has no answer by then goes through the pool instead. */
+const NOTIFY_TIMEOUT_MS = 2500;
 
 function postgresNotifications(
   databaseUrl: string,
@@ -216,8 +218,23 @@ function postgresNotifications(
 ): Notifications {
   // Schemas share one database's channels: test runs, each in a schema of its own, keep apart by name.
   const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel);
+  // The connections listening right now. A notice goes out on one of them when there is one: a write that has
+  // committed then answers without waiting in the pool's queue a second time, which under load is the long wait.
+  const listening = new Set<pg.Client>();
   return {
-    notify: (channel, payload) => run('SELECT pg_notify($1, $2)', [scoped(channel), payload]),
+    async notify(channel, payload) {
+      const [client] = listening;
+      if (client) {
+        try {
+          const values = [scoped(channel), payload];
+          await client.query({ text: 'SELECT pg_notify($1, $2)', values, query_timeout: NOTIFY_TIMEOUT_MS } as pg.QueryConfig);
+          return;
+        } catch {
+          // The connection is going: its own handler notices; this notice goes through the pool instead.
+        }
+      }
+      await run('SELECT pg_notify($1, $2)', [scoped(channel), payload]);
+    },
     listen(channel, onMessage, onState) {
       let client: pg.Client | undefined;
       let closed = false;
@@ -229,6 +246,7 @@ function postgresNotifications(
         clearInterval(heartbeat);
         const gone = client;
         client = undefined;
+        listening.delete(gone);
         gone.removeAllListeners();
         gone.on('error', () => {});
         void gone.end().catch(() => {});
@@ -241,7 +259,12 @@ function postgresNotifications(
         failures += 1;
       };
       const connect = async () => {
-        const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+        // Named for pg_stat_activity: its last query is often a notice or a heartbeat, not the LISTEN.
+        const next = new pg.Client({
+          connectionString: databaseUrl,
+          connectionTimeoutMillis: 5000,
+          application_name: `listen ${scoped(channel)}`.slice(0, 63),
+        });
         next.on('error', () => {});
         try {
           await next.connect();
@@ -267,6 +290,7 @@ function postgresNotifications(
           next.query({ text: 'SELECT 1', query_timeout: LISTEN_HEARTBEAT_MS / 2 } as pg.QueryConfig).catch(lost);
         }, LISTEN_HEARTBEAT_MS);
         heartbeat.unref();
+        listening.add(next);
         onState(true);
       };
       void connect();
@@ -278,6 +302,7 @@ function postgresNotifications(
           const last = client;
           client = undefined;
           if (last) {
+            listening.delete(last);
             last.removeAllListeners();
             last.on('error', () => {});
             await last.end().catch(() => {});

@@ -77,8 +77,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
       try {
         const channel = `stagedoor_cache_${a.schema}`;
         const cut = await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()`,
-          [`LISTEN "${channel}"`],
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+          [`listen ${channel}`],
         );
         expect(cut.rowCount).toBe(2);
         expect(await within(2000, async () => !b.ctx.cache.enabled)).toBe(true);
@@ -97,5 +97,33 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await admin.end();
       }
     });
+
+    it('announces an invalidation at once while every pool client is busy, on the listening connection', async () => {
+      const db = await openDb({ databaseUrl: TEST_DATABASE_URL!, schema: `notices${Date.now()}`, max: 1 });
+      const heard: string[] = [];
+      const listener = db.notifications!.listen('probe', (payload) => heard.push(payload), () => {});
+      try {
+        expect(await within(5000, async () => (await timedNotify(db, 'ready')) < 1000 && heard.includes('ready'))).toBe(true);
+        // The pool's one client sleeps for 2 s: a notice that waited for it would take that long.
+        const busy = db.query('SELECT pg_sleep(2)');
+        expect(await timedNotify(db, 'while busy')).toBeLessThan(1000);
+        expect(await within(1000, async () => heard.includes('while busy'))).toBe(true);
+        await busy;
+      } finally {
+        await listener.close();
+      }
+      // Not listening: the notice goes through the pool, and still goes.
+      const busy = db.query('SELECT pg_sleep(1)');
+      expect(await timedNotify(db, 'through the pool')).toBeGreaterThanOrEqual(900);
+      await busy;
+      await db.close();
+    });
   },
 );
+
+async function timedNotify(db: Db, payload: string) {
+  const started = Date.now();
+  await db.notifications!.notify('probe', payload);
+  return Date.now() - started;
+}
+
