@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '../../app/utils/content-types.js';
 import {
@@ -40,8 +41,11 @@ const ListQuery = z.object({
   ...paging,
 });
 
-/** How many viewers' answers a cached list keeps (each about the list's size): the first ones asked for. */
-const LIST_BODIES_KEPT = 8;
+/**
+ * The finished answers of hot lists, at most this many bytes in all (the least used go first). Bounded as a whole:
+ * paging makes as many lists as anyone asks for, and marks as many answers to each as there are viewers.
+ */
+const LIST_BODIES_BYTES = 32 * 1024 * 1024;
 
 export const itemMessages = {
   mediaMissing: 'This file was not found. Please upload it again.',
@@ -139,6 +143,11 @@ async function savePresale(tx: Queryable, itemId: string, type: ContentType, pre
 
 export function contentRoutes(app: FastifyInstance, services: ContentServices) {
   const { db, signer, storage } = services;
+  // An answer also holds its list until it goes: counted twice its size.
+  const listBodies = new LRUCache<string, { list: object; body: Buffer }>({
+    maxSize: LIST_BODIES_BYTES,
+    sizeCalculation: (kept) => kept.body.length * 2,
+  });
 
   async function respond(id: string, viewerId: string) {
     const row = await findItem(db, id);
@@ -202,22 +211,24 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       limit: query.limit,
     };
     // Every subscriber asks for the same few lists: they are shared, and each viewer's own marks are added after.
+    const listKey = `content-list:${JSON.stringify(options)}`;
     const [list, marks] = await Promise.all([
-      services.cache.read(`content-list:${JSON.stringify(options)}`, async () => {
+      services.cache.read(listKey, async () => {
         const [{ rows, total }, until] = await Promise.all([listItems(db, options), nextPublication(db, artistId)]);
         const items = (await itemDetails(db, signer, rows)).map((details) => ({ details, json: sharedItemJson(details) }));
-        const bodies = new Map<string, Buffer>();
-        return { value: { items, total, bodies }, tags: [tag.content(artistId), tag.user(artistId)], until };
+        return { value: { items, total }, tags: [tag.content(artistId), tag.user(artistId)], until };
       }),
       loadMarks(services, access.viewer.id),
     ]);
-    // Most viewers of a list have marked none of it, or the same poll answers: their answer is built once.
-    const key = viewerKey(list.items, access.owner, marks);
-    let body = list.bodies.get(key);
+    // Most viewers of a list have marked none of it, or the same poll answers: their answer is built once, and
+    // kept while the list it was built from is the one in the read cache.
+    const bodyKey = `${listKey}\n${viewerKey(list.items, access.owner, marks)}`;
+    const kept = listBodies.get(bodyKey);
+    let body = kept?.list === list ? kept.body : undefined;
     if (!body) {
       const data = list.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
       body = okJsonBody(`{"data":[${data.join(',')}],"total":${list.total}}`);
-      if (list.bodies.size < LIST_BODIES_KEPT) list.bodies.set(key, body);
+      listBodies.set(bodyKey, { list, body });
     }
     return sendJsonBody(reply, body);
   });
