@@ -50,7 +50,11 @@ export const COMMENTS_PER_MINUTE = 10;
 
 export function commentRoutes(app: FastifyInstance, services: ContentServices) {
   const { db } = services;
-  const postLimiter = services.limiters.limiter({ keyPrefix: 'comment-post', points: COMMENTS_PER_MINUTE, duration: 60 });
+  const postLimiter = services.limiters.limiter({
+    keyPrefix: 'comment-post',
+    points: COMMENTS_PER_MINUTE,
+    duration: 60,
+  });
 
   /** Newest first, paged: { data: [comment], total, offset }. */
   app.get<{ Params: { id: string } }>('/content/:id/comments', async (request) => {

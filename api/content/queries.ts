@@ -287,7 +287,7 @@ export function viewItemJson(details: ItemDetails, sharedJson: string, viewerId:
 
 /**
  * What of a shared list differs from one viewer to the next, as text: whether they own it, and which of its items
- * they bookmarked or voted on. Viewers with the same key are sent the same bytes (the hot list keeps a few bodies).
+ * they bookmarked or voted on. Viewers with the same key are sent the same bytes (kept by the list route).
  */
 export function viewerKey(items: readonly { details: ItemDetails }[], owner: boolean, marks: Marks) {
   let key = owner ? 'owner' : 'fan';

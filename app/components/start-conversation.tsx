@@ -21,8 +21,8 @@ export function StartConversationForm({
   children: ReactNode;
 }) {
   const navigation = useNavigation();
-  const pending =
-    navigation.state !== 'idle' && navigation.formData?.get('intent') === 'start' && navigation.formData.get('fanId') === (fanId ?? null);
+  const sending = navigation.state !== 'idle' ? navigation.formData : undefined;
+  const pending = sending?.get('intent') === 'start' && sending.get('fanId') === (fanId ?? null);
   return (
     <Form method="post" action={`/${artistUsername}/account/messages?index`}>
       <input type="hidden" name="intent" value="start" />

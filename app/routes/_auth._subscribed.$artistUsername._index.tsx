@@ -62,7 +62,11 @@ export default function ArtistHome() {
         }
         actions={
           isOwner ? null : (
-            <StartConversationForm artistUsername={artist.username} label={`Message ${artist.name}`} className={MESSAGE_BUTTON}>
+            <StartConversationForm
+              artistUsername={artist.username}
+              label={`Message ${artist.name}`}
+              className={MESSAGE_BUTTON}
+            >
               Message
             </StartConversationForm>
           )
