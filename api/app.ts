@@ -80,13 +80,13 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   const readCache = createCacheForDb(db, (error) => app.log.warn({ err: error }, 'read cache: an invalidation could not be announced'));
-  // Its own connection: the realtime adapter's client spends its time in blocking stream reads.
-  const limitsRedis = config.redisUrl ? await connectRedis(config.redisUrl, app.log, 'rate limits') : undefined;
+  // One Redis client for the api: the rate limits' counters and the realtime adapter's events.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const ctx: ApiContext = {
     db,
     cache: readCache.cache,
     config,
-    limiters: createLimiters(limitsRedis),
+    limiters: createLimiters(redis),
     log: app.log,
     mailer:
       mailer ??
@@ -123,7 +123,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage);
-  const realtime = await createRealtime(app.server, ctx);
+  const realtime = await createRealtime(app.server, ctx, redis);
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
 
@@ -143,7 +143,7 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
       await realtime.close();
       await app.close();
       await readCache.close();
-      await limitsRedis?.close();
+      await redis?.close();
     },
   };
 }

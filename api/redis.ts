@@ -4,11 +4,11 @@ import { createClient } from 'redis';
 export type Redis = Awaited<ReturnType<typeof connectRedis>>;
 
 /**
- * A Redis client for one purpose (the realtime adapter, the rate limits). Start-up fails with a clear error when
- * Redis does not answer, rather than waiting forever; once running, a lost connection is retried without end,
- * backing off to 5 s.
+ * The api's Redis client (the realtime adapter, the rate limits). Start-up fails with a clear error when Redis
+ * does not answer, rather than waiting forever; once running, a lost connection is retried without end, backing
+ * off to 5 s.
  */
-export async function connectRedis(url: string, log: FastifyBaseLogger, purpose: string) {
+export async function connectRedis(url: string, log: FastifyBaseLogger) {
   let started = false;
   const redis = createClient({
     url,
@@ -17,7 +17,7 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, purpose:
     },
   });
   // Without a listener a lost Redis connection would crash the process.
-  redis.on('error', (error: Error) => log.warn({ err: error }, `${purpose}: redis error`));
+  redis.on('error', (error: Error) => log.warn({ err: error }, 'redis error'));
   try {
     await redis.connect();
   } catch (error) {

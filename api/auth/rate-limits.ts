@@ -47,12 +47,12 @@ export type Limiters = ReturnType<typeof createLimiters>;
 
 export const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';
 
-/** Spends a point; past the limit throws 429 with Retry-After in seconds. */
-export async function consume(limiter: RateLimiterAbstract, key: string) {
+/** Spends a point; past the limit throws 429 with Retry-After in seconds, and `message` (TOO_MANY by default). */
+export async function consume(limiter: RateLimiterAbstract, key: string, message = TOO_MANY) {
   try {
     await limiter.consume(key);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw tooMany(error);
+    if (error instanceof RateLimiterRes) throw tooMany(error, message);
     throw error;
   }
 }
@@ -63,7 +63,7 @@ export async function ensureNotBlocked(limiter: RateLimiterAbstract, key: string
   if (res && res.remainingPoints <= 0 && res.consumedPoints > limiter.points - 1) throw tooMany(res);
 }
 
-function tooMany(res: RateLimiterRes) {
+function tooMany(res: RateLimiterRes, message = TOO_MANY) {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new ApiError(429, TOO_MANY, undefined, { 'Retry-After': String(seconds) });
+  return new ApiError(429, message, undefined, { 'Retry-After': String(seconds) });
 }

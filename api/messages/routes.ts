@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
   RealtimeEvent,
@@ -9,6 +8,7 @@ import {
   type UnreadTotalEvent,
 } from '../../app/utils/messages.js';
 import { SendMessageSchema } from '../../app/utils/message-validation.js';
+import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
@@ -115,14 +115,7 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     if (viewer.id === conversation.fanId && !(await hasAccess(ctx, viewer.id, conversation.artistId))) {
       throw forbidden(messageRouteErrors.subscriptionEnded);
     }
-    try {
-      await sendLimiter.consume(viewer.id);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      throw new ApiError(429, messageRouteErrors.tooFast, undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))),
-      });
-    }
+    await consume(sendLimiter, viewer.id, messageRouteErrors.tooFast);
 
     const result = await db.transaction((tx) =>
       createMessage(tx, { conversationId: conversation.id, senderId: viewer.id, text: body.text, clientId: body.clientId }),

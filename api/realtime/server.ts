@@ -5,7 +5,7 @@ import { RealtimeEvent } from '../../app/utils/messages.js';
 import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';
-import { connectRedis } from '../redis.js';
+import type { Redis } from '../redis.js';
 
 /** The room every socket of one user joins; events for that user are sent to it. */
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -27,12 +27,12 @@ export interface Realtime {
  * socket.io on the api's HTTP server (spec §7): the client connects with the token in the query and
  * sends auth/login with the token again after a reconnect.
  *
- * With REDIS_URL, events go through a Redis stream that every api node reads (the socket.io Redis streams
- * adapter), so a message sent through one node reaches a fan connected to another, and a client that reconnects
- * to a different node still recovers the events it missed.
+ * With REDIS_URL (the api's client, `redis`), events go through a Redis stream that every api node reads (the
+ * socket.io Redis streams adapter, which makes its own connections for its blocking reads), so a message sent
+ * through one node reaches a fan connected to another, and a client that reconnects to a different node still
+ * recovers the events it missed.
  */
-export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): Promise<Realtime> {
-  const redis = ctx.config.redisUrl ? await connectRedis(ctx.config.redisUrl, ctx.log, 'realtime') : undefined;
+export async function createRealtime(httpServer: HttpServer, ctx: ApiContext, redis?: Redis): Promise<Realtime> {
 
   const io = new Server(httpServer, {
     cors: { origin: true, credentials: true },
@@ -98,7 +98,6 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext): P
       io.disconnectSockets(true);
       io.engine.close();
       await io.of('/').adapter.close();
-      await redis?.close();
     },
   };
 }

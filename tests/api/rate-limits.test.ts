@@ -138,7 +138,7 @@ describe.skipIf(!REDIS_URL)(`rate limits across two api nodes (Redis${REDIS_URL 
   });
 
   it('counts in memory while Redis is away, so nothing is refused for want of it, and the limit still holds', async () => {
-    const redis = await connectRedis(REDIS_URL!, a.api.app.log, 'test');
+    const redis = await connectRedis(REDIS_URL!, a.api.app.log);
     const { loginPerAccount } = createLimiters(redis);
     const key = `away-${freshAddress()}`;
     await loginPerAccount.consume(key);
