@@ -14,6 +14,7 @@ import {
 import type { ReactNode } from 'react';
 import { ErrorPage } from './components/error-page';
 import { Footer } from './components/footer';
+import { useLinkNavigation } from './components/link';
 import { PaymentProvider } from './components/payment-provider';
 import { ProgressBar } from './components/progress-bar';
 import { TopBar } from './components/top-bar';
@@ -91,6 +92,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { user, messages, lite, ENV } = useLoaderData<typeof loader>();
+  useLinkNavigation();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
@@ -109,6 +111,7 @@ const FALLBACK_MARKETING_URL = 'https://stagedoor.fm';
 /** The error fallback of every route (spec §2, §8): a 404 shows the not-found page, anything else the generic one. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  useLinkNavigation();
   const data = useRouteLoaderData<typeof loader>('root');
   const matches = useMatches();
   const notFound = isRouteErrorResponse(error) && error.status === 404;

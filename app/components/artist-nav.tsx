@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { Link } from './link';
 
 const SECTIONS = [
   { key: 'home', label: 'Home', path: '' },

@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { Link } from './link';
 
 const LINKS = [
   { to: 'create-text', label: 'Write a post', hint: 'Text, a poll, a presale or an announcement' },

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, Link } from '@remix-run/react';
+import { Form } from '@remix-run/react';
 import * as z from 'zod/mini';
 import type { PickableItem } from '~/utils/collections.server';
 import { CollectionSchema } from '~/utils/content-validation';
 import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName } from './forms';
+import { Link } from './link';
 
 const schema = z.pick(CollectionSchema, { title: true, description: true });
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';

@@ -1,6 +1,6 @@
-import { Link } from '@remix-run/react';
 import type { ItemOrigin } from '~/utils/content-types';
 import type { Collection } from '~/utils/content.server';
+import { Link } from './link';
 
 /** The artist's collections as cards: cover, title, how many items, linking to the collection page. */
 export function CollectionList({

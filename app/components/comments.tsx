@@ -1,10 +1,11 @@
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Form, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { COMMENT_MAX } from '~/utils/content-rules';
 import type { Comment } from '~/utils/content.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { formatMoment } from './content-card';
 import { ErrorList, FormAlert, inputClassName, SubmitButton } from './forms';
+import { Link } from './link';
 
 /**
  * An item's comments (newest first, paged by links), the form to write one and a delete button on the ones the

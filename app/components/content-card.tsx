@@ -1,8 +1,8 @@
-import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '~/utils/content-types';
 import { LARGE_WIDTH, THUMB_WIDTH } from '~/utils/image-sizes';
 import type { CardImage, CardItem, ContentItem } from '~/utils/content.server';
+import { Link } from './link';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item

@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, Link, type FetcherWithComponents } from '@remix-run/react';
+import { Form, type FetcherWithComponents } from '@remix-run/react';
 import { LoginSchema } from '~/utils/validation';
 import { Field, FormAlert, PasswordField, SubmitButton } from './forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { Link } from './link';
 
 /** What the /login action answers: conform's reply on failure, { ok: true } to the dialog on success. */
 export type LoginActionData = SubmissionResult<string[]> | { ok: true };

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
@@ -9,6 +9,7 @@ import { StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '~/utils/content-types';
 import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
+import { Link } from '~/components/link';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
 

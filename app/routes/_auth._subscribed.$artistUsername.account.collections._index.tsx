@@ -1,8 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { listOwnCollections } from '~/utils/collections.server';
 import { requireOwnArtist } from '~/utils/content-create.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Your collections · ${data.artist.name} | Stagedoor` : 'Your collections | Stagedoor' },

@@ -1,11 +1,12 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { itemHref, MediaGlyph, Pager } from '~/components/content-card';
 import { formatGmt } from '~/utils/content-form';
 import { readOffset } from '~/utils/content-params';
 import { listOwnContent, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' }];
 

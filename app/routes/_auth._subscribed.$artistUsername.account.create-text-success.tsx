@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from '@remix-run/react';
+import { isRouteErrorResponse, useLoaderData, useParams, useRouteError } from '@remix-run/react';
 import { formatGmt } from '~/utils/content-form';
 import { getContent, requireOwnArtist } from '~/utils/content-create.server';
+import { Link } from '~/components/link';
 
 /** Spec §2 and §8: the message for a missing or empty id, exactly. */
 const MISSING_ID_MESSAGE = 'Search parameter id is required and must be a non-empty string.';

@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorList } from '~/components/forms';
@@ -31,6 +31,7 @@ import {
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as authLoader } from './_auth';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.conversation.recipient.name || data.conversation.recipient.username} | Messages | Stagedoor` : 'Messages | Stagedoor' },

@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ConversationList } from '~/components/messages';
 import { StartConversationForm } from '~/components/start-conversation';
@@ -18,6 +18,7 @@ import { fetchConversations, openConversation } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as subscribedLoader } from './_auth._subscribed';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 
@@ -117,7 +118,7 @@ function EmptyInbox({ artistView, artistUsername }: { artistView: boolean; artis
       {artistView ? (
         <p className="mt-2 text-base text-white/80">
           When your members write to you, their conversations appear here. To write first, use Message beside a subscriber
-          on <Link to=".." relative="path" className="underline">your account page</Link>.
+          on <Link to={`/${artistUsername}/account`} className="underline">your account page</Link>.
         </p>
       ) : (
         <StartConversation artistUsername={artistUsername} />

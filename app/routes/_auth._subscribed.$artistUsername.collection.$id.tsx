@@ -1,10 +1,11 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '~/utils/content-types';
 import { contentFailure, contentViewer, getCollection, toCardPage } from '~/utils/content.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' }];
 

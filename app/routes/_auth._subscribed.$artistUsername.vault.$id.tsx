@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { BookmarkButton } from '~/components/bookmark-button';
 import { Comments } from '~/components/comments';
 import { formatDay, StateBadge, TypeLabel, wideImageSources } from '~/components/content-card';
@@ -19,6 +19,7 @@ import {
   listComments,
   type ContentActionData,
 } from '~/utils/content.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
@@ -23,6 +23,7 @@ import {
   type Payment,
 } from '~/utils/payments.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pay for your membership · ${data.artist.name} | Stagedoor` : 'Payment | Stagedoor' },

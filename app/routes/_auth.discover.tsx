@@ -1,11 +1,12 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { ArtistCard, ArtistGrid } from '~/components/artist-card';
 import { inputClassName } from '~/components/forms';
 import { apiRequest } from '~/utils/api.server';
 import { fetchSubscriptions, logoutRedirect, requireUser } from '~/utils/auth.server';
 import { mapArtist, type ArtistResponse } from '~/utils/mappers';
 import { getSessionToken } from '~/utils/session.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Discover artists | Stagedoor' }];
 

@@ -1,11 +1,12 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { accentLinkClass } from '~/components/form-page';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { CtaLink, loginHref, PerkList, PriceFigure, registerHref } from '~/components/subscription-offer';
 import { requireArtist } from '~/utils/auth.server';
 import { subscriberCount } from '~/utils/mappers';
 import { getSessionToken } from '~/utils/session.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Subscribe to ${data.artist.name} | Stagedoor` : 'Subscribe | Stagedoor' },

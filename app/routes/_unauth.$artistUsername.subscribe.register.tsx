@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, PasswordField, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
@@ -13,6 +13,7 @@ import { subscribeToArtist } from '~/utils/payments.server';
 import { getSessionToken, sessionCookie } from '~/utils/session.server';
 import { RegisterSchema } from '~/utils/validation';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { Link } from '~/components/link';
 
 type RegisterFields = { username: string; email: string; password: string };
 

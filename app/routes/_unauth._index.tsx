@@ -1,11 +1,12 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { ArtistGrid } from '~/components/artist-card';
 import { CtaLink } from '~/components/subscription-offer';
 import { apiRequest } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
 import { mapArtist, type ArtistResponse } from '~/utils/mappers';
 import { getSessionToken } from '~/utils/session.server';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [
   { title: 'Stagedoor: fan clubs for artists and the fans who love them' },

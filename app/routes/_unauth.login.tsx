@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { LoginForm, type LoginActionData } from '~/components/login-form';
 import { getOptionalUser, requireArtist, safeRedirect } from '~/utils/auth.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
@@ -7,6 +7,7 @@ import { logIn } from '~/utils/login.server';
 import { GENERIC_HERO } from '~/utils/mappers';
 import { sessionCookie } from '~/utils/session.server';
 import { LoginSchema } from '~/utils/validation';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · Stagedoor' }];
 

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { ResetRequestSchema } from '~/utils/validation';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Reset your password | Stagedoor' }];
 

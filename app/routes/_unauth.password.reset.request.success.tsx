@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
+import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Check your inbox | Stagedoor' }];
 
