@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
   Links,
   Meta,
@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const user = session?.user ?? null;
   const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
-  return json({ user, messages, lite: isLiteMode(request), ENV: publicEnv() });
+  return { user, messages, lite: isLiteMode(request), ENV: publicEnv() };
 }
 
 declare global {

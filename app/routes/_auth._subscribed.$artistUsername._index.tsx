@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
 import { CollectionList } from '~/components/collection-list';
@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listContent(artistUsername, { section: 'vault', limit: 8 }, call),
       listCollections(artistUsername, call, 6),
     ]);
-    return json({ posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections });
+    return { posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections };
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

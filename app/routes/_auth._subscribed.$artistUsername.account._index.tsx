@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // The switch itself (the mapped artist only says whether a video shows).
       apiRequest<{ data: ArtistResponse }>({ path: `/performers/${encodeURIComponent(artist.username)}`, token, signal: request.signal }),
     ]);
-    return json({
+    return {
       mode: 'artist' as const,
       artist,
       saved,
@@ -49,14 +49,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       total: subscribers.data.total,
       welcomeVideoOn: raw.data.activateWelcomeVideo ?? false,
       subscription: null,
-    });
+    };
   }
   const subscription = await apiRequest<{ data: SubscriptionDetail }>({
     path: `/subscriptions/performers/${encodeURIComponent(artist.id)}`,
     token,
     signal: request.signal,
   });
-  return json({ mode: 'fan' as const, artist, saved, subscribers: [], total: 0, welcomeVideoOn: false, subscription: subscription.data });
+  return { mode: 'fan' as const, artist, saved, subscribers: [], total: 0, welcomeVideoOn: false, subscription: subscription.data };
 }
 
 interface AccountActionData {

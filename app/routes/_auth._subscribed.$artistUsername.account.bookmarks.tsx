@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = readOffset(search);
   try {
     const items = await listBookmarks(artistUsername, { types: typesForBookmarkFilters(filters), sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return json({ items: toCardPage(items, { withExcerpt: false }), filters, sort, offset });
+    return { items: toCardPage(items, { withExcerpt: false }), filters, sort, offset };
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/post-form';
@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listPickableItems(token, artist.username, request.signal),
   ]);
   if (collection.performerId !== artist.id) throw new Response('Not found', { status: 404 });
-  return json({
+  return {
     artist: { username: artist.username, name: artist.name },
     collection: {
       _id: collection._id,
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       itemIds: collection.items.data.map((item) => item._id),
     },
     items,
-  });
+  };
 }
 
 export function action({ request, params }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { listOwnCollections } from '~/utils/collections.server';
@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, artist } = await requireOwnArtist(request, params.artistUsername);
   const collections = await listOwnCollections(token, artist.username, request.signal);
   const deleted = new URL(request.url).searchParams.get('deleted') === 'true';
-  return json({ artist: { username: artist.username, name: artist.name }, collections, deleted });
+  return { artist: { username: artist.username, name: artist.name }, collections, deleted };
 }
 
 export default function YourCollections() {

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/post-form';
@@ -11,7 +11,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, artist } = await requireOwnArtist(request, params.artistUsername);
   const items = await listPickableItems(token, artist.username, request.signal);
-  return json({ artist: { username: artist.username, name: artist.name }, items });
+  return { artist: { username: artist.username, name: artist.name }, items };
 }
 
 export function action({ request, params }: ActionFunctionArgs) {

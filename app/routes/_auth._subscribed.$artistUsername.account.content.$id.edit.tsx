@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { Spinner } from '~/components/forms';
@@ -38,7 +38,7 @@ function formDefaults(item: OwnContentItem): PostFormDefaults {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, artist } = await requireOwnArtist(request, params.artistUsername);
   const item = await getContent(token, params.id ?? '', request.signal);
-  return json({
+  return {
     artist: { username: artist.username, name: artist.name },
     item: { id: item._id, title: item.title, typeLabel: item.typeLabel, state: item.state },
     kind: formKindFor(item.type, item.media?.kind),
@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       thumbnail: item.thumbnail ? { id: item.thumbnail._id, url: item.thumbnail.thumbnailUrl ?? item.thumbnail.url } : null,
       media: item.media ? { id: item.media._id, kind: item.media.kind, url: item.media.thumbnailUrl ?? item.media.url } : null,
     },
-  });
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listOwnContent(token, artist.username, 'published', { limit: PUBLISHED_PAGE_SIZE, offset, signal }),
   ]);
   const deleted = search.get('deleted') === 'true';
-  return json({ artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, offset, deleted });
+  return { artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, offset, deleted };
 }
 
 export default function YourContent() {

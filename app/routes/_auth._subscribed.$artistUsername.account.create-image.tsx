@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { PostForm, StudioPage } from '~/components/post-form';
 import { postFormAction, requireOwnArtist } from '~/utils/content-create.server';
@@ -8,7 +8,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 /** /{artist}/account/create-image (spec §2): a photo with a title and caption; its category is Photo. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(request, params.artistUsername);
-  return json({ artist: { username: artist.username, name: artist.name } });
+  return { artist: { username: artist.username, name: artist.name } };
 }
 
 export function action({ request, params }: ActionFunctionArgs) {

@@ -25,12 +25,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const scheduledAt = search.get('scheduledAt');
   const scheduledTime = scheduledAt && !Number.isNaN(Date.parse(scheduledAt)) ? new Date(scheduledAt) : null;
   const status = draft ? 'draft' : scheduledTime ? 'scheduled' : 'published';
-  return json({
+  return {
     artist: { username: artist.username, name: artist.name },
     item: { id: item._id, title: item.title, mediaType: item.mediaType, type: item.type },
     status,
     scheduledAt: scheduledTime?.toISOString() ?? null,
-  });
+  };
 }
 
 const CREATE_PAGE: Record<string, string> = { photo: 'create-image', audio: 'add-to-vault', video: 'add-to-vault' };

@@ -65,7 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     requireConversation(token, conversationId, request.signal),
     fetchMessages(token, conversationId, pages * MESSAGES_PAGE_SIZE, request.signal),
   ]);
-  return json({
+  return {
     viewer: { id: user.id, name: user.name, username: user.username, avatarUrl: user.avatarUrl },
     conversation,
     messages: page.messages,
@@ -73,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     pages,
     // The first send's id, made here so the server's and the browser's first render agree.
     clientId: randomUUID(),
-  });
+  };
 }
 
 /**

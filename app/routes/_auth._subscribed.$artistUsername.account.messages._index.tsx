@@ -29,7 +29,7 @@ export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, token } = await requireUser(request, params.artistUsername);
   const conversations = await fetchConversations(token, request.signal);
-  return json({ viewer: { id: user.id, artist: user.artist, username: user.username }, conversations });
+  return { viewer: { id: user.id, artist: user.artist, username: user.username }, conversations };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
@@ -23,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = readOffset(search);
   try {
     const { items, ...collection } = await getCollection(params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return json({ collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) }, artistUsername, filters, sort, offset, from: readOrigin(search) });
+    return { collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) }, artistUsername, filters, sort, offset, from: readOrigin(search) };
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { EmptyNote, Pager, PostCard } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = readOffset(search);
   try {
     const items = await listContent(artistUsername, { types: typesForPostsFilters(filters), sort, offset, limit: FEED_PAGE_SIZE }, call);
-    return json({ items: toCardPage(items, { withExcerpt: true }), filters, sort, offset });
+    return { items: toCardPage(items, { withExcerpt: true }), filters, sort, offset };
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { BookmarkButton } from '~/components/bookmark-button';
 import { Comments } from '~/components/comments';
@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const codeQuery = search.get('code')?.trim() || undefined;
     // The artist traces a leaked code to its fan here, and revokes it.
     const presaleCodes = item.presale && item.performerId === user.id ? await listPresaleCodes(id, codeQuery, call) : null;
-    return json({
+    return {
       item,
       comments,
       commentId,
@@ -62,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       codeQuery: codeQuery ?? '',
       from,
       isOwner: item.performerId === user.id,
-    });
+    };
   } catch (error) {
     if (error instanceof Response) throw error;
     contentFailure(error, request, artistUsername);

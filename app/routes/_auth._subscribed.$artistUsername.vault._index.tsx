@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { CollectionList } from '~/components/collection-list';
@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listContent(artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call),
       listCollections(artistUsername, call),
     ]);
-    return json({ items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset });
+    return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset };
   } catch (error) {
     contentFailure(error, request, artistUsername);
   }

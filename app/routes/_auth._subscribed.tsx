@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet } from '@remix-run/react';
 import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 
@@ -9,7 +9,7 @@ import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, artist } = await requireSubscriber(request, params.artistUsername);
-  return json({ artist, isOwner: isOwnArtist(user, artist) });
+  return { artist, isOwner: isOwnArtist(user, artist) };
 }
 
 export default function SubscribedLayout() {

@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet } from '@remix-run/react';
 import { requireArtist, requireUser } from '~/utils/auth.server';
 
@@ -11,7 +11,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (user.artist) throw redirect(`/${user.username}`);
   const artist = await requireArtist(params.artistUsername, token, request.signal);
   if (artist.subscribed) throw redirect(`/${artist.username}`);
-  return json({ artist });
+  return { artist };
 }
 
 export default function UnsubscribedLayout() {

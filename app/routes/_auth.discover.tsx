@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { ArtistCard, ArtistGrid } from '~/components/artist-card';
 import { inputClassName } from '~/components/forms';
@@ -45,13 +45,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (subscriptions.value.length === 1) throw redirect(`/${subscriptions.value[0].artist.username}`);
   if (search.status === 'rejected') throw search.reason;
 
-  return json({
+  return {
     subscriptions: subscriptions.value.map((s) => s.artist),
     results: search.value.data.data.map(mapArtist),
     total: search.value.data.total,
     q,
     offset,
-  });
+  };
 }
 
 function pageHref(q: string, offset: number) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
 import { requireUser } from '~/utils/auth.server';
@@ -11,7 +11,7 @@ import { connect } from '~/utils/realtime.client';
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, token } = await requireUser(request, params.artistUsername);
-  return json({ user, token });
+  return { user, token };
 }
 
 export default function AuthenticatedLayout() {

@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { ArtistHero } from '~/components/artist-hero';
 import { accentLinkClass } from '~/components/form-page';
@@ -23,7 +23,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const artist = await requireArtist(params.artistUsername, getSessionToken(request), request.signal);
   if (artist.subscribed) throw redirect(`/${artist.username}`);
-  return json({ artist });
+  return { artist };
 }
 
 export default function JoinLanding() {

@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { accentLinkClass } from '~/components/form-page';
 import { SubscribeSteps } from '~/components/subscribe-steps';
@@ -23,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const promo = new URL(request.url).searchParams.get('promo');
   if (artist.subscribed) throw redirect(`/${artist.username}`);
   if (artist.yearlyPrice === 0) throw redirect(registerHref(artist.username, promo));
-  return json({ artist, promo, signedIn: Boolean(token) });
+  return { artist, promo, signedIn: Boolean(token) };
 }
 
 export default function Subscribe() {

@@ -53,12 +53,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     requireArtist(params.artistUsername, token, request.signal),
     edit ? getOptionalUser(request) : null,
   ]);
-  return json({
+  return {
     artist,
     promo,
     editing: Boolean(viewer),
     defaults: viewer ? { username: viewer.user.username, email: viewer.user.email } : undefined,
-  });
+  };
 }
 
 interface RegisterResponse {

@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { ArtistGrid } from '~/components/artist-card';
 import { CtaLink } from '~/components/subscription-offer';
@@ -41,11 +41,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     token,
     signal: request.signal,
   });
-  return json({
+  return {
     signedIn: Boolean(token),
     artists: body.data.data.map(mapArtist),
     total: body.data.total,
-  });
+  };
 }
 
 const secondaryLinkClass =

@@ -30,11 +30,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const next = url.searchParams.get('next');
   const [session, artist] = await Promise.all([getOptionalUser(request), loadHero(artistUsername, request.signal)]);
   if (session) throw redirect(artistUsername ? `/${encodeURIComponent(artistUsername)}` : safeRedirect(next, '/discover'));
-  return json({
+  return {
     artist,
     next: safeRedirect(next, '') || null,
     pwResetSuccess: url.searchParams.get('pwResetSuccess') === 'true',
-  });
+  };
 }
 
 /**

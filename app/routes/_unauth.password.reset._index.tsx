@@ -30,7 +30,7 @@ function requestLinkHref(artist: string | null) {
 /** The reset link of the mail lands here with ?token=… (required, spec §2) and maybe &artist=…. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token, artist } = readSearch(request);
-  return json({ hasToken: Boolean(token), artist });
+  return { hasToken: Boolean(token), artist };
 }
 
 /**

@@ -22,7 +22,7 @@ function withArtist(path: string, artist: string | null) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ artist: readArtist(request) });
+  return { artist: readArtist(request) };
 }
 
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */

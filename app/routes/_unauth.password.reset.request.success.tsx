@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Link } from '~/components/link';
@@ -7,7 +7,7 @@ export const meta: MetaFunction = () => [{ title: 'Check your inbox | Stagedoor'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const artist = new URL(request.url).searchParams.get('artist')?.trim();
-  return json({ artist: artist && /^[A-Za-z0-9]+$/.test(artist) ? artist : null });
+  return { artist: artist && /^[A-Za-z0-9]+$/.test(artist) ? artist : null };
 }
 
 export default function ResetRequestSuccess() {

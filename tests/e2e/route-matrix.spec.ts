@@ -81,6 +81,9 @@ async function login(request: APIRequestContext, email: string, password: string
 
 const tokens: Partial<Record<Role, string>> = {};
 
+const address = (row: Row) =>
+  row.path.replace('{item}', ids.item).replace('{collection}', ids.collection).replace('{conversation}', ids.conversation);
+
 test.beforeAll(async ({ request }) => {
   const fan = await registerFan(request);
   const subscriber = await registerFan(request);
@@ -122,7 +125,7 @@ for (const role of ['anonymous', 'fan', 'subscriber', 'owner', 'otherArtist'] as
     });
     const outcomes: string[] = [];
     for (const [pattern, row] of Object.entries(ROWS)) {
-      const url = row.path.replace('{item}', ids.item).replace('{collection}', ids.collection).replace('{conversation}', ids.conversation);
+      const url = address(row);
       const response = await context.get(url, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
       const location = response.headers()['location'];
       const actual = response.status() >= 300 && response.status() < 400 ? `→ ${location}` : String(response.status());
@@ -132,5 +135,36 @@ for (const role of ['anonymous', 'fan', 'subscriber', 'owner', 'otherArtist'] as
     }
     await context.dispose();
     expect(outcomes).toEqual([]);
+  });
+}
+
+/**
+ * Loaders hand their own objects to the server's render and a JSON copy to the browser (decision 009), so data
+ * that JSON changes (a Date, a Map) would render differently in each. React reports that on hydration; here every
+ * page a role may see is loaded in Chromium and left to hydrate, and any error the page reports fails the test.
+ */
+for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
+  test(`as ${role}, every page it may see hydrates without an error`, async ({ browser }) => {
+    const context = await browser.newContext();
+    const token = tokens[role];
+    if (token) await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /react|hydrat/i.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
+    });
+    for (const [pattern, row] of Object.entries(ROWS)) {
+      if (typeof row[role] !== 'number' || pattern === '/logout') continue;
+      await page.goto(address(row));
+      // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
+      await page.waitForFunction(() => {
+        const footer = document.querySelector('footer');
+        return footer !== null && Object.keys(footer).some((key) => key.startsWith('__reactFiber$'));
+      });
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    }
+    await context.close();
+    expect(errors).toEqual([]);
   });
 }
