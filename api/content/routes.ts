@@ -230,7 +230,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       body = okJsonBody(`{"data":[${data.join(',')}],"total":${list.total}}`);
       listBodies.set(bodyKey, { list, body });
     }
-    return sendJsonBody(reply, body);
+    return sendJsonBody(request, reply, body);
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {

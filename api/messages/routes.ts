@@ -104,7 +104,7 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       value: okJsonBody(JSON.stringify(await listMessages(db, conversation.id, query))),
       tags: [tag.conversation(conversation.id), tag.user(conversation.fanId), tag.user(conversation.artistId)],
     }));
-    return sendJsonBody(reply, body);
+    return sendJsonBody(request, reply, body);
   });
 
   app.post('/messages/conversations/:conversationId', async (request) => {

@@ -1,8 +1,11 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENTS_PER_MINUTE } from '../../api/comments/routes';
 import { pollMessages } from '../../api/polls/routes';
 import { interactionMessages } from '../../app/utils/content-validation';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { COMPRESS_MIN_BYTES } from '../../api/http';
 import { createArtist, createFan, subscribe, type ContentUser as TestUser } from './content-fixtures';
 
 let t: TestApi;
@@ -258,6 +261,37 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(await seen(fan)).toEqual(nothing);
     });
 
+    it('a list goes compressed to a client that accepts it: the same bytes once decoded, plain to one that does not', async () => {
+      const { artist, fan } = await cast();
+      for (let i = 0; i < 4; i++) await create(artist, { title: `Night ${i}` });
+      const read = (acceptEncoding?: string) =>
+        rawGet(`${t.url}/performers/${artist.username}/content`, {
+          authorization: `Bearer ${fan.token}`,
+          origin: 'http://localhost:3000',
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        });
+      const plain = await read();
+      expect(plain.status).toBe(200);
+      expect(plain.body.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(plain.body.toString()).data.data).toHaveLength(4);
+      // Twice each, so the second read is sent the compressed body the first one made.
+      for (let round = 0; round < 2; round++) {
+        const br = await read('gzip, deflate, br');
+        expect(br.headers['content-encoding']).toBe('br');
+        expect(br.headers.vary).toMatch(/Origin/);
+        expect(br.headers.vary).toMatch(/Accept-Encoding/);
+        expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+        expect(br.body.length).toBeLessThan(plain.body.length / 3);
+        const gzip = await read('gzip');
+        expect(gzip.headers['content-encoding']).toBe('gzip');
+        expect(zlib.gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+      }
+      const refused = await read('br;q=0, identity');
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.body.equals(plain.body)).toBe(true);
+    });
+
     it('outsiders cannot bookmark', async () => {
       const { artist, stranger } = await cast();
       const item = await create(artist);
@@ -377,3 +411,17 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
     });
   });
 });
+
+/** A GET that shows the answer as sent: node:http decodes nothing, where fetch would decompress it. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
