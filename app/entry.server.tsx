@@ -2,12 +2,14 @@ import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import { NonceProvider } from './utils/nonce';
+import { pageResponse } from './utils/page-body.server';
 
 /**
- * Renders the whole page into one string and sends it with its length. No loader defers data, so streaming would
- * gain nothing, and a stream arrives at the compressor in dozens of small writes, each compressed on its own: a
- * tenth of a page's CPU (docs/benchmarks.md). The response's CSP nonce goes on every script the page writes
- * (server/security.ts). A render that throws is rendered again by Remix with the route's error boundary.
+ * Renders the whole page into one string, which the web server sends in one write (page-body.server.ts). No loader
+ * defers data, so streaming would gain nothing, and a stream arrives at the compressor in dozens of small writes,
+ * each compressed on its own: a tenth of a page's CPU (docs/benchmarks.md). The response's CSP nonce goes on every
+ * script the page writes (server/security.ts). A render that throws is rendered again by Remix with the route's
+ * error boundary.
  */
 export default function handleRequest(
   request: Request,
@@ -23,5 +25,5 @@ export default function handleRequest(
     </NonceProvider>,
   )}`;
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  return pageResponse(html, { headers: responseHeaders, status: responseStatusCode });
 }

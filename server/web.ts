@@ -1,5 +1,6 @@
-import { createRequestHandler } from '@remix-run/express';
-import type { ServerBuild } from '@remix-run/node';
+// The adapter's own request and response halves (its package exports only the handler that joins them).
+import { createRemixRequest, sendRemixResponse } from '@remix-run/express/dist/server.js';
+import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
 import type { Config } from './config.js';
+import { takePageBody } from '../app/utils/page-body.server.js';
 import { openRequestScope } from '../app/utils/request-scope.server.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
@@ -38,17 +40,30 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   });
 
   app.use(sameSiteBounce);
-  const remix = createRequestHandler({
-    build,
-    getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
-    mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
-  });
+  const remix = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
   // A few pages at a time, the others in line (server/admission.ts).
   app.use(admission({ limit: config.pageConcurrency, maxWaitMs: config.pageQueueTimeoutMs }));
-  // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
-  app.all('*', (req, res, next) => {
+  app.all('*', async (req, res, next) => {
+    // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
     openRequestScope(req, res);
-    return remix(req, res, next);
+    try {
+      const response = await remix(createRemixRequest(req, res), { clientIp: req.ip, cspNonce: res.locals.cspNonce as string });
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
   });
   return app;
+}
+
+/** A rendered page goes out in one write (page-body.server.ts); anything else as Remix's adapter sends it. */
+export async function sendResponse(res: express.Response, response: Response) {
+  const html = takePageBody(response);
+  if (html === undefined) return sendRemixResponse(res, response);
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers) res.append(key, value);
+  // Its length, where it goes as it is (compression drops it when it compresses).
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.end(html);
 }
