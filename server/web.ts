@@ -63,7 +63,9 @@ export async function sendResponse(res: express.Response, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers) res.append(key, value);
-  // Its length, where it goes as it is (compression drops it when it compresses).
-  res.setHeader('Content-Length', Buffer.byteLength(html));
-  res.end(html);
+  // Encoded once here: the compressor would encode a string itself, after a pass to measure it. The length is for
+  // a client that takes the page as it is (compression drops it when it compresses).
+  const body = Buffer.from(html);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }

@@ -142,8 +142,21 @@ export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: bo
   };
 }
 
+/** The cards of a shared list page (frozen: see `listContent`), made once per page and per kind of card, and frozen too. */
+const cardPages = { feed: new WeakMap<Page<ContentItem>, Page<CardItem>>(), grid: new WeakMap<Page<ContentItem>, Page<CardItem>>() };
+
 export function toCardPage(page: Page<ContentItem>, options: { withExcerpt: boolean }): Page<CardItem> {
-  return { data: page.data.map((item) => toCardItem(item, options)), total: page.total };
+  const make = () => ({ data: page.data.map((item) => toCardItem(item, options)), total: page.total });
+  if (!Object.isFrozen(page)) return make();
+  const made = cardPages[options.withExcerpt ? 'feed' : 'grid'];
+  let cards = made.get(page);
+  if (!cards) {
+    cards = make();
+    cards.data.forEach((card) => Object.freeze(card));
+    Object.freeze(cards.data);
+    made.set(page, Object.freeze(cards));
+  }
+  return cards;
 }
 
 interface Call {
@@ -186,6 +199,8 @@ export async function listContent(
     },
     token,
     signal,
+    // Viewers who marked nothing in a list are sent the same answer: they share one parsed page (and its cards).
+    shared: true,
   });
   return body.data;
 }

@@ -191,6 +191,36 @@ describe('apiRequest', () => {
   });
 });
 
+describe('apiRequest with shared: true (a list many viewers read alike)', () => {
+  it('hands out one parsed, frozen answer for identical answers, and a new one when the answer changes', async () => {
+    let title = 'Demo: Lighthouse';
+    script = (_request, response) => json(response, 200, { status: 0, data: { data: [{ title, stats: { comments: 1 } }], total: 1 } });
+    const read = () => apiRequest<{ data: { data: { title: string; stats: { comments: number } }[] } }>({ path: '/performers/a/content', shared: true });
+    const first = await read();
+    const again = await read();
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first.data.data[0].stats)).toBe(true);
+    expect(() => {
+      'use strict';
+      first.data.data[0].title = 'changed';
+    }).toThrow(TypeError);
+    title = 'Demo: Lighthouse (take 2)';
+    const changed = await read();
+    expect(changed).not.toBe(first);
+    expect(changed.data.data[0].title).toBe('Demo: Lighthouse (take 2)');
+  });
+
+  it('keeps nothing of a failure, and nothing of a read that does not ask', async () => {
+    script = (_request, response) => json(response, 404, { status: 404, message: 'Artist not found' });
+    await expect(apiRequest({ path: '/performers/nobody/content', shared: true })).rejects.toBeInstanceOf(HttpError);
+    script = (_request, response) => json(response, 200, { status: 0, data: { n: 1 } });
+    const a = await apiRequest<object>({ path: '/x' });
+    const b = await apiRequest<object>({ path: '/x' });
+    expect(b).not.toBe(a);
+    expect(Object.isFrozen(a)).toBe(false);
+  });
+});
+
 describe('apiRequest to the api in the same process (app/utils/api-dispatch.server)', () => {
   type Call = Parameters<ApiDispatch>[0];
   let calls: Call[] = [];
