@@ -1,4 +1,4 @@
-// Starts the production build as `npm start` starts it (node build/server/index.js, web and api in one process),
+// Starts the production build as `npm start` starts it (node --v8-pool-size=1 build/server/index.js, web and api in one process),
 // on a fresh PGlite data directory or a fresh PostgreSQL database, and fills it with what the bench reads.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,7 +61,8 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
   try {
     proc = await startProcess({
       name: `app-${db}`,
-      args: [`--inspect=127.0.0.1:${inspectPort}`, 'build/server/index.js'],
+      // The node flags of package.json's start script (docs/operations.md, "Processor threads").
+      args: [`--inspect=127.0.0.1:${inspectPort}`, '--v8-pool-size=1', 'build/server/index.js'],
       env,
       cwd: ROOT,
       readyUrl: `${webUrl}/healthz`,
