@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCardItem, toCardPage, type ContentItem, type Media } from '../../app/utils/content.server';
+import { toCardItem, toCardPage, type ContentItem, type Media, type Page } from '../../app/utils/content.server';
 
 const media = (kind: Media['kind'], id: string): Media => ({
   _id: id,
@@ -67,7 +67,7 @@ describe('the card of a list item (what a list page sends to the browser)', () =
 
 describe('the cards of a shared list page (api.server `shared`: frozen, the same object for every viewer)', () => {
   it('are made once per page and kind of card, frozen, and fresh for a page that is not shared', () => {
-    const shared = Object.freeze({ data: Object.freeze([Object.freeze(item())]), total: 1 });
+    const shared = Object.freeze({ data: Object.freeze([Object.freeze(item())]), total: 1 }) as unknown as Page<ContentItem>;
     const feed = toCardPage(shared, { withExcerpt: true });
     expect(toCardPage(shared, { withExcerpt: true })).toBe(feed);
     expect(Object.isFrozen(feed.data[0])).toBe(true);
