@@ -163,6 +163,9 @@ describeEachDatabase('content items', (database) => {
       const bad = await list(fan, artist, { types: 'demo,podcast' });
       expect(bad.status).toBe(400);
       expect((await list(fan, artist, { sort: 'sideways' })).status).toBe(400);
+      // Queries are parsed once per query string: asked again, a bad one is refused again, a good one answers the same.
+      expect((await list(fan, artist, { types: 'demo,podcast' })).status).toBe(400);
+      expect(await titles({ types: 'demo,live' })).toEqual({ titles: ['live', 'demo'], total: 2 });
     });
 
     it('the Poll filter finds poll items and posts that carry a poll', async () => {
