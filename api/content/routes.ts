@@ -50,7 +50,8 @@ type ListQueryValues = z.output<typeof ListQuery>;
 const listQueries = new LRUCache<string, Readonly<ListQueryValues>>({ max: 1000 });
 
 function listQuery(url: string, query: unknown): Readonly<ListQueryValues> {
-  const search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+  const at = url.indexOf('?');
+  const search = at < 0 ? '' : url.slice(at);
   let parsed = listQueries.get(search);
   if (!parsed) {
     parsed = parse(ListQuery, query);

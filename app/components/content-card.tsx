@@ -61,7 +61,6 @@ export function TypeLabel({ children }: { children: ReactNode }) {
   return <span className="text-xs font-bold uppercase tracking-wider text-accent">{children}</span>;
 }
 
-
 /**
  * The sources of a picture shown across a page column (a feed card, an item page): the 480 px list size on a
  * phone, the 1280 px display size where the column is wider or the screen denser, never the original upload

@@ -1,6 +1,10 @@
 import { Form, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 
+/** The accent button these forms show (the artist header adds a ring offset for its background). */
+export const START_BUTTON =
+  'rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-70';
+
 /**
  * Opens (or reopens) a conversation and goes there: a plain form posted to the messages page's action
  * (intent=start), so it works without JavaScript. A fan's form names no one: it is the artist of the page. The

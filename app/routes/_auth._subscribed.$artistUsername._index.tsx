@@ -5,7 +5,7 @@ import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
-import { StartConversationForm } from '~/components/start-conversation';
+import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '~/utils/content-types';
 import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
@@ -42,8 +42,7 @@ export const action = ({ request, params }: ActionFunctionArgs) => contentAction
 const seeAllClass =
   'shrink-0 rounded text-base font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
 
-const MESSAGE_BUTTON =
-  'rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-navy disabled:opacity-70';
+const MESSAGE_BUTTON = `${START_BUTTON} focus-visible:ring-offset-2 focus-visible:ring-offset-navy`;
 
 export default function ArtistHome() {
   const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ConversationList } from '~/components/messages';
-import { StartConversationForm } from '~/components/start-conversation';
+import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { isHttpError } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
 import {
@@ -52,9 +52,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error;
   }
 }
-
-const START_BUTTON =
-  'rounded-full bg-accent px-5 py-2.5 text-base font-bold text-navy hover:bg-accent/90 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-70';
 
 export default function Messages() {
   const data = useLoaderData<typeof loader>();

@@ -162,12 +162,15 @@ function dispatched(dispatch: ApiDispatch, request: Parameters<ApiDispatch>[0], 
 }
 
 async function readBody(response: Answer): Promise<unknown> {
-  const text = await response.text();
+  return parseBody(await response.text(), response.status);
+}
+
+function parseBody(text: string, status: number): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return { status: response.status, message: text.slice(0, 200) };
+    return { status, message: text.slice(0, 200) };
   }
 }
 
@@ -178,7 +181,7 @@ async function readShared(response: Answer): Promise<unknown> {
   const text = await response.text();
   const known = sharedAnswers.get(text);
   if (known) return known;
-  const body = await readBody({ ...response, text: async () => text });
+  const body = parseBody(text, response.status);
   if (body && typeof body === 'object') sharedAnswers.set(text, deepFreeze(body));
   return body;
 }
