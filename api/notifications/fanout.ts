@@ -56,16 +56,18 @@ export function announceWhenVisible(ctx: Pick<ApiContext, 'jobs'>, tx: Queryable
   );
 }
 
-/** content.visible: marks the item announced (once) and starts the fan-out. */
+/**
+ * content.visible: marks the item announced (once) and starts the fan-out. The job of a time moved later finds the
+ * item not yet visible, and the job of a time moved earlier finds it announced: either does nothing.
+ */
 export async function announce(s: NotificationServices, data: { itemId: string; publishAt: string }) {
   await s.db.transaction(async (tx) => {
     const item = await one<{ id: string }>(
       tx,
       `UPDATE content_items SET notified_at = now()
         WHERE id = $1 AND state <> 'draft' AND notified_at IS NULL AND publish_at <= now()
-          AND date_trunc('milliseconds', publish_at) = date_trunc('milliseconds', $2::timestamptz)
         RETURNING id`,
-      [data.itemId, data.publishAt],
+      [data.itemId],
     );
     if (item) await s.jobs.send(BATCH_QUEUE, { itemId: item.id, after: '' }, { key: `notify:${item.id}:`, tx });
   });
@@ -93,7 +95,8 @@ async function loadItem(db: Queryable, itemId: string) {
 
 /** The caption as a line of text for a mail or a push (the caption is sanitised HTML). */
 function excerpt(html: string, max = 160) {
-  const text = html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+  // Blocks part words; inline markup (bold, links) does not.
+  const text = html.replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|blockquote)\b[^>]*>/gi, ' ').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
 
