@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatPrice } from '../app/utils/mappers.js';
-import { ConfigError, parseConfig, type Config } from '../server/config.js';
+import { formatPrice } from '#contract/money';
+import { ConfigError, parseConfig, type Config } from '#contract/config';
 import { ADMIN_TOKEN_HEADER } from './admin/routes.js';
 import { openDb, type Db } from './db/client.js';
 import { acquireLock, DatabaseLockedError, isLive, readAdminToken, readLock, adminTokenFile, type LockHolder } from './db/lock.js';
@@ -104,7 +104,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     const [command, ...rest] = argv;
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.out(
-        ({ 'create-artist': CREATE_ARTIST_HELP, 'create-promo': CREATE_PROMO_HELP, seed: SEED_HELP, jobs: JOBS_HELP } as Record<string, string>)[rest[0]] ?? HELP,
+        (
+          { 'create-artist': CREATE_ARTIST_HELP, 'create-promo': CREATE_PROMO_HELP, seed: SEED_HELP, jobs: JOBS_HELP } as Record<
+            string,
+            string
+          >
+        )[rest[0]] ?? HELP,
       );
       return 0;
     }
@@ -154,7 +159,10 @@ export function parseCreateArtistArgs(args: string[]) {
   };
   for (const [field, flag] of Object.entries(FLAGS)) {
     if (input[field as keyof typeof input] === undefined) {
-      throw new CliError(`${flag} is required. Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99`, 2);
+      throw new CliError(
+        `${flag} is required. Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99`,
+        2,
+      );
     }
   }
   const result = NewArtistSchema.safeParse(input);
@@ -242,7 +250,9 @@ async function createPromoCommand(args: string[], io: CliIo) {
     result.expiresAt ? `until ${result.expiresAt}` : null,
     result.maxRedemptions ? `for ${result.maxRedemptions} payment${result.maxRedemptions === 1 ? '' : 's'}` : null,
   ].filter(Boolean);
-  io.out(`Created promo code ${result.code} for ${result.artist}: ${off} the first year${limits.length ? `, ${limits.join(', ')}` : ''}${via}.`);
+  io.out(
+    `Created promo code ${result.code} for ${result.artist}: ${off} the first year${limits.length ? `, ${limits.join(', ')}` : ''}${via}.`,
+  );
   io.out(`Share it as: ${config.publicWebUrl}/${result.artist}/subscribe?promo=${encodeURIComponent(result.code)}`);
   return 0;
 }
@@ -254,7 +264,11 @@ async function seedCommand(args: string[], io: CliIo) {
     return 0;
   }
   const config = parseConfig(io.env);
-  const { result, via } = await execute<SeedSummary>(config, { path: '/admin/seed', body: {}, direct: (db) => seed(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }) });
+  const { result, via } = await execute<SeedSummary>(config, {
+    path: '/admin/seed',
+    body: {},
+    direct: (db) => seed(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }),
+  });
   if (result.created.length) io.out(`Seeded demo content${via}: created ${result.created.join(', ')}.`);
   if (result.existing.length) io.out(`Already there, left as they were: ${result.existing.join(', ')}.`);
   if (result.content?.length) io.out(`Added demo content (posts, vault items, a collection) for ${result.content.join(', ')}.`);
@@ -295,7 +309,11 @@ async function jobsCommand(args: string[], io: CliIo) {
     },
   });
   if ('retried' in result) {
-    io.out(result.retried.length ? `Retrying ${result.retried.length} failed job${result.retried.length === 1 ? '' : 's'}: ${result.retried.join(', ')}` : 'No failed jobs to retry.');
+    io.out(
+      result.retried.length
+        ? `Retrying ${result.retried.length} failed job${result.retried.length === 1 ? '' : 's'}: ${result.retried.join(', ')}`
+        : 'No failed jobs to retry.',
+    );
     return 0;
   }
   const { counts, jobs } = result.summary;
@@ -310,7 +328,9 @@ async function jobsCommand(args: string[], io: CliIo) {
     io.out(`${parsed.data.action === 'list' && parsed.data.state ? `${parsed.data.state} jobs` : 'Newest jobs'}:`);
     for (const job of jobs) {
       const tries = `try ${job.retryCount + 1}/${job.retryLimit + 1}`;
-      io.out(`${job.id}  ${job.queue.padEnd(20)} ${job.state.padEnd(9)} ${tries.padEnd(10)} ${job.createdAt}${job.error ? `  ${job.error}` : ''}`);
+      io.out(
+        `${job.id}  ${job.queue.padEnd(20)} ${job.state.padEnd(9)} ${tries.padEnd(10)} ${job.createdAt}${job.error ? `  ${job.error}` : ''}`,
+      );
     }
   }
   return 0;
@@ -428,8 +448,7 @@ async function viaServer<T>(config: Config, first: LockHolder, action: Action<T>
           signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())),
         });
         const body = (await response.json().catch(() => undefined)) as
-          | { status?: number; data?: T; message?: string; errors?: FieldErrors }
-          | undefined;
+          { status?: number; data?: T; message?: string; errors?: FieldErrors } | undefined;
         if (response.ok && body?.status === 0) return { result: body.data as T, via: ` (through the running server, pid ${holder.pid})` };
         throw new CliError(body?.message ? withFlag(body.message, body.errors) : `The server answered HTTP ${response.status}.`);
       } catch (error) {

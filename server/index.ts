@@ -7,7 +7,7 @@ import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
 import { createDiskStorage } from '../api/storage/disk.js';
 import { registerApiDispatch } from '../app/utils/api-dispatch.server.js';
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, parseConfig } from '#contract/config';
 import { createWebServer } from './web.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */

@@ -35,7 +35,9 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
 
   app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
 
-  app.post('/admin/jobs', { onRequest: guard }, async (request) => ok(await runJobsCommand(ctx.jobs, parse(JobsCommandSchema, request.body))));
+  app.post('/admin/jobs', { onRequest: guard }, async (request) =>
+    ok(await runJobsCommand(ctx.jobs, parse(JobsCommandSchema, request.body))),
+  );
 }
 
 /** Both sides hashed to the same length, so the comparison takes the same time whatever was sent. */

@@ -96,7 +96,8 @@ export function createJobQueue(settings: JobQueueSettings) {
   });
   boss.on('error', settings.onError);
 
-  const queues = new Map<string, { options: QueueOptions; handler: JobHandler<any> }>();
+  // Each queue's handler takes its own data; the map holds them by name, as pg-boss hands data over (JSON).
+  const queues = new Map<string, { options: QueueOptions; handler: JobHandler<object> }>();
   const recurring: { name: string; cron: string }[] = [];
   let started = false;
   let working = false;
@@ -105,7 +106,7 @@ export function createJobQueue(settings: JobQueueSettings) {
     /** Declares a queue and what runs its jobs (before start). */
     define<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}) {
       queues.set(name, {
-        handler,
+        handler: handler as JobHandler<object>,
         options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, concurrency: 1, ...options },
       });
     },
@@ -120,7 +121,13 @@ export function createJobQueue(settings: JobQueueSettings) {
       if (started) return;
       await boss.start();
       for (const [name, { options }] of queues) {
-        const spec = { name, retryLimit: options.retryLimit, retryDelay: options.retryDelay, retryBackoff: options.retryBackoff, expireInSeconds: settings.timeoutSeconds };
+        const spec = {
+          name,
+          retryLimit: options.retryLimit,
+          retryDelay: options.retryDelay,
+          retryBackoff: options.retryBackoff,
+          expireInSeconds: settings.timeoutSeconds,
+        };
         // createQueue keeps an existing queue as it is: a changed setting is applied by updateQueue.
         await boss.createQueue(name, spec);
         await boss.updateQueue(name, spec);
@@ -136,9 +143,13 @@ export function createJobQueue(settings: JobQueueSettings) {
       for (const [name, { options, handler }] of queues) {
         const workers = Math.max(1, Math.round(options.concurrency * settings.concurrency));
         for (let i = 0; i < workers; i++) {
-          await boss.work<object>(name, { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
-            await handler(job.data, { id: job.id, retryCount: job.retryCount });
-          });
+          await boss.work<object>(
+            name,
+            { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true },
+            async ([job]) => {
+              await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            },
+          );
         }
       }
     },
@@ -146,7 +157,10 @@ export function createJobQueue(settings: JobQueueSettings) {
     async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
       const insert = async (tx: Queryable) => {
         if (options.key) {
-          const fresh = await one(tx, 'INSERT INTO job_keys (key, queue) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [options.key, name]);
+          const fresh = await one(tx, 'INSERT INTO job_keys (key, queue) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [
+            options.key,
+            name,
+          ]);
           if (!fresh) return null;
         }
         const id = await boss.send(name, data, {
@@ -174,7 +188,15 @@ export function createJobQueue(settings: JobQueueSettings) {
           ORDER BY created_on DESC LIMIT $2`,
         [state ?? null, limit],
       );
-      return { counts, jobs: jobs.map((job) => ({ ...job, startAfter: iso(job.startAfter), createdAt: iso(job.createdAt), completedAt: job.completedAt && iso(job.completedAt) })) };
+      return {
+        counts,
+        jobs: jobs.map((job) => ({
+          ...job,
+          startAfter: iso(job.startAfter),
+          createdAt: iso(job.createdAt),
+          completedAt: job.completedAt && iso(job.completedAt),
+        })),
+      };
     },
 
     /** Sends failed jobs (the dead letters) round again: one by id, or all of them. Answers the ids retried. */

@@ -1,5 +1,5 @@
-import { formatPrice } from '../../app/utils/mappers.js';
-import type { Config } from '../../server/config.js';
+import type { Config } from '#contract/config';
+import { formatPrice } from '#contract/money';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -63,15 +63,29 @@ const links = (config: Config, username: string) => ({
 });
 
 /** Builds the mail a job stands for from the database as it is now; undefined when there is no longer anyone to send it to. */
-export async function buildMail(ctx: Pick<ApiContext, 'db' | 'config'>, job: MailJob): Promise<{ to: string; template: templates.Template } | undefined> {
+export async function buildMail(
+  ctx: Pick<ApiContext, 'db' | 'config'>,
+  job: MailJob,
+): Promise<{ to: string; template: templates.Template } | undefined> {
   const { db, config } = ctx;
   switch (job.kind) {
     case 'receipt':
     case 'renewalFailed': {
       const payment = await one<{
-        userId: string; artistId: string; kind: 'subscribe' | 'renewal'; amountCents: number; listPriceCents: number; currency: string;
-        promo: string | null; brand: string | null; last4: string | null; createdAt: Date; periodEnd: Date | null; expiresAt: Date | null;
-        failureReason: FailureReason | null; failureMessage: string | null;
+        userId: string;
+        artistId: string;
+        kind: 'subscribe' | 'renewal';
+        amountCents: number;
+        listPriceCents: number;
+        currency: string;
+        promo: string | null;
+        brand: string | null;
+        last4: string | null;
+        createdAt: Date;
+        periodEnd: Date | null;
+        expiresAt: Date | null;
+        failureReason: FailureReason | null;
+        failureMessage: string | null;
       }>(
         db,
         `SELECT p.user_id AS "userId", p.artist_id AS "artistId", p.kind, p.amount_cents AS "amountCents",
@@ -88,7 +102,8 @@ export async function buildMail(ctx: Pick<ApiContext, 'db' | 'config'>, job: Mai
       if (!fan || !from) return undefined;
       const link = links(config, from.artist.username);
       if (job.kind === 'renewalFailed') {
-        const reason = payment.failureMessage ?? (payment.failureReason ? FAILURE_MESSAGES[payment.failureReason] : FAILURE_MESSAGES.card_declined);
+        const reason =
+          payment.failureMessage ?? (payment.failureReason ? FAILURE_MESSAGES[payment.failureReason] : FAILURE_MESSAGES.card_declined);
         return {
           to: fan.email,
           template: templates.renewalFailed({
@@ -120,7 +135,15 @@ export async function buildMail(ctx: Pick<ApiContext, 'db' | 'config'>, job: Mai
     case 'renewalReminder':
     case 'renewalChanged':
     case 'welcome': {
-      const subscription = await one<{ userId: string; artistId: string; expiresAt: Date; gateway: string; priceCents: number; lastListCents: number | null; currency: string }>(
+      const subscription = await one<{
+        userId: string;
+        artistId: string;
+        expiresAt: Date;
+        gateway: string;
+        priceCents: number;
+        lastListCents: number | null;
+        currency: string;
+      }>(
         db,
         `SELECT s.user_id AS "userId", s.artist_id AS "artistId", s.expires_at AS "expiresAt", s.gateway,
                 p.yearly_price_cents AS "priceCents", s.currency,
@@ -133,15 +156,34 @@ export async function buildMail(ctx: Pick<ApiContext, 'db' | 'config'>, job: Mai
       if (!fan || !from) return undefined;
       const link = links(config, from.artist.username);
       // Stripe renews at the price the subscription was made with; we renew the others at the artist's price now.
-      const renewalCents = subscription.gateway === 'stripe' ? (subscription.lastListCents ?? subscription.priceCents) : subscription.priceCents;
+      const renewalCents =
+        subscription.gateway === 'stripe' ? (subscription.lastListCents ?? subscription.priceCents) : subscription.priceCents;
       const amount = money(renewalCents, subscription.currency);
-      if (job.kind === 'welcome') return { to: fan.email, template: templates.welcome({ artist: from.sender, artistUrl: link.artistUrl, accountUrl: link.accountUrl }) };
+      if (job.kind === 'welcome')
+        return {
+          to: fan.email,
+          template: templates.welcome({ artist: from.sender, artistUrl: link.artistUrl, accountUrl: link.accountUrl }),
+        };
       if (job.kind === 'renewalReminder') {
-        return { to: fan.email, template: templates.renewalReminder({ artist: from.sender, amount, renewalDate: formatDate(job.renewsAt), accountUrl: link.accountUrl }) };
+        return {
+          to: fan.email,
+          template: templates.renewalReminder({
+            artist: from.sender,
+            amount,
+            renewalDate: formatDate(job.renewsAt),
+            accountUrl: link.accountUrl,
+          }),
+        };
       }
       return {
         to: fan.email,
-        template: templates.renewalChanged({ artist: from.sender, autoRenew: job.autoRenew, date: formatDate(subscription.expiresAt), amount, accountUrl: link.accountUrl }),
+        template: templates.renewalChanged({
+          artist: from.sender,
+          autoRenew: job.autoRenew,
+          date: formatDate(subscription.expiresAt),
+          amount,
+          accountUrl: link.accountUrl,
+        }),
       };
     }
     case 'passwordReset': {
@@ -156,13 +198,22 @@ export async function buildMail(ctx: Pick<ApiContext, 'db' | 'config'>, job: Mai
     case 'emailChanged': {
       const user = await recipient(db, job.userId);
       const resetUrl = `${config.publicWebUrl}/password/reset/request`;
-      return user && { to: job.oldEmail, template: templates.emailChanged({ name: user.name, newEmail: job.newEmail, date: formatDate(job.at), resetUrl }) };
+      return (
+        user && {
+          to: job.oldEmail,
+          template: templates.emailChanged({ name: user.name, newEmail: job.newEmail, date: formatDate(job.at), resetUrl }),
+        }
+      );
     }
   }
 }
 
 async function recipient(db: Queryable, userId: string) {
-  const user = await one<{ email: string; name: string; username: string }>(db, `SELECT email, name, username FROM users WHERE id = $1 AND status = 'active'`, [userId]);
+  const user = await one<{ email: string; name: string; username: string }>(
+    db,
+    `SELECT email, name, username FROM users WHERE id = $1 AND status = 'active'`,
+    [userId],
+  );
   return user && { email: user.email, name: user.name || user.username };
 }
 

@@ -24,9 +24,24 @@ export function Layout(props: { sender: Sender; preview: string; children: React
         <Container style={{ backgroundColor: '#ffffff', maxWidth: 560, borderRadius: 8, overflow: 'hidden' }}>
           <Section style={{ backgroundColor: colors.navy, padding: '20px 24px', borderBottom: `4px solid ${colors.yellow}` }}>
             {props.sender.imageUrl ? (
-              <Img src={props.sender.imageUrl} alt="" width="48" height="48" style={{ borderRadius: 24, display: 'inline-block', verticalAlign: 'middle' }} />
+              <Img
+                src={props.sender.imageUrl}
+                alt=""
+                width="48"
+                height="48"
+                style={{ borderRadius: 24, display: 'inline-block', verticalAlign: 'middle' }}
+              />
             ) : null}
-            <Text style={{ color: '#ffffff', fontSize: 18, fontWeight: 700, display: 'inline-block', margin: '0 0 0 12px', verticalAlign: 'middle' }}>
+            <Text
+              style={{
+                color: '#ffffff',
+                fontSize: 18,
+                fontWeight: 700,
+                display: 'inline-block',
+                margin: '0 0 0 12px',
+                verticalAlign: 'middle',
+              }}
+            >
               {props.sender.name}
             </Text>
           </Section>
@@ -60,7 +75,10 @@ export function Paragraph({ children }: { children: ReactNode }) {
 export function Action({ href, children }: { href: string; children: ReactNode }) {
   return (
     <Section style={{ margin: '16px 0' }}>
-      <Button href={href} style={{ backgroundColor: colors.yellow, color: colors.navy, fontWeight: 700, padding: '12px 20px', borderRadius: 6 }}>
+      <Button
+        href={href}
+        style={{ backgroundColor: colors.yellow, color: colors.navy, fontWeight: 700, padding: '12px 20px', borderRadius: 6 }}
+      >
         {children}
       </Button>
     </Section>

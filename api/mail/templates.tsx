@@ -39,9 +39,17 @@ export function receipt(p: ReceiptProps): Template {
     subject: p.renewal ? `Your ${p.artist.name} membership renewed: receipt` : `Your receipt for ${p.artist.name}’s fan club`,
     sender: p.artist,
     body: (
-      <Layout sender={p.artist} preview={`${p.amount} paid on ${p.date}`} footer={`You get this receipt because you paid for ${p.artist.name}’s fan club on Stagedoor.`}>
+      <Layout
+        sender={p.artist}
+        preview={`${p.amount} paid on ${p.date}`}
+        footer={`You get this receipt because you paid for ${p.artist.name}’s fan club on Stagedoor.`}
+      >
         <Title>{p.renewal ? 'Thanks for another year' : 'Welcome to the fan club'}</Title>
-        <Paragraph>{p.renewal ? `Your yearly membership of ${p.artist.name}’s fan club has renewed.` : `You are now a member of ${p.artist.name}’s fan club.`}</Paragraph>
+        <Paragraph>
+          {p.renewal
+            ? `Your yearly membership of ${p.artist.name}’s fan club has renewed.`
+            : `You are now a member of ${p.artist.name}’s fan club.`}
+        </Paragraph>
         <Details rows={rows} />
         <Paragraph>
           Your membership renews each year on {p.nextRenewal}. To cancel, turn renewal off on your membership page before then: you keep
@@ -57,12 +65,18 @@ export function renewalReminder(p: { artist: Sender; amount: string; renewalDate
     subject: `Your ${p.artist.name} membership renews on ${p.renewalDate}`,
     sender: p.artist,
     body: (
-      <Layout sender={p.artist} preview={`${p.amount} on ${p.renewalDate}`} footer={`You get this reminder because your membership of ${p.artist.name}’s fan club renews automatically.`}>
+      <Layout
+        sender={p.artist}
+        preview={`${p.amount} on ${p.renewalDate}`}
+        footer={`You get this reminder because your membership of ${p.artist.name}’s fan club renews automatically.`}
+      >
         <Title>Your membership renews in 7 days</Title>
         <Paragraph>
           On {p.renewalDate} we will charge {p.amount} to the card you paid with, for another year of {p.artist.name}’s fan club.
         </Paragraph>
-        <Paragraph>Nothing to do if you want to stay. If you do not, turn renewal off before then: you keep access until {p.renewalDate}.</Paragraph>
+        <Paragraph>
+          Nothing to do if you want to stay. If you do not, turn renewal off before then: you keep access until {p.renewalDate}.
+        </Paragraph>
         <Action href={p.accountUrl}>Cancel or manage renewal</Action>
       </Layout>
     ),
@@ -83,7 +97,11 @@ export function renewalFailed(p: {
     subject: p.nextAttempt ? `We could not renew your ${p.artist.name} membership` : `Your ${p.artist.name} membership has ended`,
     sender: p.artist,
     body: (
-      <Layout sender={p.artist} preview={p.reason} footer={`You get this mail because the yearly renewal of your ${p.artist.name} membership did not go through.`}>
+      <Layout
+        sender={p.artist}
+        preview={p.reason}
+        footer={`You get this mail because the yearly renewal of your ${p.artist.name} membership did not go through.`}
+      >
         <Title>{p.nextAttempt ? 'Your renewal did not go through' : 'We could not renew your membership'}</Title>
         <Paragraph>
           We tried to charge {p.amount} for another year of {p.artist.name}’s fan club. {p.reason}
@@ -91,8 +109,8 @@ export function renewalFailed(p: {
         {p.nextAttempt ? (
           <>
             <Paragraph>
-              We will try again on {p.nextAttempt}, and you keep access meanwhile (until {p.accessUntil} at least). To fix it, make sure the card you
-              paid with can be charged online, or ask your bank why it declined the payment.
+              We will try again on {p.nextAttempt}, and you keep access meanwhile (until {p.accessUntil} at least). To fix it, make sure the
+              card you paid with can be charged online, or ask your bank why it declined the payment.
             </Paragraph>
             <Action href={p.accountUrl}>See your membership</Action>
           </>
@@ -112,7 +130,11 @@ export function renewalChanged(p: { artist: Sender; autoRenew: boolean; date: st
     subject: p.autoRenew ? `Your ${p.artist.name} membership will renew` : `Your ${p.artist.name} membership will not renew`,
     sender: p.artist,
     body: (
-      <Layout sender={p.artist} preview={p.autoRenew ? `Renews on ${p.date}` : `Access until ${p.date}`} footer={`You get this mail because the renewal of your ${p.artist.name} membership was changed.`}>
+      <Layout
+        sender={p.artist}
+        preview={p.autoRenew ? `Renews on ${p.date}` : `Access until ${p.date}`}
+        footer={`You get this mail because the renewal of your ${p.artist.name} membership was changed.`}
+      >
         <Title>{p.autoRenew ? 'Renewal is back on' : 'Your cancellation is confirmed'}</Title>
         <Paragraph>
           {p.autoRenew
@@ -120,7 +142,8 @@ export function renewalChanged(p: { artist: Sender; autoRenew: boolean; date: st
             : `Your membership of ${p.artist.name}’s fan club will not renew. You keep access until ${p.date}, and nothing more will be charged.`}
         </Paragraph>
         <Paragraph>
-          Changed your mind? <Link href={p.accountUrl}>{p.autoRenew ? 'Turn renewal off' : 'Turn renewal back on'}</Link> on your membership page.
+          Changed your mind? <Link href={p.accountUrl}>{p.autoRenew ? 'Turn renewal off' : 'Turn renewal back on'}</Link> on your membership
+          page.
         </Paragraph>
       </Layout>
     ),
@@ -132,9 +155,15 @@ export function welcome(p: { artist: Sender; artistUrl: string; accountUrl: stri
     subject: `Welcome to ${p.artist.name}’s fan club`,
     sender: p.artist,
     body: (
-      <Layout sender={p.artist} preview="You are in: free membership" footer={`You get this mail because you joined ${p.artist.name}’s fan club on Stagedoor.`}>
+      <Layout
+        sender={p.artist}
+        preview="You are in: free membership"
+        footer={`You get this mail because you joined ${p.artist.name}’s fan club on Stagedoor.`}
+      >
         <Title>You are in</Title>
-        <Paragraph>Welcome to {p.artist.name}’s fan club. Membership is free: read, listen, vote and message {p.artist.name} from their page.</Paragraph>
+        <Paragraph>
+          Welcome to {p.artist.name}’s fan club. Membership is free: read, listen, vote and message {p.artist.name} from their page.
+        </Paragraph>
         <Action href={p.artistUrl}>Go to {p.artist.name}’s page</Action>
         <Paragraph>
           We will tell you when {p.artist.name} posts. Choose how on your <Link href={p.accountUrl}>account page</Link>.
@@ -149,9 +178,16 @@ export function passwordReset(p: { name: string; link: string }): Template {
     subject: 'Reset your Stagedoor password',
     sender: STAGEDOOR,
     body: (
-      <Layout sender={STAGEDOOR} preview="Choose a new password within one hour" footer="You get this mail because someone asked to reset the password of your Stagedoor account.">
+      <Layout
+        sender={STAGEDOOR}
+        preview="Choose a new password within one hour"
+        footer="You get this mail because someone asked to reset the password of your Stagedoor account."
+      >
         <Title>Reset your password</Title>
-        <Paragraph>Hi {p.name}, someone asked to reset the password of your Stagedoor account. If it was you, open this link within one hour to choose a new password:</Paragraph>
+        <Paragraph>
+          Hi {p.name}, someone asked to reset the password of your Stagedoor account. If it was you, open this link within one hour to
+          choose a new password:
+        </Paragraph>
         <Action href={p.link}>Choose a new password</Action>
         <Paragraph>
           Or paste this address into your browser: <Link href={p.link}>{p.link}</Link>
@@ -167,9 +203,16 @@ export function passwordChanged(p: { name: string; date: string; resetUrl: strin
     subject: 'Your Stagedoor password was changed',
     sender: STAGEDOOR,
     body: (
-      <Layout sender={STAGEDOOR} preview={`Changed on ${p.date}`} footer="You get this mail because the password of your Stagedoor account changed.">
+      <Layout
+        sender={STAGEDOOR}
+        preview={`Changed on ${p.date}`}
+        footer="You get this mail because the password of your Stagedoor account changed."
+      >
         <Title>Your password was changed</Title>
-        <Paragraph>Hi {p.name}, the password of your Stagedoor account was changed on {p.date}, and every device signed in with the old one was signed out.</Paragraph>
+        <Paragraph>
+          Hi {p.name}, the password of your Stagedoor account was changed on {p.date}, and every device signed in with the old one was
+          signed out.
+        </Paragraph>
         <Paragraph>
           If it was not you, <Link href={p.resetUrl}>reset your password</Link> now and tell us by replying to this mail.
         </Paragraph>
@@ -184,9 +227,16 @@ export function emailChanged(p: { name: string; newEmail: string; date: string; 
     subject: 'The email address of your Stagedoor account was changed',
     sender: STAGEDOOR,
     body: (
-      <Layout sender={STAGEDOOR} preview={`Now ${p.newEmail}`} footer="You get this mail at your previous address because the email of your Stagedoor account changed.">
+      <Layout
+        sender={STAGEDOOR}
+        preview={`Now ${p.newEmail}`}
+        footer="You get this mail at your previous address because the email of your Stagedoor account changed."
+      >
         <Title>Your email address was changed</Title>
-        <Paragraph>Hi {p.name}, on {p.date} the email address of your Stagedoor account was changed to {p.newEmail}. Mail about your account now goes there.</Paragraph>
+        <Paragraph>
+          Hi {p.name}, on {p.date} the email address of your Stagedoor account was changed to {p.newEmail}. Mail about your account now goes
+          there.
+        </Paragraph>
         <Paragraph>
           If it was not you, <Link href={p.resetUrl}>reset your password</Link> and reply to this mail so we can help.
         </Paragraph>
@@ -213,7 +263,9 @@ export function newPost(p: { artist: Sender; post: PostSummary; unsubscribeUrl: 
         footer={`You get this mail because you are a member of ${p.artist.name}’s fan club. Choose how you hear about new posts on your account page.`}
         unsubscribeUrl={p.unsubscribeUrl}
       >
-        <Paragraph>New {p.post.typeLabel.toLowerCase()} from {p.artist.name}</Paragraph>
+        <Paragraph>
+          New {p.post.typeLabel.toLowerCase()} from {p.artist.name}
+        </Paragraph>
         <Title>{p.post.title}</Title>
         {p.post.excerpt ? <Paragraph>{p.post.excerpt}</Paragraph> : null}
         <Action href={p.post.url}>Open it</Action>

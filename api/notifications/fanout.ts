@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { CONTENT_TYPE_LABELS, type ContentType } from '../../app/utils/content-types.js';
+import { CONTENT_TYPE_LABELS, type ContentType } from '#contract/content-types';
+import { NotificationEvent, type EmailChoice } from '#contract/notifications';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { absoluteImage, findSender } from '../mail/jobs.js';
@@ -7,16 +8,7 @@ import type { Mail } from '../mail/mailer.js';
 import { renderMail } from '../mail/render.js';
 import * as templates from '../mail/templates.js';
 import { deletePushSubscription, sendPush, type PushSubscriptionRow, type VapidKeys } from './push.js';
-import {
-  itemPath,
-  notificationSelect,
-  NotificationEvent,
-  PREFERENCE_COLUMNS,
-  serializeNotification,
-  unreadCounts,
-  type EmailChoice,
-  type NotificationRow,
-} from './queries.js';
+import { itemPath, notificationSelect, PREFERENCE_COLUMNS, serializeNotification, unreadCounts, type NotificationRow } from './queries.js';
 import { unsubscribeToken } from './unsubscribe.js';
 
 /**
@@ -46,7 +38,11 @@ export interface NotificationServices extends ApiContext {
  * transaction that saves it. Editing the time asks again (a new key); the job of a time that no longer holds, of
  * an item made a draft or deleted, finds nothing to do.
  */
-export function announceWhenVisible(ctx: Pick<ApiContext, 'jobs'>, tx: Queryable, item: { id: string; state: string; publishAt: Date; notifiedAt: Date | null }) {
+export function announceWhenVisible(
+  ctx: Pick<ApiContext, 'jobs'>,
+  tx: Queryable,
+  item: { id: string; state: string; publishAt: Date; notifiedAt: Date | null },
+) {
   if (item.state === 'draft' || item.notifiedAt) return;
   const publishAt = new Date(item.publishAt);
   return ctx.jobs.send(
@@ -96,7 +92,17 @@ async function loadItem(db: Queryable, itemId: string) {
 /** The caption as a line of text for a mail or a push (the caption is sanitised HTML). */
 function excerpt(html: string, max = 160) {
   // Blocks part words; inline markup (bold, links) does not.
-  const text = html.replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|blockquote)\b[^>]*>/gi, ' ').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+  const text = html
+    .replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|blockquote)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
 
@@ -152,8 +158,18 @@ export function createFanout(s: NotificationServices) {
     let mail = rendered.get(item.id);
     if (!mail) {
       const url = unsubscribeUrl(s, TOKEN_SLOT);
-      const post = { title: item.title, typeLabel: CONTENT_TYPE_LABELS[item.type], excerpt: excerpt(item.content), url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}` };
-      const template = templates.newPost({ artist: sender, post, unsubscribeUrl: url, preferencesUrl: `${s.config.publicWebUrl}/${item.artistUsername}/account` });
+      const post = {
+        title: item.title,
+        typeLabel: CONTENT_TYPE_LABELS[item.type],
+        excerpt: excerpt(item.content),
+        url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
+      };
+      const template = templates.newPost({
+        artist: sender,
+        post,
+        unsubscribeUrl: url,
+        preferencesUrl: `${s.config.publicWebUrl}/${item.artistUsername}/account`,
+      });
       mail = renderMail('', template, { headers: unsubscribeHeaders(url) });
       mail.catch(() => rendered.delete(item.id));
       rendered.set(item.id, mail);
@@ -163,7 +179,12 @@ export function createFanout(s: NotificationServices) {
 
   async function deliver(item: ItemForMail, sender: templates.Template['sender'], fan: Claimed, pushes: PushSubscriptionRow[]) {
     if (fan.email === 'each' && !fan.emailedAt) {
-      const mail = withToken(await postMail(item, sender), fan.address, unsubscribeToken(s.unsubscribeSecret, fan.userId, item.artistId), `<notification-${fan.id}@stagedoor.mail>`);
+      const mail = withToken(
+        await postMail(item, sender),
+        fan.address,
+        unsubscribeToken(s.unsubscribeSecret, fan.userId, item.artistId),
+        `<notification-${fan.id}@stagedoor.mail>`,
+      );
       await s.mailer.send(mail);
       await s.db.query('UPDATE notifications SET emailed_at = now() WHERE id = $1', [fan.id]);
     }
@@ -206,7 +227,14 @@ export function createFanout(s: NotificationServices) {
          FROM unnest($1::text[], $4::boolean[], $5::text[], $6::boolean[]) AS r (user_id, in_app, email, push)
        ON CONFLICT (user_id, item_id) DO NOTHING
        RETURNING id, user_id AS "userId"`,
-      [recipients.map((r) => r.userId), item.artistId, item.id, recipients.map((r) => r.inApp), recipients.map((r) => r.email), recipients.map((r) => r.push)],
+      [
+        recipients.map((r) => r.userId),
+        item.artistId,
+        item.id,
+        recipients.map((r) => r.inApp),
+        recipients.map((r) => r.email),
+        recipients.map((r) => r.push),
+      ],
     );
     await tellInApp(created.map((row) => row.id));
 
@@ -236,7 +264,12 @@ export function createFanout(s: NotificationServices) {
       while (next < claimed.length) {
         const fan = claimed[next++];
         try {
-          await deliver(item, sender, fan, subscriptions.filter((sub) => sub.userId === fan.userId));
+          await deliver(
+            item,
+            sender,
+            fan,
+            subscriptions.filter((sub) => sub.userId === fan.userId),
+          );
         } catch (error) {
           failures.push(error);
         }
@@ -245,7 +278,10 @@ export function createFanout(s: NotificationServices) {
     await Promise.all(Array.from({ length: DELIVERY_LANES }, lane));
     // Whoever was told is recorded; the retry tells the rest (their claims let go first, so it need not wait).
     if (failures.length) {
-      await db.query('UPDATE notifications SET claimed_at = NULL WHERE id = ANY($1::text[]) AND (emailed_at IS NULL OR (push AND pushed_at IS NULL))', [claimed.map((fan) => fan.id)]);
+      await db.query(
+        'UPDATE notifications SET claimed_at = NULL WHERE id = ANY($1::text[]) AND (emailed_at IS NULL OR (push AND pushed_at IS NULL))',
+        [claimed.map((fan) => fan.id)],
+      );
       throw new Error(`${failures.length} of ${claimed.length} fans could not be told yet: ${(failures[0] as Error).message}`);
     }
   }
@@ -253,9 +289,15 @@ export function createFanout(s: NotificationServices) {
   /** The bell: each fan's new notification and unread total, live on their open connections. */
   async function tellInApp(ids: string[]) {
     if (!ids.length) return;
-    const rows = await s.db.query<NotificationRow & { userId: string }>(`${notificationSelect('n.user_id AS "userId"')} WHERE n.id = ANY($1::text[]) AND n.in_app`, [ids]);
+    const rows = await s.db.query<NotificationRow & { userId: string }>(
+      `${notificationSelect('n.user_id AS "userId"')} WHERE n.id = ANY($1::text[]) AND n.in_app`,
+      [ids],
+    );
     if (!rows.length) return;
-    const totals = await unreadCounts(s.db, rows.map((row) => row.userId));
+    const totals = await unreadCounts(
+      s.db,
+      rows.map((row) => row.userId),
+    );
     for (const row of rows) {
       s.emit(row.userId, NotificationEvent.created, { notification: serializeNotification(row, s.config) });
       s.emit(row.userId, NotificationEvent.unreadTotal, { total: totals.get(row.userId) ?? 0 });
@@ -270,7 +312,7 @@ export function createFanout(s: NotificationServices) {
 
   /** notify.digest-batch: one mail per fan and artist, for the fans who chose a daily digest. */
   async function digestBatch(data: { cutoff: string; afterUser: string; afterArtist: string }) {
-    const { db, config } = s;
+    const { db } = s;
     const pairs = await db.query<{ userId: string; artistId: string }>(
       `SELECT DISTINCT user_id AS "userId", artist_id AS "artistId" FROM notifications
         WHERE email = 'digest' AND emailed_at IS NULL AND created_at <= $1 AND (user_id, artist_id) > ($2, $3)
@@ -279,7 +321,11 @@ export function createFanout(s: NotificationServices) {
     );
     if (pairs.length === DIGEST_BATCH_SIZE) {
       const last = pairs[pairs.length - 1];
-      await s.jobs.send(DIGEST_BATCH_QUEUE, { cutoff: data.cutoff, afterUser: last.userId, afterArtist: last.artistId }, { key: `digest:${data.cutoff}:${last.userId}:${last.artistId}` });
+      await s.jobs.send(
+        DIGEST_BATCH_QUEUE,
+        { cutoff: data.cutoff, afterUser: last.userId, afterArtist: last.artistId },
+        { key: `digest:${data.cutoff}:${last.userId}:${last.artistId}` },
+      );
     }
     for (const pair of pairs) await digestOne(pair.userId, pair.artistId, data.cutoff);
   }
@@ -315,8 +361,15 @@ export function createFanout(s: NotificationServices) {
         excerpt: excerpt(item.content, 120),
         url: `${config.publicWebUrl}${itemPath(item.artistUsername, item.itemId, item.mediaKind)}`,
       }));
-      const template = templates.digest({ artist: sender, posts, unsubscribeUrl: url, preferencesUrl: `${config.publicWebUrl}/${items[0].artistUsername}/account` });
-      await s.mailer.send(await renderMail(fan.address, template, { headers: unsubscribeHeaders(url), messageId: `<digest-${ids[0]}@stagedoor.mail>` }));
+      const template = templates.digest({
+        artist: sender,
+        posts,
+        unsubscribeUrl: url,
+        preferencesUrl: `${config.publicWebUrl}/${items[0].artistUsername}/account`,
+      });
+      await s.mailer.send(
+        await renderMail(fan.address, template, { headers: unsubscribeHeaders(url), messageId: `<digest-${ids[0]}@stagedoor.mail>` }),
+      );
     }
     await db.query('UPDATE notifications SET emailed_at = now() WHERE id = ANY($1::text[])', [ids]);
   }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
-import type { Config } from '../../server/config.js';
+import type { Config } from '#contract/config';
+import type { PushPayload } from '#contract/notifications';
 import type { Queryable } from '../db/client.js';
 
 /**
@@ -26,7 +27,10 @@ export function loadVapidKeys(config: Config, warn: (line: string) => void): Vap
     const made = webpush.generateVAPIDKeys();
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(made, null, 2), { mode: 0o600 });
-    if (config.databaseUrl) warn(`push: VAPID keys generated into ${file}; api nodes sharing this database need the same pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)`);
+    if (config.databaseUrl)
+      warn(
+        `push: VAPID keys generated into ${file}; api nodes sharing this database need the same pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)`,
+      );
     return { ...made, subject };
   }
 }
@@ -38,16 +42,6 @@ export interface PushSubscriptionRow {
   auth: string;
 }
 
-/** What the service worker shows: the web side's notification, opened at url. */
-export interface PushPayload {
-  title: string;
-  body: string;
-  url: string;
-  icon: string | null;
-  /** One notification per item: a push sent again replaces the one shown. */
-  tag: string;
-}
-
 /** Push messages wait at most a day at the push service: news older than that is in the app and the mail. */
 const PUSH_TTL_SECONDS = 24 * 3600;
 
@@ -57,12 +51,16 @@ const PUSH_TTL_SECONDS = 24 * 3600;
  */
 export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionRow, payload: PushPayload): Promise<'sent' | 'gone'> {
   try {
-    await webpush.sendNotification({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, JSON.stringify(payload), {
-      vapidDetails: keys,
-      TTL: PUSH_TTL_SECONDS,
-      contentEncoding: 'aes128gcm',
-      timeout: 10_000,
-    });
+    await webpush.sendNotification(
+      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      JSON.stringify(payload),
+      {
+        vapidDetails: keys,
+        TTL: PUSH_TTL_SECONDS,
+        contentEncoding: 'aes128gcm',
+        timeout: 10_000,
+      },
+    );
     return 'sent';
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;

@@ -1,25 +1,7 @@
-import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '../../app/utils/content-types.js';
-import type { Config } from '../../server/config.js';
+import type { Config } from '#contract/config';
+import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
+import type { NotificationResponse } from '#contract/notifications';
 import { one, type Queryable } from '../db/client.js';
-
-/** The realtime events of notifications, sent to the fan's room like the unread-messages total. */
-export const NotificationEvent = {
-  /** { total }: the fan's unread in-app notifications, after any change (a new one, one read, all read). */
-  unreadTotal: 'notifications/unread-total',
-  /** { notification }: a new in-app notification, as GET /notifications lists it. */
-  created: 'notifications/new',
-} as const;
-
-export type EmailChoice = 'each' | 'digest' | 'none';
-export const EMAIL_CHOICES: EmailChoice[] = ['each', 'digest', 'none'];
-
-export interface Preferences {
-  email: EmailChoice;
-  push: boolean;
-  inApp: boolean;
-}
-
-export const DEFAULT_PREFERENCES: Preferences = { email: 'each', push: true, inApp: true };
 
 /** The SQL of a fan's choices for an artist, defaults filled in; expects notification_preferences as np. */
 export const PREFERENCE_COLUMNS = `coalesce(np.email, 'each') AS email, coalesce(np.push, true) AS push, coalesce(np.in_app, true) AS "inApp"`;
@@ -71,11 +53,11 @@ export function itemPath(artistUsername: string, itemId: string, mediaKind: Noti
   return `/${artistUsername}/vault/${encodeURIComponent(itemId)}?type=${itemViewForMedia(mediaKind)}&from=home`;
 }
 
-export function serializeNotification(row: NotificationRow, config: Config) {
+export function serializeNotification(row: NotificationRow, config: Config): NotificationResponse {
   const path = itemPath(row.artistUsername, row.itemId, row.mediaKind);
   return {
     _id: row.id,
-    type: 'new_item' as const,
+    type: 'new_item',
     performer: { _id: row.artistId, username: row.artistUsername, name: row.artistName, avatar: row.artistAvatar },
     item: { _id: row.itemId, title: row.itemTitle, type: row.itemType, typeLabel: CONTENT_TYPE_LABELS[row.itemType] },
     /** The web path to open, and the same as an absolute URL (for a push or a mail). */
@@ -85,8 +67,6 @@ export function serializeNotification(row: NotificationRow, config: Config) {
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
-
-export type NotificationResponse = ReturnType<typeof serializeNotification>;
 
 export async function listNotifications(db: Queryable, userId: string, offset: number, limit: number) {
   const [rows, count] = await Promise.all([

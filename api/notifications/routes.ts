@@ -5,15 +5,8 @@ import { paging } from '../content/params.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
-import {
-  EMAIL_CHOICES,
-  listNotifications,
-  NotificationEvent,
-  PREFERENCE_COLUMNS,
-  serializeNotification,
-  unreadCount,
-  type Preferences,
-} from './queries.js';
+import { EMAIL_CHOICES, NotificationEvent, type NotificationPreferences as Preferences } from '#contract/notifications';
+import { listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -31,8 +24,12 @@ const PushSubscriptionBody = z.object({
   endpoint: z.url({ protocol: /^https$/, error: 'endpoint must be the https URL of a push service.' }).max(2000),
   keys: z.object(
     {
-      p256dh: z.string({ error: 'keys.p256dh is required.' }).regex(/^[A-Za-z0-9_-]{80,100}=*$/, 'keys.p256dh must be a P-256 public key in base64url.'),
-      auth: z.string({ error: 'keys.auth is required.' }).regex(/^[A-Za-z0-9_-]{16,24}=*$/, 'keys.auth must be a 16-byte secret in base64url.'),
+      p256dh: z
+        .string({ error: 'keys.p256dh is required.' })
+        .regex(/^[A-Za-z0-9_-]{80,100}=*$/, 'keys.p256dh must be a P-256 public key in base64url.'),
+      auth: z
+        .string({ error: 'keys.auth is required.' })
+        .regex(/^[A-Za-z0-9_-]{16,24}=*$/, 'keys.auth must be a 16-byte secret in base64url.'),
     },
     { error: 'keys (p256dh and auth) are required.' },
   ),
@@ -58,7 +55,10 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   app.get('/notifications', async (request) => {
     const viewer = await requireViewer(s, request);
     const query = parse(ListQuery, request.query);
-    const [{ rows, total }, unread] = await Promise.all([listNotifications(db, viewer.id, query.offset, query.limit), unreadCount(db, viewer.id)]);
+    const [{ rows, total }, unread] = await Promise.all([
+      listNotifications(db, viewer.id, query.offset, query.limit),
+      unreadCount(db, viewer.id),
+    ]);
     return ok({ data: rows.map((row) => serializeNotification(row, config)), total, unread });
   });
 
@@ -76,7 +76,11 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   app.post<{ Params: { id: string } }>('/notifications/:id/read', async (request) => {
     const viewer = await requireViewer(s, request);
     const row = /^[0-9a-f-]{36}$/i.test(request.params.id)
-      ? await one(db, 'UPDATE notifications SET read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2 AND in_app RETURNING id', [request.params.id, viewer.id])
+      ? await one(
+          db,
+          'UPDATE notifications SET read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2 AND in_app RETURNING id',
+          [request.params.id, viewer.id],
+        )
       : undefined;
     if (!row) throw notFound('Notification not found');
     return ok({ success: true, unread: await tellUnread(viewer.id) });
@@ -154,12 +158,15 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
       const target = await unsubscribeTarget(request.query.token);
       return answer(request, reply, { ...target, done: false, token: request.query.token! });
     });
-    scope.post<{ Querystring: { token?: string }; Body: Record<string, string> | undefined }>('/notifications/unsubscribe', async (request, reply) => {
-      const token = request.query.token ?? (typeof request.body?.token === 'string' ? request.body.token : undefined);
-      const target = await unsubscribeTarget(token);
-      await savePreferences(target.userId, target.artistId, { ...(await preferences(target.userId, target.artistId)), email: 'none' });
-      return answer(request, reply, { ...target, done: true, token: token! });
-    });
+    scope.post<{ Querystring: { token?: string }; Body: Record<string, string> | undefined }>(
+      '/notifications/unsubscribe',
+      async (request, reply) => {
+        const token = request.query.token ?? (typeof request.body?.token === 'string' ? request.body.token : undefined);
+        const target = await unsubscribeTarget(token);
+        await savePreferences(target.userId, target.artistId, { ...(await preferences(target.userId, target.artistId)), email: 'none' });
+        return answer(request, reply, { ...target, done: true, token: token! });
+      },
+    );
   });
 
   async function unsubscribeTarget(token: string | undefined) {
@@ -175,11 +182,23 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     return { ...named, ...row };
   }
 
-  function answer(request: FastifyRequest, reply: FastifyReply, state: { email: string; artistName: string; artistUsername: string; done: boolean; token: string }) {
+  function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: { email: string; artistName: string; artistUsername: string; done: boolean; token: string },
+  ) {
     reply.header('Cache-Control', 'no-store');
     const data = { email: state.email, performer: { username: state.artistUsername, name: state.artistName }, unsubscribed: state.done };
     if (!wantsHtml(request)) return ok(data);
-    return reply.type('text/html; charset=utf-8').send(unsubscribePage({ ...state, action: `${config.publicApiUrl}/notifications/unsubscribe?token=${encodeURIComponent(state.token)}`, accountUrl: `${config.publicWebUrl}/${state.artistUsername}/account` }));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        unsubscribePage({
+          ...state,
+          action: `${config.publicApiUrl}/notifications/unsubscribe?token=${encodeURIComponent(state.token)}`,
+          accountUrl: `${config.publicWebUrl}/${state.artistUsername}/account`,
+        }),
+      );
   }
 
   async function requireArtistId(performerId: string) {
@@ -213,5 +232,8 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
 /** A browser following the link (or posting the page's form) gets a page; a client asking for JSON gets JSON. */
 function wantsHtml(request: FastifyRequest) {
   const accept = request.headers.accept ?? '';
-  return accept.includes('text/html') || request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') === true && !accept.includes('application/json');
+  return (
+    accept.includes('text/html') ||
+    (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') === true && !accept.includes('application/json'))
+  );
 }

@@ -104,7 +104,15 @@ export async function renewDueSubscriptions(rc: RenewalContext, testGateway: Ren
           `UPDATE subscriptions SET renewal_failures = $3, renewal_retry_at = $4, paid_until = $5, expires_at = $6,
                   auto_renew = $7, updated_at = now()
             WHERE id = $1 AND expires_at = $2 RETURNING id`,
-          [sub.id, sub.expiresAt, nextAttempt ? failures : 0, nextAttempt, nextAttempt ? paidUntil : null, accessUntil, nextAttempt !== null],
+          [
+            sub.id,
+            sub.expiresAt,
+            nextAttempt ? failures : 0,
+            nextAttempt,
+            nextAttempt ? paidUntil : null,
+            accessUntil,
+            nextAttempt !== null,
+          ],
         );
         if (!rows.length) return;
         // Access may now end sooner than the cached answer says.
@@ -115,13 +123,29 @@ export async function renewDueSubscriptions(rc: RenewalContext, testGateway: Ren
         `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents, currency,
                                card_id, failure_reason, failure_message, period_end)
          VALUES ($1, $2, $3, 'test', 'renewal', $4, $5, $5, $6, $7, $8, $9, $10::timestamptz + ${ONE_YEAR}) RETURNING id`,
-        [sub.userId, sub.artistId, sub.id, reason ? 'failed' : 'succeeded', sub.priceCents, sub.currency, sub.cardId, reason, reason ? FAILURE_MESSAGES[reason] : null, paidUntil],
+        [
+          sub.userId,
+          sub.artistId,
+          sub.id,
+          reason ? 'failed' : 'succeeded',
+          sub.priceCents,
+          sub.currency,
+          sub.cardId,
+          reason,
+          reason ? FAILURE_MESSAGES[reason] : null,
+          paidUntil,
+        ],
       );
       if (!reason) await queueMail(rc.jobs, { kind: 'receipt', paymentId: payment.id }, { key: `receipt:${payment.id}`, tx });
       else {
         await queueMail(
           rc.jobs,
-          { kind: 'renewalFailed', paymentId: payment.id, nextAttempt: nextAttempt?.toISOString() ?? null, accessUntil: accessUntil.toISOString() },
+          {
+            kind: 'renewalFailed',
+            paymentId: payment.id,
+            nextAttempt: nextAttempt?.toISOString() ?? null,
+            accessUntil: accessUntil.toISOString(),
+          },
           { key: `renewal-failed:${payment.id}`, tx },
         );
       }
@@ -151,7 +175,11 @@ export async function remindUpcomingRenewals(rc: RenewalContext, now: Date) {
       );
       for (const row of rows) {
         const renewsAt = new Date(row.expiresAt).toISOString();
-        await queueMail(rc.jobs, { kind: 'renewalReminder', subscriptionId: row.id, renewsAt }, { key: `reminder:${row.id}:${renewsAt}`, tx });
+        await queueMail(
+          rc.jobs,
+          { kind: 'renewalReminder', subscriptionId: row.id, renewsAt },
+          { key: `reminder:${row.id}:${renewsAt}`, tx },
+        );
       }
       return rows.length;
     });

@@ -43,7 +43,16 @@ async function startApi(env: Record<string, string>) {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
-    env: { ...process.env, REDIS_URL: '', SERVE: 'api', API_PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'true', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      REDIS_URL: '',
+      SERVE: 'api',
+      API_PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +65,13 @@ async function startApi(env: Record<string, string>) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`the api did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -64,7 +79,9 @@ async function startApi(env: Record<string, string>) {
 }
 
 function exited(child: ChildProcess) {
-  return new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
@@ -99,7 +116,9 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     const env = await storage(database.name, smtp);
     const first = await startApi(env);
 
-    const artistLogin = await call<{ token: string }>(first.url, 'POST', '/auth/login', { body: { username: ARTIST.email, password: ARTIST.password, remember: true } });
+    const artistLogin = await call<{ token: string }>(first.url, 'POST', '/auth/login', {
+      body: { username: ARTIST.email, password: ARTIST.password, remember: true },
+    });
     const artistToken = artistLogin.body.data.token;
     const artist = await call<{ _id: string }>(first.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
     const fans: { email: string; token: string }[] = [];
@@ -107,9 +126,20 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
       const username = uniqueName('crash');
       const email = `${username}@example.com`;
       const headers = { 'x-forwarded-for': clientAddress() };
-      const registered = await call<{ token: string }>(first.url, 'POST', '/auth/users/register', { body: { username, email, password: FAN_PASSWORD }, headers });
+      const registered = await call<{ token: string }>(first.url, 'POST', '/auth/users/register', {
+        body: { username, email, password: FAN_PASSWORD },
+        headers,
+      });
       const token = registered.body.data.token;
-      expect((await call(first.url, 'POST', '/payment/subscribe/performers', { token, headers, body: { type: 'free', performerId: artist.body.data._id } })).status).toBe(200);
+      expect(
+        (
+          await call(first.url, 'POST', '/payment/subscribe/performers', {
+            token,
+            headers,
+            body: { type: 'free', performerId: artist.body.data._id },
+          })
+        ).status,
+      ).toBe(200);
       fans.push({ email, token });
     }
     const postMails = (email: string) => smtp.to(email).filter((mail) => mail.parsed.subject?.endsWith(POST_TITLE));
@@ -117,7 +147,10 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     // Each fan's welcome mail first, so the queue is quiet when the post goes out.
     await until('the welcome mails', () => fans.every((fan) => smtp.to(fan.email).length === 1));
 
-    const posted = await call(first.url, 'POST', '/content', { token: artistToken, body: { title: POST_TITLE, content: '<p>Doors at eight.</p>', tags: 'announcement' } });
+    const posted = await call(first.url, 'POST', '/content', {
+      token: artistToken,
+      body: { title: POST_TITLE, content: '<p>Doors at eight.</p>', tags: 'announcement' },
+    });
     expect(posted.status).toBe(201);
     await until('the first mails of the fan-out', () => told() >= 5);
     smtp.hold();
@@ -142,7 +175,9 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     await new Promise((resolve) => setTimeout(resolve, 8000));
     for (const fan of fans) {
       expect(postMails(fan.email), fan.email).toHaveLength(1);
-      const bell = await call<{ total: number; data: { item: { title: string } }[] }>(second.url, 'GET', '/notifications', { token: fan.token });
+      const bell = await call<{ total: number; data: { item: { title: string } }[] }>(second.url, 'GET', '/notifications', {
+        token: fan.token,
+      });
       expect(bell.body.data.total).toBe(1);
       expect(bell.body.data.data[0].item.title).toBe(POST_TITLE);
     }

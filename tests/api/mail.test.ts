@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RENEWALS_QUEUE } from '../../api/jobs/index';
 import { queueMail } from '../../api/mail/jobs';
-import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, makeArtist, registerFan, startTestApi, waitForMail, type TestApi, type TestUser } from '../helpers/api';
+import {
+  call,
+  clientAddress,
+  describeEachDatabase,
+  FAN_PASSWORD,
+  makeArtist,
+  registerFan,
+  startTestApi,
+  waitForMail,
+  type TestApi,
+  type TestUser,
+} from '../helpers/api';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/notify';
 
 /**
@@ -50,7 +61,11 @@ const sweep = async (at: number) => {
 describeEachDatabase('mail', (database) => {
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await startTestApi({ database: database.name, now: () => new Date(clock), env: { SMTP_URL: smtp.url, PUBLIC_WEB_URL: 'https://fans.example', PUBLIC_API_URL: 'https://api.example' } });
+    t = await startTestApi({
+      database: database.name,
+      now: () => new Date(clock),
+      env: { SMTP_URL: smtp.url, PUBLIC_WEB_URL: 'https://fans.example', PUBLIC_API_URL: 'https://api.example' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -66,7 +81,9 @@ describeEachDatabase('mail', (database) => {
     expect(mail.parsed.subject).toBe('Your receipt for Nova Ricci’s fan club');
     expect(mail.parsed.from?.value).toEqual([{ name: 'Stagedoor', address: 'no-reply@stagedoor.fm' }]);
     expect(mail.parsed.messageId).toMatch(/^<.+@stagedoor\.mail>$/);
-    const renews = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(payment.subscription.expiresAt));
+    const renews = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(payment.subscription.expiresAt),
+    );
     holds(mail, 'Nova Ricci', '$39.99', 'SPRING', '$49.99', 'Visa ending 4242', renews, 'turn renewal off');
     expect(mail.parsed.html).toContain('src="https://api.example/performers/images/abc"');
     expect(mail.parsed.html).toContain('href="https://fans.example/');
@@ -77,7 +94,10 @@ describeEachDatabase('mail', (database) => {
     const fan = await registerFan(t);
     await payWithCard(fan, artist);
     await smtp.waitFor(fan.email, 1);
-    const [{ expiresAt }] = await t.db.query<{ expiresAt: Date }>('SELECT expires_at AS "expiresAt" FROM subscriptions WHERE user_id = $1', [fan.id]);
+    const [{ expiresAt }] = await t.db.query<{ expiresAt: Date }>(
+      'SELECT expires_at AS "expiresAt" FROM subscriptions WHERE user_id = $1',
+      [fan.id],
+    );
     const end = new Date(expiresAt).getTime();
 
     await sweep(end - 10 * DAY);
@@ -99,7 +119,10 @@ describeEachDatabase('mail', (database) => {
     expect(failed.parsed.subject).toBe('We could not renew your Nova Ricci membership');
     holds(failed, 'Your card was declined', 'We will try again on', 'keep access');
     const access = async () => (await call(t.url, 'GET', `/subscriptions/performers/${artist.id}`, { token: fan.token })).body.data;
-    for (const [n, day] of [[4, 1], [5, 3]] as const) {
+    for (const [n, day] of [
+      [4, 1],
+      [5, 3],
+    ] as const) {
       await sweep(first + day * DAY);
       const mail = (await smtp.waitFor(fan.email, n))[n - 1];
       expect(mail.parsed.subject).toBe('We could not renew your Nova Ricci membership');
@@ -111,7 +134,10 @@ describeEachDatabase('mail', (database) => {
     holds(ended, 'That was our last try', 'Join again');
     expect(await access()).toMatchObject({ autoRenew: false });
     expect(new Date((await access()).expiresAt).getTime()).toBeLessThanOrEqual(first + 7 * DAY + 1000);
-    const renewals = await t.db.query<{ status: string }>(`SELECT status FROM payments WHERE user_id = $1 AND kind = 'renewal' ORDER BY created_at`, [fan.id]);
+    const renewals = await t.db.query<{ status: string }>(
+      `SELECT status FROM payments WHERE user_id = $1 AND kind = 'renewal' ORDER BY created_at`,
+      [fan.id],
+    );
     expect(renewals.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
@@ -120,7 +146,10 @@ describeEachDatabase('mail', (database) => {
     const fan = await registerFan(t);
     await payWithCard(fan, artist);
     await smtp.waitFor(fan.email, 1);
-    const [{ expiresAt }] = await t.db.query<{ expiresAt: Date }>('SELECT expires_at AS "expiresAt" FROM subscriptions WHERE user_id = $1', [fan.id]);
+    const [{ expiresAt }] = await t.db.query<{ expiresAt: Date }>(
+      'SELECT expires_at AS "expiresAt" FROM subscriptions WHERE user_id = $1',
+      [fan.id],
+    );
     const end = new Date(expiresAt).getTime();
     await t.db.query(`UPDATE test_gateway_cards SET behaviour = 'insufficient_funds' WHERE user_id = $1`, [fan.id]);
     await sweep(end - 0.5 * DAY);
@@ -131,7 +160,10 @@ describeEachDatabase('mail', (database) => {
     const receipt = (await smtp.waitFor(fan.email, 3))[2];
     expect(receipt.parsed.subject).toBe('Your Nova Ricci membership renewed: receipt');
     holds(receipt, '$49.99', 'Visa ending 4242');
-    const [row] = await t.db.query<{ expiresAt: Date; failures: number }>('SELECT expires_at AS "expiresAt", renewal_failures AS failures FROM subscriptions WHERE user_id = $1', [fan.id]);
+    const [row] = await t.db.query<{ expiresAt: Date; failures: number }>(
+      'SELECT expires_at AS "expiresAt", renewal_failures AS failures FROM subscriptions WHERE user_id = $1',
+      [fan.id],
+    );
     expect(Math.abs(new Date(row.expiresAt).getTime() - (end + 365 * DAY))).toBeLessThan(2 * DAY);
     expect(row.failures).toBe(0);
   });
@@ -172,7 +204,10 @@ describeEachDatabase('mail', (database) => {
     expect(reset.parsed.subject).toBe('Reset your Stagedoor password');
     const link = /https:\/\/fans\.example\/password\/reset\?token=[\w-]+/.exec(reset.parsed.text ?? '')![0];
     holds(reset, link, 'within one hour');
-    const changed = await call(t.url, 'POST', '/auth/password-change', { query: { token: new URL(link).searchParams.get('token')! }, body: { password: `${FAN_PASSWORD}x` } });
+    const changed = await call(t.url, 'POST', '/auth/password-change', {
+      query: { token: new URL(link).searchParams.get('token')! },
+      body: { password: `${FAN_PASSWORD}x` },
+    });
     expect(changed.status).toBe(200);
     const mail = (await smtp.waitFor(fan.email, 2))[1];
     expect(mail.parsed.subject).toBe('Your Stagedoor password was changed');
@@ -181,7 +216,11 @@ describeEachDatabase('mail', (database) => {
 
   it('email changed goes to the old address (for PUT /users)', async () => {
     const fan = await registerFan(t);
-    await queueMail(t.api.ctx.jobs, { kind: 'emailChanged', userId: fan.id, oldEmail: fan.email, newEmail: 'new@example.com', at: new Date().toISOString() }, { key: `test:${fan.id}` });
+    await queueMail(
+      t.api.ctx.jobs,
+      { kind: 'emailChanged', userId: fan.id, oldEmail: fan.email, newEmail: 'new@example.com', at: new Date().toISOString() },
+      { key: `test:${fan.id}` },
+    );
     const [mail] = await smtp.waitFor(fan.email);
     expect(mail.parsed.subject).toBe('The email address of your Stagedoor account was changed');
     holds(mail, 'new@example.com');
@@ -201,7 +240,11 @@ describeEachDatabase('mail without SMTP', (database) => {
     const fan = await registerFan(u);
     await call(u.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: artist.id } });
     const mail = await waitForMail(u, fan.email);
-    expect(mail).toMatchObject({ from: 'Stagedoor <no-reply@stagedoor.fm>', subject: 'Welcome to Juniper Lane’s fan club', messageId: expect.stringMatching(/@stagedoor\.mail>$/) });
+    expect(mail).toMatchObject({
+      from: 'Stagedoor <no-reply@stagedoor.fm>',
+      subject: 'Welcome to Juniper Lane’s fan club',
+      messageId: expect.stringMatching(/@stagedoor\.mail>$/),
+    });
     expect(mail.text).toContain('Membership is free');
     expect(mail.html).toMatch(/^<!DOCTYPE html/);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatScheduleDate, formatScheduleTime } from '../../app/utils/content-validation';
+import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { DIGEST_QUEUE } from '../../api/notifications/fanout';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { startPushService, startSmtp, type TestPushService, type TestSmtp } from '../helpers/notify';
@@ -40,7 +40,10 @@ describeEachDatabase('new-post notifications', (database) => {
   beforeAll(async () => {
     [smtp, push] = await Promise.all([startSmtp(), startPushService()]);
     // Two fans a batch, so a club of a few fans already fans out over several jobs.
-    t = await startTestApi({ database: database.name, env: { SMTP_URL: smtp.url, NOTIFY_BATCH_SIZE: '2', PUBLIC_WEB_URL: 'https://fans.example' } });
+    t = await startTestApi({
+      database: database.name,
+      env: { SMTP_URL: smtp.url, NOTIFY_BATCH_SIZE: '2', PUBLIC_WEB_URL: 'https://fans.example' },
+    });
   });
   afterAll(async () => {
     for (const socket of sockets.splice(0)) socket.disconnect();
@@ -82,7 +85,11 @@ describeEachDatabase('new-post notifications', (database) => {
     expect(mail.parsed.text).toContain(unsubscribe);
 
     const [delivered] = await push.waitFor(browser.endpoint);
-    expect(delivered.payload).toMatchObject({ title: `${artist.username}: Studio night`, body: 'Three new songs tonight.', tag: `item-${item._id}` });
+    expect(delivered.payload).toMatchObject({
+      title: `${artist.username}: Studio night`,
+      body: 'Three new songs tonight.',
+      tag: `item-${item._id}`,
+    });
     expect(delivered.payload.url).toBe(`https://fans.example/${artist.username}/vault/${item._id}?type=post&from=home`);
     const vapid = (await call(t.url, 'GET', '/notifications/push/key')).body.data.publicKey;
     expect(delivered.authorization).toMatch(new RegExp(`^vapid t=.+, k=${vapid}$`));
@@ -91,7 +98,11 @@ describeEachDatabase('new-post notifications', (database) => {
     expect(live.notification).toMatchObject({ item: { _id: item._id, title: 'Studio night' }, read: false });
     await events.waitFor('notifications/unread-total', (p) => p.total === 1);
     const listed = await call(t.url, 'GET', '/notifications', { token: fan.token });
-    expect(listed.body.data).toMatchObject({ total: 1, unread: 1, data: [{ item: { _id: item._id }, performer: { username: artist.username }, read: false }] });
+    expect(listed.body.data).toMatchObject({
+      total: 1,
+      unread: 1,
+      data: [{ item: { _id: item._id }, performer: { username: artist.username }, read: false }],
+    });
 
     // Every fan of the club, over three batches, told once.
     for (const member of members) expect(await smtp.waitFor(email(member))).toHaveLength(1);
@@ -121,7 +132,11 @@ describeEachDatabase('new-post notifications', (database) => {
     const local = new URL(link.pathname + link.search, t.url);
 
     const shown = await call(t.url, 'GET', local.pathname + local.search);
-    expect(shown.body.data).toEqual({ email: email(fan), performer: { username: artist.username, name: artist.username }, unsubscribed: false });
+    expect(shown.body.data).toEqual({
+      email: email(fan),
+      performer: { username: artist.username, name: artist.username },
+      unsubscribed: false,
+    });
     const page = await fetch(local, { headers: { accept: 'text/html' } });
     expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
     // Opening the link changes nothing (mail scanners follow links).
@@ -129,9 +144,17 @@ describeEachDatabase('new-post notifications', (database) => {
     await smtp.waitFor(email(fan), 2);
 
     // RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the link, without cookies.
-    const oneClick = await fetch(local, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = await fetch(local, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.status).toBe(200);
-    expect((await call(t.url, 'GET', `/notifications/preferences/${artist.id}`, { token: fan.token })).body.data).toMatchObject({ email: 'none', push: true, inApp: true });
+    expect((await call(t.url, 'GET', `/notifications/preferences/${artist.id}`, { token: fan.token })).body.data).toMatchObject({
+      email: 'none',
+      push: true,
+      inApp: true,
+    });
 
     await publish(artist, { title: 'Third' });
     await smtp.waitFor(email(other), 3);
@@ -140,7 +163,9 @@ describeEachDatabase('new-post notifications', (database) => {
     // Still told in the app.
     expect((await call(t.url, 'GET', '/notifications', { token: fan.token })).body.data.total).toBe(3);
 
-    expect((await call(t.url, 'POST', '/notifications/unsubscribe', { query: { token: `${link.searchParams.get('token')}x` } })).status).toBe(400);
+    expect(
+      (await call(t.url, 'POST', '/notifications/unsubscribe', { query: { token: `${link.searchParams.get('token')}x` } })).status,
+    ).toBe(400);
     expect((await call(t.url, 'GET', '/notifications/unsubscribe')).status).toBe(400);
   });
 
@@ -151,13 +176,24 @@ describeEachDatabase('new-post notifications', (database) => {
     const schedule = { enabled: true, date: formatScheduleDate(at), time: formatScheduleTime(at) };
     const scheduled = await publish(artist, { title: 'Tour dates', schedule });
     const withdrawn = await publish(artist, { title: 'Withdrawn', schedule });
-    expect((await call(t.url, 'PUT', `/content/${withdrawn._id}`, { token: artist.token, body: { title: 'Withdrawn', content: '<p>x</p>', tags: 'post', schedule, draft: true } })).status).toBe(200);
+    expect(
+      (
+        await call(t.url, 'PUT', `/content/${withdrawn._id}`, {
+          token: artist.token,
+          body: { title: 'Withdrawn', content: '<p>x</p>', tags: 'post', schedule, draft: true },
+        })
+      ).status,
+    ).toBe(200);
     await settle();
     expect(smtp.to(email(fan))).toEqual([]);
 
     // The time arrives: the item and its job are moved into the past, as the clock would move.
-    await t.db.query(`UPDATE content_items SET publish_at = publish_at - interval '12 minutes' WHERE id = ANY($1::text[])`, [[scheduled._id, withdrawn._id]]);
-    await t.db.query(`UPDATE ${t.config.jobs.schema}.job SET start_after = start_after - interval '12 minutes' WHERE name = 'content.visible' AND state = 'created'`);
+    await t.db.query(`UPDATE content_items SET publish_at = publish_at - interval '12 minutes' WHERE id = ANY($1::text[])`, [
+      [scheduled._id, withdrawn._id],
+    ]);
+    await t.db.query(
+      `UPDATE ${t.config.jobs.schema}.job SET start_after = start_after - interval '12 minutes' WHERE name = 'content.visible' AND state = 'created'`,
+    );
     const [mail] = await smtp.waitFor(email(fan));
     expect(mail.parsed.subject).toBe(`${artist.username}: Tour dates`);
     await settle();
@@ -171,9 +207,18 @@ describeEachDatabase('new-post notifications', (database) => {
     await call(t.url, 'POST', '/notifications/push/subscriptions', { token: fan.token, body: browser });
     const defaults = await call(t.url, 'GET', '/notifications/preferences', { token: fan.token });
     expect(defaults.body.data.data).toEqual([
-      { performerId: artist.id, performer: { _id: artist.id, username: artist.username, name: artist.username, avatar: '' }, email: 'each', push: true, inApp: true },
+      {
+        performerId: artist.id,
+        performer: { _id: artist.id, username: artist.username, name: artist.username, avatar: '' },
+        email: 'each',
+        push: true,
+        inApp: true,
+      },
     ]);
-    const changed = await call(t.url, 'PUT', `/notifications/preferences/${artist.id}`, { token: fan.token, body: { email: 'digest', push: false } });
+    const changed = await call(t.url, 'PUT', `/notifications/preferences/${artist.id}`, {
+      token: fan.token,
+      body: { email: 'digest', push: false },
+    });
     expect(changed.body.data).toEqual({ performerId: artist.id, email: 'digest', push: false, inApp: true });
 
     await publish(artist, { title: 'Morning' });
@@ -225,7 +270,14 @@ describeEachDatabase('new-post notifications', (database) => {
     expect((await post({ endpoint: 'http://push.example/x', keys: push.subscription().keys })).status).toBe(400);
     expect((await post({ endpoint: 'https://push.example/x', keys: { p256dh: 'short', auth: 'x' } })).status).toBe(400);
     expect((await post({})).status).toBe(400);
-    expect((await call(t.url, 'DELETE', '/notifications/push/subscriptions', { token: fan.token, body: { endpoint: 'https://push.example/none' } })).status).toBe(404);
+    expect(
+      (
+        await call(t.url, 'DELETE', '/notifications/push/subscriptions', {
+          token: fan.token,
+          body: { endpoint: 'https://push.example/none' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call(t.url, 'GET', '/notifications', { token: fan.token, query: { limit: 0 } })).status).toBe(400);
     expect((await call(t.url, 'GET', '/notifications')).status).toBe(401);
   });

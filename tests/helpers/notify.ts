@@ -121,8 +121,29 @@ export interface TestPushService {
  */
 export async function startPushService(): Promise<TestPushService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-push-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
   const key = fs.readFileSync(path.join(dir, 'key.pem'));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -161,7 +182,10 @@ export async function startPushService(): Promise<TestPushService> {
       const auth = randomBytes(16);
       const id = randomBytes(8).toString('hex');
       receivers.set(id, { ecdh, auth, gone });
-      return { endpoint: `${origin}/push/${id}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+      return {
+        endpoint: `${origin}/push/${id}`,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      };
     },
     async waitFor(endpoint, count = 1, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

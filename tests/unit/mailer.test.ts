@@ -45,7 +45,12 @@ describe('the mailer', () => {
       },
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Stagedoor <no-reply@stagedoor.test>', outboxDir: os.tmpdir(), log: () => {} });
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'Stagedoor <no-reply@stagedoor.test>',
+      outboxDir: os.tmpdir(),
+      log: () => {},
+    });
     await mailer.send(MAIL);
     mailer.close();
     const parsed = await simpleParser(received[0]);
