@@ -53,6 +53,7 @@ async function main() {
     const apiPort = await api.listen(config.apiPort, config.host);
     lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);
     console.log(`api listening on http://localhost:${apiPort}`);
+    await api.startWorkers();
   }
   if (config.serve !== 'api') {
     const app = await createWebServer(config, webApiTransport(config, api));
@@ -73,6 +74,7 @@ async function main() {
     const idle = setInterval(() => web?.closeIdleConnections(), 200);
     await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
     clearInterval(idle);
+    // The api's close lets the jobs under way finish (8 s at most), then stops its workers.
     await api?.close();
     await db?.close();
     lock?.release();
