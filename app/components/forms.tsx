@@ -162,16 +162,35 @@ type InputExtras = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | '
 export function InputField(
   props: FieldShell & {
     type?: 'text' | 'email' | 'number' | 'url' | 'tel' | 'search' | 'datetime-local' | 'date' | 'time';
+    /** A `value` here makes the input controlled (conform's useInputControl): conform's defaultValue is then left out. */
     inputProps?: InputExtras;
+    /** Beside the input, in its row (a calendar button, say). */
+    addon?: ReactNode;
   },
 ) {
-  const { field, label, hint, className, type = 'text', inputProps } = props;
-  const { key, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { field, label, hint, className, type = 'text', inputProps, addon } = props;
+  const { key, defaultValue, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
   const invalid = isInvalid(props);
+  const input = (
+    <input
+      key={key}
+      {...conformProps}
+      defaultValue={inputProps?.value === undefined ? defaultValue : undefined}
+      {...inputProps}
+      className={inputClassName(invalid)}
+    />
+  );
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
-      <input key={key} {...conformProps} {...inputProps} className={inputClassName(invalid)} />
+      {addon ? (
+        <div className="flex gap-2">
+          {input}
+          {addon}
+        </div>
+      ) : (
+        input
+      )}
       <Hint field={field} hint={hint} invalid={invalid} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
@@ -235,7 +254,8 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
-      <select key={key} {...conformProps} className={inputClassName(invalid)}>
+      {/* The options' own background: the open list is drawn by the system, white by default under white text. */}
+      <select key={key} {...conformProps} className={`${inputClassName(invalid)} [&>option]:bg-navy`}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -250,13 +270,20 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
 }
 
 /** A checkbox with its label beside it (a form posts 'on' when it is ticked: the schemas take that). */
-export function CheckboxField(props: FieldShell) {
-  const { field, label, hint, className } = props;
+export function CheckboxField(
+  props: FieldShell & { inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'value' | 'defaultChecked'> },
+) {
+  const { field, label, hint, className, inputProps } = props;
   const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined });
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
-        <input key={key} {...conformProps} className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent" />
+        <input
+          key={key}
+          {...conformProps}
+          {...inputProps}
+          className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
+        />
         <label htmlFor={field.id} className="text-base text-white/90">
           {label}
         </label>
@@ -271,14 +298,23 @@ export function CheckboxField(props: FieldShell) {
  * A file picker that says what was chosen (its name and size) and, while the form is being sent, that the file is on
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
  */
-export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number }) {
-  const { field, label, hint, className, accept, uploading = false, progress } = props;
+export function FileField(
+  props: FieldShell & {
+    accept?: string;
+    uploading?: boolean;
+    progress?: number;
+    /** The file the field holds now (an edit form's current picture, an earlier upload), between label and picker. */
+    attached?: ReactNode;
+  },
+) {
+  const { field, label, hint, className, accept, uploading = false, progress, attached } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
+      {attached}
       <input
         key={key}
         {...conformProps}
