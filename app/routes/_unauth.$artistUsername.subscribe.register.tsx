@@ -72,9 +72,8 @@ export async function action(args: ActionFunctionArgs) {
     newToken = answer.data?.token;
   } catch (error) {
     if (editing && isHttpError(error, 403)) throw api.logoutRedirect();
-    // Spec §5, §8: 400 and 422 are conflicts (the username, the email).
-    if (isHttpError(error, 400, 422))
-      return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] }, error.status);
+    // Spec §5, §8: the api's 400 and 422 are conflicts (the username, the email); the form's reply is a 400 either way.
+    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] });
     if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields: ['password'] });
     throw error;
   }
