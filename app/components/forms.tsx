@@ -256,7 +256,11 @@ export function CheckboxField(props: FieldShell) {
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
-        <input key={key} {...conformProps} className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent" />
+        <input
+          key={key}
+          {...conformProps}
+          className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
+        />
         <label htmlFor={field.id} className="text-base text-white/90">
           {label}
         </label>
@@ -270,15 +274,17 @@ export function CheckboxField(props: FieldShell) {
 /**
  * A file picker that says what was chosen (its name and size) and, while the form is being sent, that the file is on
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
+ * `preview` shows what the field holds now (the current image, say) between the label and the picker.
  */
-export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number }) {
-  const { field, label, hint, className, accept, uploading = false, progress } = props;
+export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number; preview?: ReactNode }) {
+  const { field, label, hint, className, accept, uploading = false, progress, preview } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
+      {preview}
       <input
         key={key}
         {...conformProps}
