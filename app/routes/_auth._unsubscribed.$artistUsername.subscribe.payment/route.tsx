@@ -49,7 +49,10 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export const action = paymentAction;
 
-/** Remix keeps the loader's data after a refused attempt (a 4xx reply); the next attempt needs a new idempotency key. */
+/**
+ * After any post, a refused one too, the loader runs again: the next attempt needs a new idempotency key. Remix 2 does
+ * so by default today; single fetch would skip it after a 4xx reply.
+ */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
   formMethod?.toLowerCase() === 'post' || defaultShouldRevalidate;
 
