@@ -17,7 +17,8 @@ export function replyError(reply: SubmissionResult<string[]> | undefined, field?
 /**
  * This tab's messages on their way. Each shows at once as pending and goes to the page's action through a fetcher of
  * its own, with the same clientId on every attempt, so a resend is never a second message. The pending copy goes
- * once the stored one is among `stored` (by the socket, or the loader's data after the fetcher's answer).
+ * once the stored one is here: among the `live` ones the socket brought, or the `loaded` ones of the loader, which
+ * runs again after the fetcher's answer.
  */
 export function useSends(loaded: Message[], live: Message[], viewerId: string) {
   const submit = useSubmit();
