@@ -70,7 +70,7 @@ export function CollectionForm({
             hint="JPEG, PNG, WebP or GIF, up to 15 MB."
             accept={IMAGE_ACCEPT}
             uploading={saving}
-            attached={
+            preview={
               cover ? (
                 <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
                   {cover.url ? <img src={cover.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}

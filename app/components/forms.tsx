@@ -145,6 +145,7 @@ function Label({ field, children }: { field: FieldMetadata<unknown>; children: R
   );
 }
 
+/** The hint gives way to the error, and the input's aria-describedby names only what is on the page. */
 function Hint({ field, hint, invalid }: { field: FieldMetadata<unknown>; hint?: ReactNode; invalid: boolean }) {
   return hint && !invalid ? (
     <p id={field.descriptionId} className="mt-1 text-sm text-white/70">
@@ -155,6 +156,7 @@ function Hint({ field, hint, invalid }: { field: FieldMetadata<unknown>; hint?: 
 
 const isInvalid = ({ field, invalid, hideErrors }: FieldShell) => Boolean(invalid || (!hideErrors && field.errors?.length));
 const shownErrors = ({ field, hideErrors }: FieldShell) => (hideErrors ? undefined : field.errors);
+const hintId = (props: FieldShell) => (props.hint && !isInvalid(props) ? props.field.descriptionId : undefined);
 
 /** A text-like input (text, email, number, url, datetime-local…); `inputProps` adds what conform does not derive. */
 type InputExtras = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'defaultValue'>;
@@ -169,7 +171,7 @@ export function InputField(
   },
 ) {
   const { field, label, hint, className, type = 'text', inputProps, addon } = props;
-  const { key, defaultValue, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, defaultValue, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   const input = (
     <input
@@ -201,7 +203,7 @@ export function InputField(
 export function PasswordInputField(props: FieldShell & { inputProps: InputExtras & { autoComplete: string } }) {
   const { field, label, hint, className, inputProps } = props;
   const [visible, setVisible] = useState(false);
-  const { key, ...conformProps } = getInputProps(field, { type: 'password', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type: 'password', ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
@@ -225,7 +227,7 @@ export function PasswordInputField(props: FieldShell & { inputProps: InputExtras
           <span className="sr-only"> password</span>
         </button>
       </div>
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -235,13 +237,13 @@ export function TextareaField(
   props: FieldShell & { textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'defaultValue'> },
 ) {
   const { field, label, hint, className, textareaProps } = props;
-  const { key, ...conformProps } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getTextareaProps(field, { ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
       <textarea key={key} rows={4} {...conformProps} {...textareaProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -249,7 +251,7 @@ export function TextareaField(
 
 export function SelectField(props: FieldShell & { options: readonly { value: string; label: string }[]; placeholder?: string }) {
   const { field, label, hint, className, options, placeholder } = props;
-  const { key, ...conformProps } = getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getSelectProps(field, { ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
@@ -263,7 +265,7 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
           </option>
         ))}
       </select>
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -274,7 +276,7 @@ export function CheckboxField(
   props: FieldShell & { inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'value' | 'defaultChecked'> },
 ) {
   const { field, label, hint, className, inputProps } = props;
-  const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hintId(props) });
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
@@ -297,24 +299,16 @@ export function CheckboxField(
 /**
  * A file picker that says what was chosen (its name and size) and, while the form is being sent, that the file is on
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
+ * `preview` shows what the field holds now (the current image, say) between the label and the picker.
  */
-export function FileField(
-  props: FieldShell & {
-    accept?: string;
-    uploading?: boolean;
-    progress?: number;
-    /** The file the field holds now (an edit form's current picture, an earlier upload), between label and picker. */
-    attached?: ReactNode;
-  },
-) {
-  const { field, label, hint, className, accept, uploading = false, progress, attached } = props;
+export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number; preview?: ReactNode }) {
+  const { field, label, hint, className, accept, uploading = false, progress, preview } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
-  const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
-  const invalid = isInvalid(props);
+  const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hintId(props) });
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
-      {attached}
+      {preview}
       <input
         key={key}
         {...conformProps}
@@ -338,7 +332,7 @@ export function FileField(
           {chosen.name} · {formatBytes(chosen.size)}
         </p>
       ) : null}
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );

@@ -81,7 +81,7 @@ export function AttachedFileField({
         hint={hint}
         accept={accept}
         uploading={uploading}
-        attached={
+        preview={
           attached ? (
             <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
               {shown?.kind === 'image' ? <img src={shown.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
