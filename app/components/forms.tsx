@@ -1,20 +1,7 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
 import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
-/**
- * Form primitives shared by every form. Pass conform's `getInputProps(field, { type })` as inputProps: it
- * carries id, name, defaultValue, required, aria-invalid and aria-describedby; errorId ties the error text to it.
- */
-export interface FieldProps {
-  label: ReactNode;
-  inputProps: InputHTMLAttributes<HTMLInputElement> & { id: string; key?: string };
-  errors?: string[];
-  errorId?: string;
-  hint?: ReactNode;
-  className?: string;
-  /** Show the error style without a message of the field's own (a form-level error concerns this field too). */
-  invalid?: boolean;
-}
+/** Form primitives shared by every form: the fields below take conform's field; these are their parts. */
 
 const inputClass =
   'block w-full rounded-lg border bg-white/5 px-3 py-2.5 text-base text-white placeholder:text-white/60 ' +
@@ -22,50 +9,6 @@ const inputClass =
 
 export function inputClassName(invalid: boolean) {
   return `${inputClass} ${invalid ? 'border-red-400' : 'border-white/25'}`;
-}
-
-export function Field({ label, inputProps, errors, errorId, hint, className, invalid: forceInvalid }: FieldProps) {
-  const { key, ...props } = inputProps;
-  const invalid = Boolean(forceInvalid || errors?.length);
-  return (
-    <div className={className}>
-      <label htmlFor={props.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        {label}
-      </label>
-      <input key={key} {...props} className={inputClassName(invalid)} />
-      {hint && !invalid ? <p className="mt-1 text-sm text-white/70">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
-}
-
-/** A password input with a show/hide toggle (the toggle needs JavaScript; without it the field still works). */
-export function PasswordField(props: FieldProps) {
-  const [visible, setVisible] = useState(false);
-  const { key, ...inputProps } = props.inputProps;
-  const invalid = Boolean(props.invalid || props.errors?.length);
-  return (
-    <div className={props.className}>
-      <label htmlFor={inputProps.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        {props.label}
-      </label>
-      <div className="relative">
-        <input key={key} {...inputProps} type={visible ? 'text' : 'password'} className={`${inputClassName(invalid)} pr-20`} />
-        <button
-          type="button"
-          onClick={() => setVisible((v) => !v)}
-          aria-pressed={visible}
-          aria-controls={inputProps.id}
-          className="absolute inset-y-0 right-0 rounded-r-lg px-3 text-sm font-medium text-accent hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-        >
-          {visible ? 'Hide' : 'Show'}
-          <span className="sr-only"> password</span>
-        </button>
-      </div>
-      {props.hint && !invalid ? <p className="mt-1 text-sm text-white/70">{props.hint}</p> : null}
-      <ErrorList id={props.errorId} errors={props.errors} />
-    </div>
-  );
 }
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
