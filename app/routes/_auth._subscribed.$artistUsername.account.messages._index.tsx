@@ -6,7 +6,7 @@ import { START_BUTTON, StartConversationForm } from '~/components/start-conversa
 import * as z from 'zod/mini';
 import { apiFor, isHttpError } from '~/utils/api.server';
 import { invariantResponse, isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply } from '~/utils/form-reply.server';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
 import { conversationHref, mapConversation, upsertConversation } from '~/utils/messages';
@@ -34,7 +34,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const api = apiFor(args);
   const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
-  const submission = parseGuardedForm(await args.request.formData(), StartSchema);
+  const submission = parseGuardedForm(await readFormData(args.request), StartSchema);
   invariantResponse(submission.status === 'success', 'Bad request', { status: 400 });
   const owner = isOwnArtist(user, artist);
   const { fanId } = submission.value;

@@ -7,7 +7,7 @@ import { SubscribeSteps } from '~/components/subscribe-steps';
 import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
 import { apiFor, isHttpError, type HttpError } from '~/utils/api.server';
 import { getOptionalUser, requireArtist } from '~/utils/auth.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
@@ -61,7 +61,7 @@ export async function action(args: ActionFunctionArgs) {
   const editing = Boolean(edit && api.token);
   const artist = await requireArtist(api, args.params.artistUsername);
 
-  const submission = parseGuardedForm(await args.request.formData(), RegisterSchema);
+  const submission = parseGuardedForm(await readFormData(args.request), RegisterSchema);
   if (submission.status !== 'success') return formReply(submission, { hideFields: ['password'] });
 
   let newToken: unknown;

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { LoginForm } from '~/components/login-form';
 import { apiFor, type ApiClient } from '~/utils/api.server';
 import { getOptionalUser, requireArtist, safeRedirect } from '~/utils/auth.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { formReply } from '~/utils/form-reply.server';
 import { logIn } from '~/utils/login.server';
 import { GENERIC_HERO } from '~/utils/mappers';
@@ -45,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
  */
 export async function action(args: ActionFunctionArgs) {
   const { request } = args;
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseGuardedForm(formData, LoginSchema);
   if (submission.status !== 'success') return formReply(submission, { hideFields: ['password'] });
   const outcome = await logIn(apiFor(args), submission.value.usernameOrEmail, submission.value.password);

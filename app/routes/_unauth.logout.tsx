@@ -3,6 +3,7 @@ import { apiFor, type ApiClient } from '~/utils/api.server';
 import { safeRedirect } from '~/utils/auth.server';
 import { revokeSession } from '~/utils/login.server';
 import { clearedSessionCookie } from '~/utils/session.server';
+import { readFormData } from '~/utils/form-guard.server';
 
 /** Revokes the token on the API (when there is one) and answers with the cookie deleted (spec §9: Max-Age 1). */
 async function endSession(api: ApiClient) {
@@ -27,7 +28,7 @@ const PAYMENT_ROUTE = /^\/([^/?#]+)\/subscribe\/payment\/?(?:[?#].*)?$/;
  * decide what that visitor may see).
  */
 export async function action(args: ActionFunctionArgs) {
-  const formData = await args.request.formData();
+  const formData = await readFormData(args.request);
   const from = safeRedirect(formData.get('redirectTo'), '/');
   const payment = PAYMENT_ROUTE.exec(from);
   const to = payment ? `/${payment[1]}/subscribe/register` : from;

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { FormAlert, PasswordInputField, SubmitButton } from '~/components/forms';
 import { apiFor, isHttpError } from '~/utils/api.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { ResetPasswordSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action(args: ActionFunctionArgs) {
   const { token, artist } = readSearch(args.request);
-  const submission = parseGuardedForm(await args.request.formData(), ResetPasswordSchema);
+  const submission = parseGuardedForm(await readFormData(args.request), ResetPasswordSchema);
   const hideFields = ['password', 'confirmPassword'];
   if (submission.status !== 'success') return formReply(submission, { hideFields });
   if (!token) return formReply(submission, { formErrors: [INVALID_LINK], hideFields });

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { FormAlert, InputField, SubmitButton } from '~/components/forms';
 import { apiFor, isHttpError } from '~/utils/api.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { ResetRequestSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
 export async function action(args: ActionFunctionArgs) {
   const artist = readArtist(args.request);
-  const submission = parseGuardedForm(await args.request.formData(), ResetRequestSchema);
+  const submission = parseGuardedForm(await readFormData(args.request), ResetRequestSchema);
   if (submission.status !== 'success') return formReply(submission);
   try {
     await apiFor(args).post('/auth/users/forgot', { email: submission.value.email, artist: artist ?? undefined });

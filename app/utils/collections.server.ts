@@ -4,7 +4,7 @@ import { CollectionActionSchema } from './collection-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
 import { listOwnContent, readPostForm, type MediaItem, type OwnContentItem } from './content-create.server';
-import { parseGuardedForm } from './form-guard.server';
+import { parseGuardedForm, readFormData } from './form-guard.server';
 import { formReply } from './form-reply.server';
 
 /**
@@ -105,7 +105,7 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
   const { artist } = await requireOwnArtist(api, params.artistUsername);
   const { formData, uploads, uploadErrors } = (request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')
     ? await readPostForm(api, request, { cover: 'image' })
-    : { formData: await request.formData(), uploads: {}, uploadErrors: {} };
+    : { formData: await readFormData(request), uploads: {}, uploadErrors: {} };
   // The chosen items (a move applied), the cover kept or not: written into the form, so that a reply shows them.
   const itemIds = chosenItems(formData);
   formData.delete('itemIds');

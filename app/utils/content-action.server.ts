@@ -4,7 +4,7 @@ import { pollMessages } from '#contract/content-rules';
 import { CommentSchema } from '#contract/content-schemas';
 import { apiFor, isHttpError } from './api.server';
 import { requireUser } from './auth.server';
-import { parseGuardedForm } from './form-guard.server';
+import { parseGuardedForm, readFormData } from './form-guard.server';
 import { apiErrorReply, formReply } from './form-reply.server';
 
 const id = z.string().check(z.minLength(1));
@@ -31,7 +31,7 @@ const enc = encodeURIComponent;
 export async function contentAction({ request, context, params }: ActionFunctionArgs) {
   const api = apiFor({ request, context, params });
   await requireUser(api);
-  const submission = parseGuardedForm(await request.formData(), ContentIntentSchema);
+  const submission = parseGuardedForm(await readFormData(request), ContentIntentSchema);
   if (submission.status !== 'success') {
     // A form that names no intent we know is not one of our pages' forms.
     if (submission.error?.intent) throw new Response('Bad request', { status: 400 });

@@ -5,7 +5,7 @@ import type { ContentType } from '#contract/content-types';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
 import { createEditFormSchema, createPostFormSchema, formKindFor, postBody, type PostFormKind, type PostFormValue } from './content-form';
-import { parseGuardedForm } from './form-guard.server';
+import { parseGuardedForm, readFormData, unreadableForm } from './form-guard.server';
 import { formReply } from './form-reply.server';
 
 /**
@@ -69,18 +69,25 @@ const MAX_TEXT_PART_BYTES = 1_000_000;
 export async function readPostForm(api: ApiClient, request: Request, rules: Record<string, FileRule>): Promise<PostFormRead> {
   const uploads: Record<string, Upload> = {};
   const uploadErrors: Record<string, string[]> = {};
-  const formData = await unstable_parseMultipartFormData(request, async (part) => {
-    if (part.filename === undefined) return readText(part);
-    const rule = rules[part.name];
-    if (!rule || !part.filename) {
-      await drain(part.data[Symbol.asyncIterator]());
+  let formData: FormData;
+  try {
+    formData = await unstable_parseMultipartFormData(request, async (part) => {
+      if (part.filename === undefined) return readText(part);
+      const rule = rules[part.name];
+      if (!rule || !part.filename) {
+        await drain(part.data[Symbol.asyncIterator]());
+        return undefined;
+      }
+      const result = await streamToMedia(api, part, rule);
+      if ('error' in result) uploadErrors[part.name] = [result.error];
+      else uploads[part.name] = result;
       return undefined;
-    }
-    const result = await streamToMedia(api, part, rule);
-    if ('error' in result) uploadErrors[part.name] = [result.error];
-    else uploads[part.name] = result;
-    return undefined;
-  });
+    });
+  } catch (error) {
+    // A body that is not the multipart it says it is, or breaks off: the client's mistake, not a 500.
+    if (error instanceof Response || isHttpError(error)) throw error;
+    throw unreadableForm();
+  }
   for (const [field, upload] of Object.entries(uploads)) {
     formData.set(`${field}Id`, upload.id);
     formData.set(`${field}Name`, upload.name);
@@ -269,7 +276,7 @@ export async function editContentAction(args: ActionFunctionArgs) {
   const kind = formKindFor(item.type, item.media?.kind);
   const { formData, uploadErrors } = isMultipart(request)
     ? await readPostForm(api, request, FILE_RULES[kind])
-    : { formData: await request.formData(), uploadErrors: {} };
+    : { formData: await readFormData(request), uploadErrors: {} };
   const submission = parseGuardedForm(formData, createEditFormSchema(kind));
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) return refusal(submission, uploadErrors);
   const value = submission.value;

@@ -29,6 +29,32 @@ export function guardForm(formData: FormData): FormData {
   return formData;
 }
 
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/**
+ * How every route action reads its request body: only a form is one (a body that is not, or a broken one, is the
+ * client's mistake: 415 or 400 with a sentence, never a 500), and its fields are guarded (above).
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
+  if (!FORM_TYPES.includes(type)) {
+    throw new Response('This page takes a form: send it as application/x-www-form-urlencoded or multipart/form-data.', {
+      status: 415,
+    });
+  }
+  try {
+    return guardForm(await request.formData());
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    throw unreadableForm();
+  }
+}
+
+/** A form whose body breaks off or does not parse. */
+export function unreadableForm() {
+  return new Response('This form could not be read. Please send it again.', { status: 400 });
+}
+
 /** How every route action reads its form: guarded (above), then checked against the page's schema (form-schema.ts). */
 export function parseGuardedForm<Schema extends z.ZodMiniType>(formData: FormData, schema: Schema) {
   return parseForm(guardForm(formData), schema);

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
-import { guardForm, MAX_LIST_INDEX } from '../../app/utils/form-guard.server';
+import { guardForm, MAX_LIST_INDEX, readFormData } from '../../app/utils/form-guard.server';
 import { LoginSchema } from '#contract/accounts';
 
 const form = (entries: [string, string][]) => {
@@ -60,5 +60,43 @@ describe('guardForm', () => {
       const json = JSON.stringify(intent);
       expect(guardForm(form([...login, ['answers[0].text', 'A'], ['answers[1].text', 'B'], ['__intent__', json]])).get('__intent__')).toBe(json);
     }
+  });
+});
+
+describe('readFormData', () => {
+  const post = (body: BodyInit | null, type?: string) =>
+    new Request('http://localhost/login', { method: 'POST', body, headers: type ? { 'Content-Type': type } : {} });
+  const refusal = async (request: Request) => {
+    try {
+      await readFormData(request);
+    } catch (error) {
+      if (error instanceof Response) return { status: error.status, text: await error.text() };
+    }
+    throw new Error('the body was read as a form');
+  };
+
+  it('reads a urlencoded form and a multipart form', async () => {
+    const plain = await readFormData(post('usernameOrEmail=a%40b.c&password=x', 'application/x-www-form-urlencoded'));
+    expect(plain.get('usernameOrEmail')).toBe('a@b.c');
+    const form = new FormData();
+    form.set('title', 'Hello');
+    const multipart = new Request('http://localhost/x', { method: 'POST', body: form });
+    expect((await readFormData(multipart)).get('title')).toBe('Hello');
+  });
+
+  it('answers 415 with a sentence to no body, text and JSON', async () => {
+    for (const request of [post(null), post('hello', 'text/plain'), post('{"a":1}', 'application/json')]) {
+      expect(await refusal(request)).toEqual({
+        status: 415,
+        text: 'This page takes a form: send it as application/x-www-form-urlencoded or multipart/form-data.',
+      });
+    }
+  });
+
+  it('answers 400 to multipart that is not', async () => {
+    expect(await refusal(post('--abc\r\nContent-Disposition: form-data; name="t"\r\n\r\nbroken', 'multipart/form-data; boundary=abc'))).toEqual({
+      status: 400,
+      text: 'This form could not be read. Please send it again.',
+    });
   });
 });

@@ -6,7 +6,7 @@ import type { ArtistResponse } from '#contract/users';
 import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
 import { invariantResponse, isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 import { readPostForm, type PostFormRead } from '~/utils/content-create.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { IMAGE_SLOTS } from './image-slots';
 
@@ -114,7 +114,7 @@ export async function accountAction(args: ActionFunctionArgs) {
  */
 async function readAccountForm(api: ApiClient, request: Request, own: boolean): Promise<PostFormRead> {
   if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
-    return { formData: await request.formData(), uploads: {}, uploadErrors: {} };
+    return { formData: await readFormData(request), uploads: {}, uploadErrors: {} };
   }
   invariantResponse(own, 'Bad request', { status: 400 });
   return readPostForm(api, request, IMAGE_RULES);

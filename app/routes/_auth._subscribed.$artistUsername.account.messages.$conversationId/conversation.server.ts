@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { SendMessageSchema } from '#contract/message-schemas';
 import { apiFor, isHttpError } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { deleteMessage, readAll, sendMessage } from '~/utils/messages.server';
 
@@ -28,7 +28,7 @@ export async function conversationAction(args: ActionFunctionArgs) {
   const { request, params } = args;
   const api = apiFor(args);
   await requireUser(api);
-  const submission = parseGuardedForm(await request.formData(), ConversationIntentSchema);
+  const submission = parseGuardedForm(await readFormData(request), ConversationIntentSchema);
   if (submission.status !== 'success') {
     // A form that names no intent we know is not one of this page's forms.
     if (submission.error?.intent) throw new Response('Bad request', { status: 400 });

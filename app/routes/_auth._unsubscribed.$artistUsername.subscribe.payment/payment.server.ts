@@ -4,7 +4,7 @@ import { TestCardFormSchema } from '#contract/payment-schemas';
 import type { Payment, SubscribeRequest } from '#contract/payments';
 import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';
-import { parseGuardedForm } from '~/utils/form-guard.server';
+import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { formReply } from '~/utils/form-reply.server';
 import type { Artist } from '~/utils/mappers';
 import { cardFieldErrors, subscribeToArtist } from '~/utils/payments.server';
@@ -34,7 +34,7 @@ export async function paymentAction(args: ActionFunctionArgs) {
   const api = apiFor(args);
   // An action runs without its layout's loader: the same guard here.
   const { artist } = await requireUnsubscribed(api, args.params.artistUsername);
-  const submission = parseGuardedForm(await args.request.formData(), PaymentIntentSchema);
+  const submission = parseGuardedForm(await readFormData(args.request), PaymentIntentSchema);
   if (submission.status !== 'success') {
     // A form that names no intent we know is not one of this page's forms.
     if (submission.error?.intent) throw new Response('Bad request', { status: 400 });
