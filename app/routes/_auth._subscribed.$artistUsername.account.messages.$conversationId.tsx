@@ -7,7 +7,7 @@ import { LocalTime } from '~/components/messages';
 import { useHydrated } from '~/components/use-hydrated';
 import { clientApi, ClientApiError } from '~/utils/api.client';
 import { isHttpError } from '~/utils/api.server';
-import { requireUser } from '~/utils/auth.server';
+import { requireUser, safeRedirect } from '~/utils/auth.server';
 import {
   mapMessage,
   mergeMessages,
@@ -86,7 +86,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   url.searchParams.delete('index');
   url.searchParams.delete('_data');
-  const back = `${url.pathname}${url.search}#latest`;
+  const back = safeRedirect(`${url.pathname}${url.search}#latest`);
   const formData = await request.formData();
 
   if (formData.get('intent') === 'delete') {

@@ -17,12 +17,7 @@ import { getSessionToken } from './session.server';
  * Guards throw: a redirect or a 404 response, so a loader reads top to bottom (STYLE.md "Guards throw").
  */
 
-/** Only a path on this site (starts with one slash, not two) may be a redirect target. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/discover') {
-  if (!to || typeof to !== 'string') return fallback;
-  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback;
-  return to;
-}
+export { safeRedirect } from './safe-redirect';
 
 /** The artist username of the current URL, if the route has one. */
 export function artistFromParams(params: { artistUsername?: string }) {

@@ -1,6 +1,6 @@
 import { json, redirect } from '@remix-run/node';
 import { apiRequest, isHttpError } from './api.server';
-import { logoutRedirect, requireUser } from './auth.server';
+import { logoutRedirect, requireUser, safeRedirect } from './auth.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
 import type { ContentType, ItemView, SortOrder } from './content-types';
 import { excerpt } from './content-text';
@@ -170,7 +170,7 @@ interface Call {
  */
 export function contentFailure(error: unknown, request: Request, artistUsername: string): never {
   if (isHttpError(error, 401)) throw logoutRedirect(request, artistUsername);
-  if (isHttpError(error, 403)) throw redirect(`/${artistUsername}/subscribe`);
+  if (isHttpError(error, 403)) throw redirect(safeRedirect(`/${artistUsername}/subscribe`));
   if (isHttpError(error, 404, 400)) throw new Response('Not found', { status: 404 });
   throw error;
 }
@@ -319,7 +319,7 @@ export async function contentAction(request: Request, params: { artistUsername?:
   const intent = String(formData.get('intent') ?? '');
   const itemId = String(formData.get('itemId') ?? '');
   const url = new URL(request.url);
-  const back = (hash: string) => redirect(`${url.pathname}${url.search}${hash}`, 303);
+  const back = (hash: string) => redirect(safeRedirect(`${url.pathname}${url.search}${hash}`), 303);
   const fail = (error: unknown, fallbackField: string, target?: string) => {
     if (isHttpError(error, 401)) throw logoutRedirect(request, artistUsername);
     // 503: the api is up but its database is not; the form says so and keeps what was typed.
@@ -367,7 +367,7 @@ export async function contentAction(request: Request, params: { artistUsername?:
     // Back to the first page of comments, where the newest one is.
     url.searchParams.delete('commentsOffset');
     url.searchParams.delete('commentId');
-    return redirect(`${url.pathname}${url.search}#comment-${created._id}`, 303);
+    return redirect(safeRedirect(`${url.pathname}${url.search}#comment-${created._id}`), 303);
   }
 
   if (intent === 'delete-comment') {
@@ -378,7 +378,7 @@ export async function contentAction(request: Request, params: { artistUsername?:
       return fail(error, 'comments', itemId);
     }
     if (url.searchParams.get('commentId') === commentId) url.searchParams.delete('commentId');
-    return redirect(`${url.pathname}${url.search}#comments`, 303);
+    return redirect(safeRedirect(`${url.pathname}${url.search}#comments`), 303);
   }
 
   if (intent === 'bookmark') {
