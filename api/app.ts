@@ -54,6 +54,14 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     bodyLimit: 1024 * 1024,
     trustProxy: TRUSTED_PROXIES,
   });
+  // Many request helpers send Content-Type: application/json on a call without a payload (a delete, "mark all
+  // read"): such a call is read as having no body rather than refused as empty JSON. A body is parsed as Fastify
+  // parses it, prototype poisoning refused.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body.length === 0 ? done(null, undefined) : parseJson(request, String(body), done),
+  );
   // Once closing, every answer asks its client to close the connection: an idle keep-alive connection (Fastify
   // keeps them 72 s) would otherwise hold the shutdown open.
   app.addHook('onResponse', async (request, reply) => {

@@ -90,6 +90,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
 
   // Routes that read the raw body: the webhook's signature covers the exact bytes; the approval page posts a form.
   app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),

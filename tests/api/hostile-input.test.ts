@@ -106,6 +106,36 @@ describeEachDatabase('hostile input', (database) => {
     }
   });
 
+  it('reads a JSON content type with no body as no body, on every route (many request helpers send one)', async () => {
+    // A conversation of the fan's, so the calls that take no payload succeed rather than answer 404.
+    const opened = await fetch(`${t.url}/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` },
+      body: JSON.stringify({ source: 'performer', sourceId: artist.id }),
+    });
+    const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+    const sent = await fetch(`${t.url}/messages/conversations/${conversationId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` },
+      body: JSON.stringify({ text: 'hello', fileIds: [], type: 'text' }),
+    });
+    const messageId = ((await sent.json()) as { data: { _id: string } }).data._id;
+    const bodiless = (method: string, url: string) =>
+      fetch(`${t.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` }, body: '' });
+
+    expect((await bodiless('POST', `/messages/read-all/${conversationId}`)).status).toBe(200);
+    expect((await bodiless('DELETE', `/messages/${messageId}`)).status).toBe(200);
+
+    const writes = t.api.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && r.url !== '/auth/logout');
+    for (const route of writes) {
+      const url = route.url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      const answer = await bodiless(route.method, url);
+      const text = await answer.text();
+      expect(answer.status, `${route.method} ${url}: ${text}`).toBeLessThan(500);
+      expect(text, `${route.method} ${url}`).not.toMatch(/Body cannot be empty/i);
+    }
+  });
+
   it('refuses uploads that are not what they claim, and keeps nothing of them', async () => {
     const media = path.join(t.dataDir, 'media');
     // Files only: the folders a refused upload's name would have gone in may stay, empty.
