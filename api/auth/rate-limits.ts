@@ -38,6 +38,8 @@ export function createLimiters(redis?: Redis) {
     forgotPerEmail: limiter({ keyPrefix: 'forgot-email', points: 5, duration: 60 * 60 }),
     forgotPerAddress: limiter({ keyPrefix: 'forgot-address', points: 30, duration: 60 * 60 }),
     registerPerAddress: limiter({ keyPrefix: 'register-address', points: 30, duration: 60 * 60 }),
+    /** Setting a password through a reset link hashes it (argon2id): a flood of them would starve other requests. */
+    passwordChangePerAddress: limiter({ keyPrefix: 'password-change-address', points: 20, duration: 60 * 60 }),
     /** For the limits a route keeps with its own numbers (comments, messages), in the same store. */
     limiter,
   };
