@@ -34,15 +34,8 @@ export interface ApiOptions {
   adminToken?: string;
 }
 
-/**
- * Proxies whose X-Forwarded-For is believed: loopback and private networks (the web tier on the same machine,
- * a load balancer in the same network). A client on the internet cannot choose its own address this way, so
- * the per-address rate limits hold.
- */
 /** A request slower than this is logged at info however it ended. */
 const SLOW_REQUEST_MS = 1000;
-
-const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
 export async function createApi({ config, db, mailer, adminToken }: ApiOptions) {
@@ -52,7 +45,9 @@ export async function createApi({ config, db, mailer, adminToken }: ApiOptions) 
     // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: TRUSTED_PROXIES,
+    // X-Forwarded-For is believed from TRUSTED_PROXIES only (loopback by default): no one else, a neighbour on the
+    // same private network included, chooses the address the per-address rate limits count.
+    trustProxy: config.trustedProxies,
   });
   // Many request helpers send Content-Type: application/json on a call without a payload (a delete, "mark all
   // read"): such a call is read as having no body rather than refused as empty JSON. A body is parsed as Fastify

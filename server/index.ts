@@ -8,6 +8,7 @@ import { seedIfEmpty } from '../api/db/seed.js';
 import { createDiskStorage } from '../api/storage/disk.js';
 import { registerApiDispatch } from '../app/utils/api-dispatch.server.js';
 import { ConfigError, parseConfig } from './config.js';
+import { inProcessApi } from './in-process-api.js';
 import { createWebServer } from './web.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
@@ -56,7 +57,7 @@ async function main() {
   }
   if (config.serve !== 'api') {
     // One process and API_URL left at our own api: the web tier calls it in-process (app/utils/api-dispatch.server).
-    if (api && config.apiUrl === `http://127.0.0.1:${config.apiPort}`) registerApiDispatch(inProcess(api));
+    if (api && config.apiUrl === `http://127.0.0.1:${config.apiPort}`) registerApiDispatch(inProcessApi(api));
     const app = await createWebServer(config);
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
@@ -82,20 +83,6 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-}
-
-/** The api answering the web tier's calls without a socket; the caller's address arrives as X-Forwarded-For. */
-function inProcess(api: Api) {
-  return async (request: { method: string; url: string; headers: Record<string, string>; body?: string }) => {
-    const answer = await api.app.inject({
-      method: request.method as 'GET',
-      url: request.url,
-      headers: request.headers,
-      payload: request.body,
-      remoteAddress: '127.0.0.1',
-    });
-    return { status: answer.statusCode, body: answer.body };
-  };
 }
 
 /** Where this machine reaches the api it just bound: loopback for a wildcard address, else the address itself. */
