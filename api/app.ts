@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController } from 'fastify';
 import path from 'node:path';
-import type { Config } from '../server/config.js';
+import type { Config } from '#contract/config';
 import { adminRoutes } from './admin/routes.js';
 import { createLimiters } from './auth/rate-limits.js';
 import { authRoutes } from './auth/routes.js';

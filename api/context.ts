@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../server/config.js';
+import type { Config } from '#contract/config';
 import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Limiters } from './auth/rate-limits.js';

@@ -7,7 +7,7 @@ import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
 import { createDiskStorage } from '../api/storage/disk.js';
 import { registerApiDispatch } from '../app/utils/api-dispatch.server.js';
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, parseConfig } from '#contract/config';
 import { inProcessApi } from './in-process-api.js';
 import { createWebServer } from './web.js';
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config.js';
+import type { Config } from '#contract/config';
 
 /**
  * The web tier's security headers (helmet) and its cross-site form check. docs/security.md says what each

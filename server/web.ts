@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
-import type { Config } from './config.js';
+import type { Config } from '#contract/config';
 import { takePageBody } from '../app/utils/page-body.server.js';
 import { openRequestScope } from '../app/utils/request-scope.server.js';
 import { precompressedBuild } from './precompressed.js';

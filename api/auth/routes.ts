@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { EmailSchema, PasswordSchema, RegisterSchema } from '../../app/utils/validation.js';
+import { EmailSchema, LoginBodySchema, PasswordSchema, RegisterSchema } from '#contract/accounts';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, ok, parse, unprocessable } from '../http.js';
@@ -18,12 +18,6 @@ export const EMAIL_TAKEN = 'An account with this email address already exists. L
 const RESET_TOKEN_INVALID = 'This password reset link is invalid or has expired. Please request a new one.';
 const RESET_TTL_MINUTES = 60;
 
-const LoginBody = z.object({
-  username: z.string({ error: 'Please enter your email address' }).trim().min(1, 'Please enter your email address').max(254),
-  password: z.string({ error: 'Please enter your password' }).min(1, 'Please enter your password').max(200),
-  remember: z.boolean().optional(),
-});
-
 export function conflictError(conflict: Exclude<Conflict, undefined>) {
   return conflict === 'username'
     ? new ApiError(400, USERNAME_TAKEN, { username: [USERNAME_TAKEN] })
@@ -34,7 +28,7 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db, config, limiters } = ctx;
 
   app.post('/auth/login', async (request) => {
-    const body = parse(LoginBody, request.body);
+    const body = parse(LoginBodySchema, request.body);
     await consume(limiters.loginPerAddress, request.ip);
     const user = await findUserByLogin(db, body.username);
     // Counted per account, whether it is named by email or by username; an unknown name has a count of its own.

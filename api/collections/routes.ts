@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CollectionSchema } from '../../app/utils/content-validation.js';
+import { CollectionSchema } from '#contract/content-schemas';
 import type { Viewer } from '../auth/viewer.js';
 import { findArtistId, requireArtist, requireContentAccess, VISIBLE } from '../content/access.js';
 import { paging, TypesParam } from '../content/params.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CommentSchema } from '../../app/utils/content-validation.js';
+import type { Comment } from '#contract/content';
+import { CommentSchema } from '#contract/content-schemas';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer } from '../auth/viewer.js';
 import { requireReadableItem } from '../content/guard.js';
@@ -33,7 +34,7 @@ const COMMENT_SELECT = `
     FROM comments m JOIN users u ON u.id = m.author_id`;
 
 /** A comment with its author; `canDelete` tells the page whether to offer deletion to this viewer. */
-function serializeComment(row: CommentRow, viewerId: string, artistId: string) {
+function serializeComment(row: CommentRow, viewerId: string, artistId: string): Comment {
   return {
     _id: row.id,
     itemId: row.itemId,

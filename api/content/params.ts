@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENT_TYPES } from '../../app/utils/content-types.js';
+import { CONTENT_TYPES } from '#contract/content-types';
 
 /** A list in a query string, given as repeated parameters (`types=demo&types=live`), comma-separated, or both. */
 export function listParam<T extends z.ZodType>(item: T) {

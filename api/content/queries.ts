@@ -2,8 +2,9 @@ import {
   CONTENT_TYPE_LABELS,
   itemViewForMedia,
   type ContentType,
-} from '../../app/utils/content-types.js';
-import { formatScheduleDate, formatScheduleTime } from '../../app/utils/content-validation.js';
+} from '#contract/content-types';
+import type { ContentItem, Poll } from '#contract/content';
+import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -176,7 +177,7 @@ export function loadMarks(reads: Reads, viewerId: string): Promise<Marks> {
  * A poll as the API sends it. Results (votes per answer, total) are shown to the artist and to a fan who has
  * voted; before voting a fan sees the question and the answers only.
  */
-export function serializePoll(entry: PollEntry & { votedAnswerId: string | null }, owner: boolean) {
+export function serializePoll(entry: PollEntry & { votedAnswerId: string | null }, owner: boolean): Poll {
   const showResults = owner || entry.votedAnswerId !== null;
   return {
     _id: entry.poll.id,
@@ -188,8 +189,6 @@ export function serializePoll(entry: PollEntry & { votedAnswerId: string | null 
     showResults,
   };
 }
-
-export type PollResponse = ReturnType<typeof serializePoll>;
 
 async function loadPresales(db: Queryable, itemIds: string[]) {
   if (itemIds.length === 0) return new Map<string, PresaleRow>();
@@ -268,7 +267,7 @@ function viewerFields(details: ItemDetails, viewerId: string, marks: Marks) {
  * An item as the API sends it to one viewer: whether they bookmarked it, the poll as they may see it (results
  * after voting, always for the artist), and for the artist their own schedule.
  */
-export function viewItem(details: ItemDetails, viewerId: string, marks: Marks) {
+export function viewItem(details: ItemDetails, viewerId: string, marks: Marks): ContentItem {
   return { ...details.shown, ...viewerFields(details, viewerId, marks) };
 }
 

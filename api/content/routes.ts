@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '../../app/utils/content-types.js';
+import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
 import {
   CaptionSchema,
   createPostBodySchema,
   presaleMessages,
   type PostBodyValue,
-} from '../../app/utils/content-validation.js';
+} from '#contract/content-schemas';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';

@@ -1,4 +1,4 @@
-import type { ConversationResponse } from '../../app/utils/messages.js';
+import type { ConversationResponse } from '#contract/messages';
 import { one, type Queryable } from '../db/client.js';
 
 export interface ConversationRow {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import type { ContentType } from '../../app/utils/content-types.js';
+import type { ContentType } from '#contract/content-types';
 import { storeImageVariants } from '../media/images.js';
 import { insertMedia, newStorageKey } from '../media/queries.js';
 import type { MediaStorage } from '../storage/storage.js';

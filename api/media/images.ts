@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { LARGE_WIDTH, THUMB_WIDTH } from '../../app/utils/image-sizes.js';
+import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { MediaStorage } from '../storage/storage.js';
 
 export interface ImageVariants {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { MediaKind } from '../../app/utils/content-types.js';
+import type { Media } from '#contract/content';
+import type { MediaKind } from '#contract/content-types';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { ImageVariants } from './images.js';
@@ -90,7 +91,7 @@ export async function findMediaByIds(db: Queryable, ids: string[]) {
  * (`thumbnailUrl`, 480 px) and its display size (`largeUrl`, 1280 px; null when the picture is no wider than its
  * thumbnail, or is animated: pages then show `url`).
  */
-export function serializeMedia(row: MediaRow, signer: MediaSigner) {
+export function serializeMedia(row: MediaRow, signer: MediaSigner): Media {
   return {
     _id: row.id,
     kind: row.kind,
@@ -104,8 +105,6 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner) {
     largeUrl: row.largeKey ? signer.url(row.id, 'large') : null,
   };
 }
-
-export type MediaResponse = ReturnType<typeof serializeMedia>;
 
 /**
  * Removes media that nothing refers to any more (after an item or collection let go of it): the rows, then the

@@ -3,7 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { MEDIA_KINDS, type MediaKind } from '../../app/utils/content-types.js';
+import { MEDIA_KINDS, type MediaKind } from '#contract/content-types';
 import { viewerForToken, bearerToken } from '../auth/viewer.js';
 import { requireArtist } from '../content/access.js';
 import type { ContentServices } from '../content/services.js';

@@ -1,4 +1,4 @@
-import type { MediaKind } from '../../app/utils/content-types.js';
+import type { MediaKind } from '#contract/content-types';
 
 const MB = 1024 * 1024;
 

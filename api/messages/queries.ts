@@ -1,4 +1,4 @@
-import type { MessageResponse } from '../../app/utils/messages.js';
+import type { MessageResponse } from '#contract/messages';
 import { one, type Queryable } from '../db/client.js';
 
 interface MessageRow {

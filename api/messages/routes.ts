@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  RealtimeEvent,
-  type ConversationReadEvent,
-  type MessageCreatedEvent,
-  type MessageDeletedEvent,
-  type UnreadTotalEvent,
-} from '../../app/utils/messages.js';
-import { SendMessageSchema } from '../../app/utils/message-validation.js';
+import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type UnreadTotalEvent } from '#contract/messages';
+import { SendMessageSchema } from '#contract/message-schemas';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';

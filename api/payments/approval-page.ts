@@ -1,4 +1,4 @@
-import { formatPrice } from '../../app/utils/mappers.js';
+import { formatPrice } from '#contract/money';
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -1,3 +1,5 @@
+import type { NextAction } from '#contract/payments';
+
 /**
  * The payment-gateway interface. Two implementations: the test gateway (./test-gateway.ts, the default without
  * Stripe keys) and Stripe (./stripe-gateway.ts). Both drive the same state machine (./service.ts):
@@ -34,12 +36,6 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
   superseded: 'You have already paid for this membership with another payment, so this one was called off and not charged.',
 };
 
-/** What the client needs to finish a payment that requires the fan's authentication (3-D Secure). */
-export type NextAction =
-  /** Send the browser here (the test gateway's approval page, Stripe Checkout); it comes back to the return URL. */
-  | { type: 'redirect'; url: string }
-  /** Stripe.js finishes it in the page: stripe.handleNextAction({ clientSecret }), then the client calls confirm. */
-  | { type: 'stripe_sdk'; clientSecret: string };
 
 /** What the gateway knows about the payment: ids to find it again, and the end of the period it paid for. */
 export interface GatewayRefs {

@@ -1,4 +1,5 @@
-import type { Config } from '../../server/config.js';
+import type { Config } from '#contract/config';
+import type { NextAction, Payment, SubscriptionDetail } from '#contract/payments';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Db, type Queryable } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound } from '../http.js';
@@ -8,7 +9,6 @@ import {
   GatewayUnreachableError,
   type FailureReason,
   type GatewayOutcome,
-  type NextAction,
   type PaymentGateway,
   type StoredPayment,
 } from './gateway.js';
@@ -90,7 +90,7 @@ const ONE_YEAR_MS = 365.25 * 24 * 3600 * 1000;
 const yearFromNow = () => new Date(Date.now() + ONE_YEAR_MS);
 
 /** The payment as the api answers it: the three outcomes of docs/payments.md. */
-export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetail) {
+export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetail): Payment {
   return {
     _id: p.id,
     status: p.status,
@@ -108,20 +108,6 @@ export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetai
     subscription: subscription ?? null,
     createdAt: new Date(p.createdAt).toISOString(),
   };
-}
-
-export interface SubscriptionDetail {
-  _id: string;
-  performerId: string;
-  type: 'free' | 'yearly';
-  status: string;
-  active: boolean;
-  autoRenew: boolean;
-  startedAt: string;
-  expiresAt: string;
-  pricePaid: number;
-  currency: string;
-  paymentGateway: string;
 }
 
 interface SubscriptionRow {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Config } from '../../server/config.js';
+import type { Config } from '#contract/config';
 import type { Db } from '../db/client.js';
 import {
   GatewayUnreachableError,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { cardMessages, isExpired, luhnValid } from '../../app/utils/payment-validation.js';
-import type { Config } from '../../server/config.js';
+import { cardMessages, isExpired, luhnValid } from '#contract/payment-schemas';
+import type { Config } from '#contract/config';
 import { one, type Db } from '../db/client.js';
 import { badRequest } from '../http.js';
 import type { FailureReason, GatewayOutcome, PaymentGateway, StoredPayment, SubscribeCharge } from './gateway.js';

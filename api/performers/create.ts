@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, PasswordSchema, UsernameSchema } from '../../app/utils/validation.js';
+import { EmailSchema, PasswordSchema, UsernameSchema } from '#contract/accounts';
 import { hashPassword } from '../auth/passwords.js';
 import { conflictError } from '../auth/routes.js';
 import { one, type Db } from '../db/client.js';

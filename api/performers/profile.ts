@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ArtistProfileSchema } from '../../app/utils/artist-profile-validation.js';
+import { ArtistProfileSchema } from '#contract/artist-profile';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { forbidden, ok, parse } from '../http.js';

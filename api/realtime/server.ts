@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
-import { RealtimeEvent } from '../../app/utils/messages.js';
+import { RealtimeEvent } from '#contract/messages';
 import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';

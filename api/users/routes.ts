@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RegisterSchema } from '../../app/utils/validation.js';
+import { RegisterSchema } from '#contract/accounts';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { tag } from '../cache/tags.js';

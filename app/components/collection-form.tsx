@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { Form } from '@remix-run/react';
 import * as z from 'zod/mini';
 import type { PickableItem } from '~/utils/collections.server';
-import { CollectionSchema } from '~/utils/content-validation';
+import { CollectionSchema } from '#contract/content-schemas';
 import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName } from './forms';
 import { Link } from './link';

@@ -1,5 +1,5 @@
-import type { ItemOrigin } from '~/utils/content-types';
-import type { Collection } from '~/utils/content.server';
+import type { ItemOrigin } from '#contract/content-types';
+import type { Collection } from '#contract/content';
 import { Link } from './link';
 
 /** The artist's collections as cards: cover, title, how many items, linking to the collection page. */

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { COMMENT_MAX } from '~/utils/content-rules';
-import type { Comment } from '~/utils/content.server';
+import { COMMENT_MAX } from '#contract/content-rules';
+import type { Comment } from '#contract/content';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { formatMoment } from './content-card';
 import { ErrorList, FormAlert, inputClassName, SubmitButton } from './forms';

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import type { ItemOrigin } from '~/utils/content-types';
-import { LARGE_WIDTH, THUMB_WIDTH } from '~/utils/image-sizes';
-import type { CardImage, CardItem, ContentItem } from '~/utils/content.server';
+import type { ItemOrigin } from '#contract/content-types';
+import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
+import type { ContentItem } from '#contract/content';
+import type { CardImage, CardItem } from '~/utils/content.server';
 import { Link } from './link';
 
 /**

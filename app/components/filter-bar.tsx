@@ -1,5 +1,5 @@
 import { listSearch, toggleFilter, type ListState } from '~/utils/content-params';
-import { SORT_LABELS, type SortOrder } from '~/utils/content-types';
+import { SORT_LABELS, type SortOrder } from '#contract/content-types';
 import { Link } from './link';
 
 /**

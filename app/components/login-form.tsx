@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, type FetcherWithComponents } from '@remix-run/react';
-import { LoginSchema } from '~/utils/validation';
+import { LoginSchema } from '#contract/accounts';
 import { Field, FormAlert, PasswordField, SubmitButton } from './forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { Link } from './link';

@@ -1,5 +1,5 @@
-import type { ContentItem } from '~/utils/content.server';
-import { LARGE_WIDTH } from '~/utils/image-sizes';
+import type { ContentItem } from '#contract/content';
+import { LARGE_WIDTH } from '#contract/image-sizes';
 import { wideImageSources } from './content-card';
 
 /**

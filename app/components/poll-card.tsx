@@ -1,5 +1,5 @@
 import { Form, useNavigation } from '@remix-run/react';
-import type { Poll } from '~/utils/content.server';
+import type { Poll } from '#contract/content';
 import { ErrorList, SubmitButton } from './forms';
 
 /**

@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import { useState, type ChangeEvent } from 'react';
-import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '~/utils/content-rules';
-import type { CheckboxInput } from '~/utils/content-validation';
+import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '#contract/content-rules';
+import type { CheckboxInput } from '#contract/content-schemas';
 import { ErrorList, Field } from './forms';
 import { useHydrated } from './use-hydrated';
 

@@ -2,8 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { Form, useNavigation } from '@remix-run/react';
 import { useState, type ReactNode } from 'react';
 import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
-import { CONTENT_TYPE_LABELS } from '~/utils/content-types';
-import type { CheckboxInput } from '~/utils/content-validation';
+import { CONTENT_TYPE_LABELS } from '#contract/content-types';
+import type { CheckboxInput } from '#contract/content-schemas';
 import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName, Spinner } from './forms';
 import { PollEditor } from './poll-editor';

@@ -1,5 +1,6 @@
 import { Form, useActionData } from '@remix-run/react';
-import type { ContentActionData, ContentItem, Page, PresaleCode, PresaleCodeHolder } from '~/utils/content.server';
+import type { ContentItem, Page, PresaleCode } from '#contract/content';
+import type { ContentActionData, PresaleCodeHolder } from '~/utils/content.server';
 import { formatMoment } from './content-card';
 
 /**

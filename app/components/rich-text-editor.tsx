@@ -1,6 +1,6 @@
 import { getTextareaProps, useInputControl, type FieldMetadata } from '@conform-to/react';
 import { useEffect, useRef, type ClipboardEvent, type ReactNode } from 'react';
-import { CAPTION_MAX, visibleTextLength } from '~/utils/content-rules';
+import { CAPTION_MAX, visibleTextLength } from '#contract/content-rules';
 import { ErrorList, inputClassName } from './forms';
 import { useHydrated } from './use-hydrated';
 

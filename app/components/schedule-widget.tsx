@@ -1,8 +1,8 @@
 import { getInputProps, useInputControl, type FieldMetadata } from '@conform-to/react';
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useState, type ChangeEvent } from 'react';
-import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '~/utils/content-rules';
-import type { CheckboxInput } from '~/utils/content-validation';
+import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '#contract/content-rules';
+import type { CheckboxInput } from '#contract/content-schemas';
 import { ErrorList, inputClassName } from './forms';
 import { useHydrated } from './use-hydrated';
 

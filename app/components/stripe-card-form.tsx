@@ -1,7 +1,8 @@
 import { CardElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useNavigate, useSubmit } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { formatPrice, type Artist } from '~/utils/mappers';
+import { formatPrice } from '#contract/money';
+import { type Artist } from '~/utils/mappers';
 import { FormAlert, SubmitButton } from './forms';
 import { PaymentElements } from './payment-elements';
 

@@ -1,7 +1,7 @@
 import { useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
-import { RealtimeEvent, type UnreadTotalEvent } from '~/utils/messages';
+import { RealtimeEvent, type UnreadTotalEvent } from '#contract/messages';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import { AccountMenu } from './account-menu';

@@ -6,7 +6,7 @@ import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
-import { POSTS_TYPES } from '~/utils/content-types';
+import { POSTS_TYPES } from '#contract/content-types';
 import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 import { Link } from '~/components/link';

@@ -6,11 +6,13 @@ import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/com
 import { apiRequest, isHttpError } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
 import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.server';
-import { ArtistProfileSchema } from '~/utils/artist-profile-validation';
+import { ArtistProfileSchema } from '#contract/artist-profile';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { DEFAULT_AVATAR, formatPrice, subscriberCount, type Artist, type ArtistResponse } from '~/utils/mappers';
-import type { SubscriptionDetail } from '~/utils/payments.server';
+import { formatPrice } from '#contract/money';
+import type { ArtistResponse } from '#contract/users';
+import { DEFAULT_AVATAR, subscriberCount, type Artist } from '~/utils/mappers';
+import type { SubscriptionDetail } from '#contract/payments';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { StartConversationForm } from '~/components/start-conversation';
 

@@ -4,7 +4,7 @@ import { Pager, VaultGrid } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readBookmarkFilters, readOffset, readSort, VAULT_PAGE_SIZE } from '~/utils/content-params';
-import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, typesForBookmarkFilters } from '~/utils/content-types';
+import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, typesForBookmarkFilters } from '#contract/content-types';
 import { contentFailure, contentViewer, listBookmarks, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 

@@ -8,17 +8,8 @@ import { useHydrated } from '~/components/use-hydrated';
 import { clientApi, ClientApiError } from '~/utils/api.client';
 import { isHttpError } from '~/utils/api.server';
 import { requireUser, safeRedirect } from '~/utils/auth.server';
-import {
-  mapMessage,
-  mergeMessages,
-  messageTextError,
-  RealtimeEvent,
-  type ConversationReadEvent,
-  type Message,
-  type MessageCreatedEvent,
-  type MessageDeletedEvent,
-  type MessageResponse,
-} from '~/utils/messages';
+import { messageTextError, RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type MessageResponse } from '#contract/messages';
+import { mapMessage, mergeMessages, type Message } from '~/utils/messages';
 import {
   deleteMessage,
   fetchMessages,

@@ -5,15 +5,8 @@ import { ConversationList } from '~/components/messages';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { isHttpError } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
-import {
-  conversationHref,
-  mapConversation,
-  RealtimeEvent,
-  upsertConversation,
-  type ConversationReadEvent,
-  type MessageCreatedEvent,
-  type MessageDeletedEvent,
-} from '~/utils/messages';
+import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import { conversationHref, mapConversation, upsertConversation } from '~/utils/messages';
 import { fetchConversations, openConversation } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
-import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '~/utils/content-types';
+import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '#contract/content-types';
 import { contentFailure, contentViewer, getCollection, toCardPage } from '~/utils/content.server';
 import { Link } from '~/components/link';
 

@@ -5,7 +5,7 @@ import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
 import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
-import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '~/utils/content-types';
+import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '#contract/content-types';
 import { contentAction, contentFailure, contentViewer, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 

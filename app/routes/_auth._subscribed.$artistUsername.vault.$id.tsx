@@ -8,7 +8,7 @@ import { PollCard } from '~/components/poll-card';
 import { PresaleCard, PresaleCodes } from '~/components/presale-card';
 import { safeRedirect } from '~/utils/auth.server';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
-import { isVaultCategory, type ItemOrigin } from '~/utils/content-types';
+import { isVaultCategory, type ItemOrigin } from '#contract/content-types';
 import {
   contentAction,
   contentFailure,

@@ -5,7 +5,7 @@ import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
-import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '~/utils/content-types';
+import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '#contract/content-types';
 import { contentFailure, contentViewer, listCollections, listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 

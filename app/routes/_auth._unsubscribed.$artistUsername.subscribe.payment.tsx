@@ -11,17 +11,12 @@ import { useEffect, useState } from 'react';
 import { isHttpError } from '~/utils/api.server';
 import { logoutRedirect, requireArtist, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
-import { formatPrice, type Artist } from '~/utils/mappers';
-import { TestCardFormSchema } from '~/utils/payment-validation';
+import { formatPrice } from '#contract/money';
+import { type Artist } from '~/utils/mappers';
+import { TestCardFormSchema } from '#contract/payment-schemas';
 import { apiRequest } from '~/utils/api.server';
-import {
-  cardFieldErrors,
-  checkPromo,
-  fetchGateway,
-  fetchPayment,
-  subscribeToArtist,
-  type Payment,
-} from '~/utils/payments.server';
+import type { Payment } from '#contract/payments';
+import { cardFieldErrors, checkPromo, fetchGateway, fetchPayment, subscribeToArtist } from '~/utils/payments.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { Link } from '~/components/link';
 

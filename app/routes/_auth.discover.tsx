@@ -4,7 +4,8 @@ import { ArtistCard, ArtistGrid } from '~/components/artist-card';
 import { inputClassName } from '~/components/forms';
 import { apiRequest } from '~/utils/api.server';
 import { fetchSubscriptions, logoutRedirect, requireUser } from '~/utils/auth.server';
-import { mapArtist, type ArtistResponse } from '~/utils/mappers';
+import type { ArtistResponse } from '#contract/users';
+import { mapArtist } from '~/utils/mappers';
 import { getSessionToken } from '~/utils/session.server';
 import { Link } from '~/components/link';
 

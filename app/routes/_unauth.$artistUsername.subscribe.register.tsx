@@ -11,7 +11,7 @@ import { parseGuardedForm } from '~/utils/form-guard.server';
 import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
 import { getSessionToken, sessionCookie } from '~/utils/session.server';
-import { RegisterSchema } from '~/utils/validation';
+import { RegisterSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { Link } from '~/components/link';
 

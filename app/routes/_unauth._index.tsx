@@ -4,7 +4,8 @@ import { ArtistGrid } from '~/components/artist-card';
 import { CtaLink } from '~/components/subscription-offer';
 import { apiRequest } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
-import { mapArtist, type ArtistResponse } from '~/utils/mappers';
+import type { ArtistResponse } from '#contract/users';
+import { mapArtist } from '~/utils/mappers';
 import { getSessionToken } from '~/utils/session.server';
 import { Link } from '~/components/link';
 

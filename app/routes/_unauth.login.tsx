@@ -6,7 +6,7 @@ import { parseGuardedForm } from '~/utils/form-guard.server';
 import { logIn } from '~/utils/login.server';
 import { GENERIC_HERO } from '~/utils/mappers';
 import { sessionCookie } from '~/utils/session.server';
-import { LoginSchema } from '~/utils/validation';
+import { LoginSchema } from '#contract/accounts';
 import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · Stagedoor' }];

@@ -5,7 +5,7 @@ import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, SubmitButton } from '~/components/forms';
 import { apiRequest, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
-import { ResetRequestSchema } from '~/utils/validation';
+import { ResetRequestSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { Link } from '~/components/link';
 

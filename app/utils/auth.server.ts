@@ -1,15 +1,7 @@
 import { redirect } from '@remix-run/node';
 import { apiRequest, isHttpError } from './api.server';
-import {
-  mapArtist,
-  mapCurrentUser,
-  mapSubscription,
-  type Artist,
-  type ArtistResponse,
-  type CurrentUser,
-  type MeResponse,
-  type SubscriptionResponse,
-} from './mappers';
+import type { ArtistResponse, MeResponse, SubscriptionResponse } from '#contract/users';
+import { mapArtist, mapCurrentUser, mapSubscription, type Artist, type CurrentUser } from './mappers';
 import { oncePerRequest } from './request-scope.server';
 import { getSessionToken } from './session.server';
 

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { apiRequest, HttpError, isHttpError } from './api.server';
 import { logoutRedirect } from './auth.server';
 import { listOwnContent, readPostForm, requireOwnArtist, type MediaItem, type OwnContentItem, type PostFormRead } from './content-create.server';
-import { CollectionSchema } from './content-validation';
+import { CollectionSchema } from '#contract/content-schemas';
 import { parseGuardedForm } from './form-guard.server';
 
 /**

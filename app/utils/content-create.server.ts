@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { apiRequest, HttpError, isHttpError, type ApiErrorBody } from './api.server';
 import { isOwnArtist, logoutRedirect, requireSubscriber } from './auth.server';
 import { createPostFormSchema, postBody, type PostFormKind } from './content-form';
-import type { ContentType } from './content-types';
-import type { PostBody } from './content-validation';
+import type { ContentType } from '#contract/content-types';
+import type { PostBody } from '#contract/content-schemas';
 import { env } from './env.server';
 import { parseGuardedForm } from './form-guard.server';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CONTENT_TYPES, isVaultCategory, VAULT_CATEGORIES, type ContentType } from './content-types';
+import { CONTENT_TYPES, isVaultCategory, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
 import {
   CaptionSchema,
   CheckboxSchema,
@@ -11,7 +11,7 @@ import {
   TagsSchema,
   type PostBody,
   type ScheduleOptions,
-} from './content-validation';
+} from '#contract/content-schemas';
 
 /**
  * The artist's three creation forms (text post, image post, vault item) as the browser sends them: the post form

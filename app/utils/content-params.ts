@@ -8,7 +8,7 @@ import {
   type PostsFilter,
   type SortOrder,
   type VaultCategory,
-} from './content-types';
+} from '#contract/content-types';
 
 /**
  * The search parameters of the content pages (spec §2), read and written in one place so every page, link and

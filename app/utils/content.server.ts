@@ -2,98 +2,16 @@ import { json, redirect } from '@remix-run/node';
 import { apiRequest, isHttpError } from './api.server';
 import { logoutRedirect, requireUser, safeRedirect } from './auth.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
-import type { ContentType, ItemView, SortOrder } from './content-types';
-import { excerpt } from './content-text';
-import { CommentSchema } from './content-validation';
+import type { Collection, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
+import type { ContentType, SortOrder } from '#contract/content-types';
+import { excerpt } from '#contract/content-text';
+import { CommentSchema } from '#contract/content-schemas';
 import { parseGuardedForm } from './form-guard.server';
 
 /**
  * The content pages' calls to the content API (docs/content.md), made with the viewer's session token, and the
  * one action every content page shares (vote, comment, delete a comment, bookmark).
  */
-
-export interface Media {
-  _id: string;
-  kind: 'image' | 'audio' | 'video';
-  mime: string;
-  size: number;
-  duration: number | null;
-  width: number | null;
-  height: number | null;
-  url: string;
-  /** Images: the 480 px list size. */
-  thumbnailUrl: string | null;
-  /** Images wider than that: the 1280 px display size (null otherwise: show `url`). */
-  largeUrl: string | null;
-}
-
-export interface PollAnswer {
-  _id: string;
-  text: string;
-  votes: number | null;
-}
-
-export interface Poll {
-  _id: string;
-  enabled: boolean;
-  title: string;
-  answers: PollAnswer[];
-  totalVotes: number | null;
-  votedAnswerId: string | null;
-  showResults: boolean;
-}
-
-export interface ContentItem {
-  _id: string;
-  performerId: string;
-  performer: { _id: string; username: string; name: string; avatar: string };
-  type: ContentType;
-  typeLabel: string;
-  title: string;
-  content: string;
-  mediaType: Exclude<ItemView, 'collection'>;
-  state: 'draft' | 'scheduled' | 'published';
-  publishAt: string;
-  createdAt: string;
-  thumbnail: Media | null;
-  media: Media | null;
-  poll: Poll | null;
-  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
-  stats: { comments: number };
-  isBookmarked: boolean;
-  bookmarkedAt?: string;
-}
-
-export interface Comment {
-  _id: string;
-  itemId: string;
-  text: string;
-  createdAt: string;
-  author: { _id: string; username: string; name: string; avatar: string };
-  isArtist: boolean;
-  canDelete: boolean;
-}
-
-export interface Collection {
-  _id: string;
-  performerId: string;
-  title: string;
-  description: string;
-  cover: Media | null;
-  itemCount: number;
-}
-
-export interface PresaleCode {
-  _id: string;
-  code: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-}
 
 /** A card's picture: its links and size, not the file's bookkeeping. */
 export type CardImage = Pick<Media, 'url' | 'thumbnailUrl' | 'largeUrl' | 'width' | 'height'>;

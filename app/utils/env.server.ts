@@ -1,6 +1,6 @@
-import { getConfig } from '../../server/config.js';
+import { getConfig } from '#contract/config';
 
-/** The validated server configuration (server/config.ts), for loaders and actions. */
+/** The validated server configuration (contract/config.ts), for loaders and actions. */
 export const env = () => getConfig();
 
 /** The small public subset that reaches the browser (window.ENV). */

@@ -1,17 +1,11 @@
+import { formatPrice } from '#contract/money';
+import type { ArtistResponse, MeResponse, PublicUserResponse, SubscriptionResponse } from '#contract/users';
+
 /** Mappers of spec §3: what the API sends, normalised to what the pages use. */
 
 export const DEFAULT_AVATAR = '/images/default-avatar.svg';
 export const GENERIC_HERO = '/images/generic-hero.svg';
 export const GENERIC_HEADLINE = '/images/generic-headline.svg';
-
-export interface MeResponse {
-  _id: string;
-  name: string;
-  avatar: string;
-  username: string;
-  email: string;
-  isPerformer: boolean;
-}
 
 export interface CurrentUser {
   id: string;
@@ -33,13 +27,6 @@ export function mapCurrentUser(me: MeResponse): CurrentUser {
   };
 }
 
-export interface PublicUserResponse {
-  _id: string;
-  name: string;
-  avatar?: string;
-  username: string;
-}
-
 export interface PublicUser {
   id: string;
   avatarUrl: string;
@@ -49,39 +36,6 @@ export interface PublicUser {
 
 export function mapPublicUser(user: PublicUserResponse): PublicUser {
   return { id: user._id, avatarUrl: user.avatar || DEFAULT_AVATAR, name: user.name, username: user.username };
-}
-
-export interface SuccessImage {
-  imagePath: string | null;
-  altText: string | null;
-}
-
-export interface ArtistResponse {
-  _id: string;
-  name: string;
-  bio?: string;
-  avatar?: string;
-  cover?: string;
-  username: string;
-  stats: { subscribers: number };
-  welcomeVideoPath?: string;
-  activateWelcomeVideo?: boolean;
-  yearlyPrice: number;
-  currency?: string;
-  isSubscribed?: boolean;
-  headlineImage?: string;
-  heroImage?: string;
-  heroImageAltText?: string;
-  headlineImageAltText?: string;
-  vaultPageIntroduction?: string;
-  postsPageIntroduction?: string;
-  privacyPolicy?: string;
-  headlineOfferDescription?: string;
-  subscriptionPerks?: string[];
-  successPageTitle?: string;
-  secondarySuccessMessage?: string;
-  additionalSuccessMessage?: string;
-  successImages?: SuccessImage[];
 }
 
 export function mapArtist(a: ArtistResponse) {
@@ -116,21 +70,11 @@ export function mapArtist(a: ArtistResponse) {
 
 export type Artist = ReturnType<typeof mapArtist>;
 
-export interface SubscriptionResponse {
-  _id: string;
-  performerInfo: ArtistResponse;
-}
-
 export function mapSubscription(s: SubscriptionResponse) {
   return { id: s._id, artist: mapArtist(s.performerInfo) };
 }
 
 export type Subscription = ReturnType<typeof mapSubscription>;
-
-/** Formats a yearly price in major units, e.g. 49.99 → "$49.99". */
-export function formatPrice(amount: number, currency = 'usd') {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
-}
 
 /** "Free" for a price of 0 (spec §1: free registration), else the yearly price, e.g. "$49.99". */
 export function priceLabel(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {

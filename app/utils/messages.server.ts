@@ -1,14 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { apiRequest, isHttpError } from './api.server';
 import { guardForm } from './form-guard.server';
-import { SendMessageSchema } from './message-validation';
-import {
-  mapConversation,
-  mapConversations,
-  mapMessage,
-  type ConversationResponse,
-  type MessageResponse,
-} from './messages';
+import { SendMessageSchema } from '#contract/message-schemas';
+import type { ConversationResponse, MessageResponse } from '#contract/messages';
+import { mapConversation, mapConversations, mapMessage } from './messages';
 
 /** The conversation and message calls of spec §7, as the pages use them. */
 

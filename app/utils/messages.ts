@@ -1,77 +1,11 @@
-import { mapPublicUser, type PublicUser, type PublicUserResponse } from './mappers';
+import type { ConversationResponse, MessageResponse } from '#contract/messages';
+import { mapPublicUser, type PublicUser } from './mappers';
 
 /**
- * Conversations and messages (spec §3): the rule for a message's text shared by the send form and the api, the
- * realtime event names and payloads, the mappers from what the api sends to what the pages use, and the list
- * operations that keep a page free of duplicates whether a message arrives by event, by refetch or both.
+ * Conversations and messages on the pages: the mappers from what the api sends (#contract/messages) to what the
+ * pages use, and the list operations that keep a page free of duplicates whether a message arrives by event, by
+ * refetch or both.
  */
-
-export const MESSAGE_MAX_LENGTH = 2000;
-
-export const messageErrors = {
-  empty: 'Please write a message.',
-  tooLong: `Your message is too long. Please keep it under ${MESSAGE_MAX_LENGTH} characters.`,
-} as const;
-
-/** The browser's check of a message's text: the same rule and messages as MessageTextSchema. */
-export function messageTextError(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return messageErrors.empty;
-  // zod counts a string's characters by code point (an emoji is one), so this does too.
-  return [...trimmed].length > MESSAGE_MAX_LENGTH ? messageErrors.tooLong : undefined;
-}
-
-/** Events the api pushes on the realtime connection, to the rooms of both members of the conversation. */
-export const RealtimeEvent = {
-  /** Sent by the client after a reconnect, with the session token (spec §4, §7). */
-  login: 'auth/login',
-  messageCreated: 'message/created',
-  messageDeleted: 'message/deleted',
-  conversationRead: 'conversation/read',
-  unreadTotal: 'messages/unread-total',
-} as const;
-
-export interface ConversationResponse {
-  _id: string;
-  lastMessage?: string;
-  lastMessageCreatedAt?: string;
-  recipientInfo: PublicUserResponse;
-  totalNotSeenMessages: number;
-  /** Ours: when the recipient last read the conversation, so the sender can show "Seen" on what came before. */
-  recipientReadAt?: string;
-}
-
-export interface MessageResponse {
-  _id: string;
-  conversationId: string;
-  text: string;
-  createdAt: string;
-  /** Present when the sending client gave one: lets the sender swap its optimistic copy for the stored message. */
-  clientId?: string;
-  senderInfo: PublicUserResponse;
-}
-
-export interface MessageCreatedEvent {
-  message: MessageResponse;
-  /** The conversation as the receiving member lists it (their recipient, their unread count). */
-  conversation: ConversationResponse;
-}
-
-export interface MessageDeletedEvent {
-  _id: string;
-  conversationId: string;
-  conversation: ConversationResponse;
-}
-
-export interface ConversationReadEvent {
-  conversationId: string;
-  readerId: string;
-  readAt: string;
-}
-
-export interface UnreadTotalEvent {
-  total: number;
-}
 
 export interface Conversation {
   id: string;

@@ -1,43 +1,7 @@
+import type { Payment, PromoCheck, SubscribeRequest } from '#contract/payments';
 import { apiRequest, isHttpError, type HttpError } from './api.server';
 
 /** The web side of the payment calls (docs/payments.md): what the payment, confirm and account pages ask the api. */
-
-export type NextAction = { type: 'redirect'; url: string } | { type: 'stripe_sdk'; clientSecret: string };
-
-export interface SubscriptionDetail {
-  _id: string;
-  performerId: string;
-  type: 'free' | 'yearly';
-  status: string;
-  active: boolean;
-  autoRenew: boolean;
-  startedAt: string;
-  expiresAt: string;
-  pricePaid: number;
-  currency: string;
-  paymentGateway: string;
-}
-
-export interface Payment {
-  _id: string | null;
-  status: 'processing' | 'requires_action' | 'succeeded' | 'failed';
-  amount: number;
-  listPrice: number;
-  currency: string;
-  promo: string | null;
-  nextAction: NextAction | null;
-  failure: { reason: string; message: string } | null;
-  subscription: SubscriptionDetail | null;
-}
-
-export interface PromoCheck {
-  code: string;
-  percentOff: number | null;
-  amountOff: number | null;
-  price: number;
-  discountedPrice: number;
-  currency: string;
-}
 
 export async function fetchGateway(signal?: AbortSignal) {
   const body = await apiRequest<{ data: { paymentGateway: 'test' | 'stripe'; publishableKey: string | null } }>({ path: '/payment/gateway', signal });
@@ -53,14 +17,6 @@ export async function checkPromo(performerId: string, code: string, signal?: Abo
     if (isHttpError(error, 400)) return { error: error.fieldErrors.promo?.[0] ?? error.message };
     throw error;
   }
-}
-
-export interface SubscribeRequest {
-  type: 'yearly' | 'free';
-  performerId: string;
-  paymentGateway?: string;
-  cardId?: string;
-  promo?: string;
 }
 
 /** POST /payment/subscribe/performers (spec §7) with the form's idempotency key: a replayed post pays once. */

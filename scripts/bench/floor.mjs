@@ -90,7 +90,7 @@ export async function buildFloor() {
   // The app's web server module and its configuration (defaults included), bundled as the app's build bundles them
   // (packages stay external).
   await build({
-    entryPoints: { web: path.join(ROOT, 'server/web.ts'), config: path.join(ROOT, 'server/config.ts') },
+    entryPoints: { web: path.join(ROOT, 'server/web.ts'), config: path.join(ROOT, 'contract/config.ts') },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

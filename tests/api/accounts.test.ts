@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMAIL_TAKEN, INCORRECT_DETAILS, USERNAME_TAKEN } from '../../api/auth/routes';
-import { messages } from '../../app/utils/validation';
+import { messages } from '#contract/accounts';
 import {
   call,
   clientAddress,

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { upload } from './content-fixtures';
-import { profileMessages } from '../../app/utils/artist-profile-validation';
+import { profileMessages } from '#contract/artist-profile';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, subscribe, type TestApi, type TestUser } from '../helpers/api';
 
 /** PUT /performers/me and GET /performers/me/subscribers: the artist's own account page. */

@@ -9,7 +9,7 @@ import { parseCreateArtistArgs, runCli, type CliIo } from '../../api/cli';
 import { openDb, type Db } from '../../api/db/client';
 import { acquireLock, adminTokenFile, DatabaseLockedError, lockFile, readLock, writeAdminToken } from '../../api/db/lock';
 import { PRICE_MESSAGE } from '../../api/performers/create';
-import { messages } from '../../app/utils/validation';
+import { messages } from '#contract/accounts';
 import { call, describeEachDatabase, login, openTestDb, startTestApi, TEST_DATABASE_URL, uniqueName, type TestApi } from '../helpers/api';
 
 /** The operator CLI (api/cli.ts): its argument rules, its work on each database, and the PGlite lock it honours. */

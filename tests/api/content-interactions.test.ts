@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENTS_PER_MINUTE } from '../../api/comments/routes';
 import { pollMessages } from '../../api/polls/routes';
-import { interactionMessages } from '../../app/utils/content-validation';
+import { interactionMessages } from '#contract/content-schemas';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { COMPRESS_MIN_BYTES } from '../../api/http';
 import { createArtist, createFan, subscribe, type ContentUser as TestUser } from './content-fixtures';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessMessages } from '../../api/content/access';
-import { contentMessages, formatScheduleDate, formatScheduleTime } from '../../app/utils/content-validation';
+import { contentMessages, formatScheduleDate, formatScheduleTime } from '#contract/content-schemas';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, type ContentUser as TestUser } from './content-fixtures';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationErrors } from '../../api/conversations/routes';
 import { MESSAGES_PER_MINUTE, messageRouteErrors } from '../../api/messages/routes';
-import { messageErrors } from '../../app/utils/message-validation';
+import { messageErrors } from '#contract/message-schemas';
 import { call, describeEachDatabase, startTestApi, subscribe, type TestApi } from '../helpers/api';
 import { createArtist, createFan, fanAndArtist, lapse, send } from './messages-fixtures';
 

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMailer } from '../../api/mail/mailer';
-import { messages } from '../../app/utils/validation';
+import { messages } from '#contract/accounts';
 import { call, clientAddress, describeEachDatabase, login, mailsTo, registerFan, startTestApi, uniqueName, waitForMail, type TestApi } from '../helpers/api';
 
 const WEB = 'http://web.stagedoor.test';

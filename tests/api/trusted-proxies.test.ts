@@ -35,7 +35,13 @@ describe('trusted proxies, by default loopback only', () => {
   /** A request arriving from a neighbour on a private network, forging X-Forwarded-For. */
   const fromNeighbour = (forwardedFor: string) =>
     t.api.app
-      .inject({ method: 'POST', url: '/auth/users/forgot', payload: { email: email() }, headers: { 'x-forwarded-for': forwardedFor }, remoteAddress: '10.1.2.3' })
+      .inject({
+        method: 'POST',
+        url: '/auth/users/forgot',
+        payload: { email: email() },
+        headers: { 'x-forwarded-for': forwardedFor },
+        remoteAddress: '10.1.2.3',
+      })
       .then((answer) => ({ status: answer.statusCode, message: answer.json<{ message?: string }>().message }));
 
   it('a private address is not believed: a forged X-Forwarded-For does not change its rate-limit key', async () => {
@@ -70,7 +76,13 @@ describe('trusted proxies configured (TRUSTED_PROXIES=10.9.9.9)', () => {
   it('the configured proxy is believed: each client it names counts for itself', async () => {
     const viaProxy = (forwardedFor: string) =>
       t.api.app
-        .inject({ method: 'POST', url: '/auth/users/forgot', payload: { email: email() }, headers: { 'x-forwarded-for': forwardedFor }, remoteAddress: '10.9.9.9' })
+        .inject({
+          method: 'POST',
+          url: '/auth/users/forgot',
+          payload: { email: email() },
+          headers: { 'x-forwarded-for': forwardedFor },
+          remoteAddress: '10.9.9.9',
+        })
         .then((answer) => ({ status: answer.statusCode }));
     expect(await spend(viaProxy, (request) => `198.51.100.${request}`)).toEqual(Array(RESETS_PER_ADDRESS + 1).fill(200));
     const one = await spend(viaProxy, () => '198.51.100.200');

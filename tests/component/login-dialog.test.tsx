@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginDialog } from '~/components/login-dialog';
 import { parseForm } from '~/utils/form-schema';
-import { LoginSchema } from '~/utils/validation';
+import { LoginSchema } from '#contract/accounts';
 
 const INCORRECT = 'The details you entered are incorrect. Please check your email and password and try again.';
 const TECHNICAL = "Sorry, we're currently experiencing technical difficulties. Please try again later.";

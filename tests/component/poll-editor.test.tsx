@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { PollEditor, type PollFields } from '~/components/poll-editor';
-import { PollSchema } from '~/utils/content-validation';
+import { PollSchema } from '#contract/content-schemas';
 import { parseForm } from '~/utils/form-schema';
 
 const schema = z.object({ poll: z.prefault(PollSchema, { enabled: false, answers: [] }) });

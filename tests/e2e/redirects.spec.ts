@@ -13,7 +13,9 @@ const EVIL = 'evil.example';
 
 /** Answers the other host (a navigation there by a page's meta refresh or link shows as its page). */
 async function trapOtherHosts(context: BrowserContext) {
-  await context.route(`**://${EVIL}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Evil</title><h1>Evil</h1>' }));
+  await context.route(`**://${EVIL}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Evil</title><h1>Evil</h1>' }),
+  );
 }
 
 /**
@@ -46,7 +48,14 @@ function expectOurs(page: Page, departures: string[]) {
   expect(new URL(page.url()).origin, page.url()).toBe(webBase);
 }
 
-const HOSTILE_NEXT = ['/%09/evil.example', '/%0a/evil.example', '/%5Cevil.example', '//evil.example', '/..//evil.example/x', '/%2e%2e//evil.example'];
+const HOSTILE_NEXT = [
+  '/%09/evil.example',
+  '/%0a/evil.example',
+  '/%5Cevil.example',
+  '//evil.example',
+  '/..//evil.example/x',
+  '/%2e%2e//evil.example',
+];
 
 test.beforeEach(async ({ context }) => {
   await trapOtherHosts(context);
@@ -95,7 +104,11 @@ test('control characters and non-ASCII in next answer a page, not a 500', async 
 test('an artist’s place in the URL cannot name another host', async ({ page, context, request }) => {
   const departures = watchDepartures(page);
   await signIn(context, await registerFan(request, apiBase, 'paramfan'));
-  for (const path of ['/%2F%2Fevil.example/subscribe/confirm', '/%2F%2Fevil.example/vault/x?type=collection', '/%5Cevil.example/subscribe/confirm']) {
+  for (const path of [
+    '/%2F%2Fevil.example/subscribe/confirm',
+    '/%2F%2Fevil.example/vault/x?type=collection',
+    '/%5Cevil.example/subscribe/confirm',
+  ]) {
     await visit(page, departures, path);
   }
 });

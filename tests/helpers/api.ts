@@ -8,7 +8,7 @@ import type { ReadCache } from '../../api/cache/read-cache';
 import { openDb, type Db } from '../../api/db/client';
 import { migrate } from '../../api/db/migrate';
 import { readOutbox } from '../../api/mail/mailer';
-import { parseConfig, type Config } from '../../server/config';
+import { parseConfig, type Config } from '#contract/config';
 
 /**
  * The shared api test helper: the real api listening on port 0 over a real database, reached over HTTP.

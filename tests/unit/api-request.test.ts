@@ -6,7 +6,7 @@ import { apiRequest, HttpError, isHttpError } from '../../app/utils/api.server';
 
 /**
  * The request helper of spec §7 against a small local HTTP server that records what it receives and answers
- * what each test scripts. The helper reads the api base from API_URL (server/config.ts), set before its first call.
+ * what each test scripts. The helper reads the api base from API_URL (contract/config.ts), set before its first call.
  */
 
 interface Received {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toCardItem, toCardPage, type ContentItem, type Media, type Page } from '../../app/utils/content.server';
+import type { ContentItem, Media, Page } from '#contract/content';
+import { toCardItem, toCardPage } from '../../app/utils/content.server';
 
 const media = (kind: Media['kind'], id: string): Media => ({
   _id: id,
@@ -26,6 +27,7 @@ const item = (over: Partial<ContentItem> = {}): ContentItem => ({
   state: 'published',
   publishAt: '2026-11-23T10:00:00.000Z',
   createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: null,
   thumbnail: null,
   media: null,
   poll: null,

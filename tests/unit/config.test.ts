@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../server/config';
+import { ConfigError, parseConfig } from '#contract/config';
 
 const parse = (env: Record<string, string>) => parseConfig(env as unknown as NodeJS.ProcessEnv);
 
@@ -22,7 +22,9 @@ describe('TRUSTED_PROXIES', () => {
   it('refuses anything else with one line naming the variable', () => {
     for (const value of ['10.0.0', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.0/8/1', '*']) {
       expect(() => parse({ TRUSTED_PROXIES: value }), value).toThrow(ConfigError);
-      expect(() => parse({ TRUSTED_PROXIES: value }), value).toThrow(/^Invalid environment variable TRUSTED_PROXIES: must be IP addresses or CIDR ranges/);
+      expect(() => parse({ TRUSTED_PROXIES: value }), value).toThrow(
+        /^Invalid environment variable TRUSTED_PROXIES: must be IP addresses or CIDR ranges/,
+      );
     }
   });
 });

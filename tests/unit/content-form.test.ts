@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoriesFor, createPostFormSchema, formKindFor, gmtInputToIso, isoToGmtInput, postBody, postFormMessages } from '~/utils/content-form';
 import { formFieldErrors, placeFieldErrors, successPath } from '~/utils/content-create.server';
-import { contentMessages, presaleMessages } from '~/utils/content-validation';
+import { contentMessages, presaleMessages } from '#contract/content-schemas';
 
 const now = () => new Date('2026-06-17T13:45:00Z');
 const errors = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>

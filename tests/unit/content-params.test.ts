@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt } from '../../app/utils/content-text';
+import { excerpt } from '#contract/content-text';
 import {
   listSearch,
   readList,
@@ -11,7 +11,7 @@ import {
   readVaultFilters,
   toggleFilter,
 } from '../../app/utils/content-params';
-import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, POSTS_FILTERS, typesForBookmarkFilters, VAULT_CATEGORIES } from '../../app/utils/content-types';
+import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, POSTS_FILTERS, typesForBookmarkFilters, VAULT_CATEGORIES } from '#contract/content-types';
 
 const search = (query: string) => new URLSearchParams(query);
 

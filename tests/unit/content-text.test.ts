@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeCaption } from '../../api/content/sanitize';
-import { visibleText, visibleTextLength } from '../../app/utils/content-text';
+import { visibleText, visibleTextLength } from '#contract/content-text';
 
 describe('visible text counter (the 4000-character caption rule)', () => {
   it('strips markup and counts what a reader sees', () => {

@@ -7,7 +7,7 @@ import {
   POSTS_TYPES,
   typesForPostsFilters,
   VAULT_CATEGORIES,
-} from '../../app/utils/content-types';
+} from '#contract/content-types';
 
 describe('content types (spec §1)', () => {
   it('has the nine vault categories and five other types', () => {

@@ -18,7 +18,7 @@ import {
   presaleMessages,
   scheduleInstant,
   TagsSchema,
-} from '../../app/utils/content-validation';
+} from '#contract/content-schemas';
 
 /** The messages of a failed parse, by field path ("poll.answers.0.text"). */
 function errors(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import { guardForm, MAX_LIST_INDEX } from '../../app/utils/form-guard.server';
-import { LoginSchema } from '../../app/utils/validation';
+import { LoginSchema } from '#contract/accounts';
 
 const form = (entries: [string, string][]) => {
   const data = new FormData();

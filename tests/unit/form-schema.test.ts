@@ -2,11 +2,11 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { formConstraint, parseForm } from '../../app/utils/form-schema';
-import { ArtistProfileSchema, profileMessages } from '../../app/utils/artist-profile-validation';
+import { ArtistProfileSchema, profileMessages } from '#contract/artist-profile';
 import { createPostFormSchema } from '../../app/utils/content-form';
-import { CollectionSchema, CommentSchema } from '../../app/utils/content-validation';
-import { TestCardFormSchema } from '../../app/utils/payment-validation';
-import { LoginSchema, messages, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '../../app/utils/validation';
+import { CollectionSchema, CommentSchema } from '#contract/content-schemas';
+import { TestCardFormSchema } from '#contract/payment-schemas';
+import { LoginSchema, messages, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '#contract/accounts';
 
 /**
  * parseForm and formConstraint stand in for conform's parseWithZod and getZodConstraint on every form a page

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_AVATAR,
-  GENERIC_HEADLINE,
-  GENERIC_HERO,
-  mapArtist,
-  mapCurrentUser,
-  mapPublicUser,
-  mapSubscription,
-  priceLabel,
-  subscriberCount,
-  yearlyPricePhrase,
-  type ArtistResponse,
-} from '../../app/utils/mappers';
+import type { ArtistResponse } from '#contract/users';
+import { DEFAULT_AVATAR, GENERIC_HEADLINE, GENERIC_HERO, mapArtist, mapCurrentUser, mapPublicUser, mapSubscription, priceLabel, subscriberCount, yearlyPricePhrase } from '../../app/utils/mappers';
 
 /** Spec §3: what the api sends, normalised to what the pages use. */
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '~/components/messages';
-import { MessageTextSchema } from '~/utils/message-validation';
-import { conversationHref, messageErrors, messagesHref, messageTextError } from '~/utils/messages';
+import { MessageTextSchema } from '#contract/message-schemas';
+import { messageErrors, messageTextError } from '#contract/messages';
+import { conversationHref, messagesHref } from '~/utils/messages';
 
 describe('where messages live', () => {
   const fan = { artist: false, username: 'demofan' };

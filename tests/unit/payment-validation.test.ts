@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArtistProfileSchema, profileMessages } from '../../app/utils/artist-profile-validation';
-import { cardMessages, isExpired, luhnValid, TestCardFormSchema } from '../../app/utils/payment-validation';
+import { ArtistProfileSchema, profileMessages } from '#contract/artist-profile';
+import { cardMessages, isExpired, luhnValid, TestCardFormSchema } from '#contract/payment-schemas';
 import { discountedCents } from '../../api/payments/promos';
 
 const errorsOf = (input: Record<string, unknown>) => {

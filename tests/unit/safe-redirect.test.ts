@@ -48,17 +48,40 @@ describe('safeRedirect', () => {
 
   it('whatever it is given, the answer keeps the browser on our site and is a valid header value', () => {
     const piece = fc.oneof(
-      fc.constantFrom('/', '//', '\\', '\t', '\n', '\r', '.', '..', '%2e', '%2f', '%5c', '@', ':', '?', '#', 'evil.example', '\u3002', ' ', '\u0000'),
+      fc.constantFrom(
+        '/',
+        '//',
+        '\\',
+        '\t',
+        '\n',
+        '\r',
+        '.',
+        '..',
+        '%2e',
+        '%2f',
+        '%5c',
+        '@',
+        ':',
+        '?',
+        '#',
+        'evil.example',
+        '\u3002',
+        ' ',
+        '\u0000',
+      ),
       fc.string({ maxLength: 4 }),
       fc.string({ unit: 'binary', maxLength: 4 }),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')), (target) => {
-        const location = safeRedirect(target, '/discover');
-        expect(followed(location).origin, JSON.stringify(target)).toBe('https://app.stagedoor.fm');
-        expect(() => new Headers({ Location: location }), JSON.stringify(target)).not.toThrow();
-        expect(location, JSON.stringify(target)).toMatch(/^\/(?![/\\])[\x21-\x7e]*$|^\/$/);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')),
+        (target) => {
+          const location = safeRedirect(target, '/discover');
+          expect(followed(location).origin, JSON.stringify(target)).toBe('https://app.stagedoor.fm');
+          expect(() => new Headers({ Location: location }), JSON.stringify(target)).not.toThrow();
+          expect(location, JSON.stringify(target)).toMatch(/^\/(?![/\\])[\x21-\x7e]*$|^\/$/);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

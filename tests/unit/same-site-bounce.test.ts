@@ -23,10 +23,17 @@ describe('same-site bounce', () => {
   async function bounce(path: string) {
     // node's http rather than fetch: fetch sets Sec-Fetch-Mode itself, as a script's request would have it.
     const html = await new Promise<string>((resolve, reject) => {
-      const request = http.get(`${web.url}${path}`, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
-      });
+      const request = http.get(
+        `${web.url}${path}`,
+        { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' } },
+        (response) => {
+          let text = '';
+          response
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('end', () => resolve(text));
+        },
+      );
       request.on('error', reject);
     });
     const refresh = html.match(/content="0;url=([^"]*)"/)?.[1];

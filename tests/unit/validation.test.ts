@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LoginSchema, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '../../app/utils/validation';
+import { LoginSchema, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '#contract/accounts';
 
 /** Spec §5, the rows of the foundation forms: log-in, registration, reset request and reset. Each message quoted. */
 

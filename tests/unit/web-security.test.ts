@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, type AppEnv } from '../../server/config';
+import { parseConfig, type AppEnv } from '#contract/config';
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from '../../server/security';
 import { listenLocal } from '../helpers/listen';
 

@@ -51,12 +51,27 @@ export const PasswordSchema = z.string(required(messages.passwordTooShort)).chec
   z.regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).*$/s, { error: messages.passwordComplexity }),
 );
 
+/** The password of a log-in: any non-empty text, not judged against the rules of a new password. */
+const LoginPasswordSchema = z
+  .string(required(messages.passwordRequired))
+  .check(z.minLength(1, { error: messages.passwordRequired }), z.maxLength(PASSWORD_MAX, { error: messages.passwordTooLong }));
+
 /** The log-in form holds usernameOrEmail and password (spec §3); the field must be an email (spec §5). */
 export const LoginSchema = z.object({
   usernameOrEmail: EmailSchema,
-  password: z
-    .string(required(messages.passwordRequired))
-    .check(z.minLength(1, { error: messages.passwordRequired }), z.maxLength(PASSWORD_MAX, { error: messages.passwordTooLong })),
+  password: LoginPasswordSchema,
+});
+
+/**
+ * The body of POST /auth/login (spec §3: username, password, remember). The api also takes a username there, so
+ * the name is any non-empty text rather than an email.
+ */
+export const LoginBodySchema = z.object({
+  username: z
+    .string(required(messages.emailRequired))
+    .check(z.trim(), z.minLength(1, { error: messages.emailRequired }), z.maxLength(254, { error: messages.emailInvalid })),
+  password: LoginPasswordSchema,
+  remember: z.optional(z.boolean()),
 });
 
 export const RegisterSchema = z.object({

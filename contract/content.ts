@@ -1,0 +1,89 @@
+import type { ContentType, ItemView } from './content-types';
+
+/** Content as the api answers it (docs/content.md): items with their media, polls and presales, comments, collections. */
+
+export interface Media {
+  _id: string;
+  kind: 'image' | 'audio' | 'video';
+  mime: string;
+  size: number;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  url: string;
+  /** Images: the 480 px list size. */
+  thumbnailUrl: string | null;
+  /** Images wider than that: the 1280 px display size (null otherwise: show `url`). */
+  largeUrl: string | null;
+}
+
+export interface PollAnswer {
+  _id: string;
+  text: string;
+  votes: number | null;
+}
+
+export interface Poll {
+  _id: string;
+  enabled: boolean;
+  title: string;
+  answers: PollAnswer[];
+  totalVotes: number | null;
+  votedAnswerId: string | null;
+  showResults: boolean;
+}
+
+export interface ContentItem {
+  _id: string;
+  performerId: string;
+  performer: { _id: string; username: string; name: string; avatar: string };
+  type: ContentType;
+  typeLabel: string;
+  title: string;
+  content: string;
+  mediaType: Exclude<ItemView, 'collection'>;
+  state: 'draft' | 'scheduled' | 'published';
+  publishAt: string;
+  createdAt: string | null;
+  updatedAt: string | null;
+  /** The artist's own items only: the schedule as the post form holds it (DD/MM/YYYY and HH:MM, UTC). */
+  schedule?: { enabled: boolean; date: string; time: string };
+  thumbnail: Media | null;
+  media: Media | null;
+  poll: Poll | null;
+  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
+  stats: { comments: number };
+  isBookmarked: boolean;
+  bookmarkedAt?: string;
+}
+
+export interface Comment {
+  _id: string;
+  itemId: string;
+  text: string;
+  createdAt: string;
+  author: { _id: string; username: string; name: string; avatar: string };
+  isArtist: boolean;
+  canDelete: boolean;
+}
+
+export interface Collection {
+  _id: string;
+  performerId: string;
+  title: string;
+  description: string;
+  cover: Media | null;
+  itemCount: number;
+}
+
+export interface PresaleCode {
+  _id: string;
+  code: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+}

@@ -1,0 +1,55 @@
+/** Payments as web and api agree on them (docs/payments.md): the subscribe call's body and the answers. */
+
+/** What the client needs to finish a payment that requires the fan's authentication (3-D Secure). */
+export type NextAction =
+  /** Send the browser here (the test gateway's approval page, Stripe Checkout); it comes back to the return URL. */
+  | { type: 'redirect'; url: string }
+  /** Stripe.js finishes it in the page: stripe.handleNextAction({ clientSecret }), then the client calls confirm. */
+  | { type: 'stripe_sdk'; clientSecret: string };
+
+export interface SubscriptionDetail {
+  _id: string;
+  performerId: string;
+  type: 'free' | 'yearly';
+  status: string;
+  active: boolean;
+  autoRenew: boolean;
+  startedAt: string;
+  expiresAt: string;
+  pricePaid: number;
+  currency: string;
+  paymentGateway: string;
+}
+
+/** A payment as the api answers it: the three outcomes of docs/payments.md. */
+export interface Payment {
+  _id: string | null;
+  status: 'processing' | 'requires_action' | 'succeeded' | 'failed';
+  performerId: string;
+  paymentGateway: string;
+  amount: number;
+  listPrice: number;
+  currency: string;
+  promo: string | null;
+  nextAction: NextAction | null;
+  failure: { reason: string; message: string } | null;
+  subscription: SubscriptionDetail | null;
+  createdAt: string;
+}
+
+export interface PromoCheck {
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  price: number;
+  discountedPrice: number;
+  currency: string;
+}
+
+export interface SubscribeRequest {
+  type: 'yearly' | 'free';
+  performerId: string;
+  paymentGateway?: string;
+  cardId?: string;
+  promo?: string;
+}

@@ -1,0 +1,55 @@
+/** Users and artists as the api sends them (spec §3); the web maps them for its pages (app/utils/mappers.ts). */
+
+export interface MeResponse {
+  _id: string;
+  name: string;
+  avatar: string;
+  username: string;
+  email: string;
+  isPerformer: boolean;
+}
+
+export interface PublicUserResponse {
+  _id: string;
+  name: string;
+  avatar?: string;
+  username: string;
+}
+
+export interface SuccessImage {
+  imagePath: string | null;
+  altText: string | null;
+}
+
+export interface ArtistResponse {
+  _id: string;
+  name: string;
+  bio?: string;
+  avatar?: string;
+  cover?: string;
+  username: string;
+  stats: { subscribers: number };
+  welcomeVideoPath?: string;
+  activateWelcomeVideo?: boolean;
+  yearlyPrice: number;
+  currency?: string;
+  isSubscribed?: boolean;
+  headlineImage?: string;
+  heroImage?: string;
+  heroImageAltText?: string;
+  headlineImageAltText?: string;
+  vaultPageIntroduction?: string;
+  postsPageIntroduction?: string;
+  privacyPolicy?: string;
+  headlineOfferDescription?: string;
+  subscriptionPerks?: string[];
+  successPageTitle?: string;
+  secondarySuccessMessage?: string;
+  additionalSuccessMessage?: string;
+  successImages?: SuccessImage[];
+}
+
+export interface SubscriptionResponse {
+  _id: string;
+  performerInfo: ArtistResponse;
+}

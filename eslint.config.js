@@ -1,0 +1,42 @@
+// ESLint for the whole tree: TypeScript, React hooks, accessibility, and the arrows between the folders
+// (server → {app, api} → contract, never back: docs/architecture.md). Formatting is Prettier's (.prettierrc.json).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Which folder may not import which: each zone names the importing folder and the folders it must not reach. */
+const boundaries = [
+  { target: './contract', from: ['./app', './api', './server'], message: 'contract/ is the bottom layer: it imports neither app/, api/ nor server/.' },
+  { target: './api', from: ['./app', './server'], message: 'api/ may import contract/ only: shared things belong in contract/.' },
+  { target: './app', from: ['./api', './server'], message: 'app/ reaches the api through its client (app/utils/api.server.ts), and shares types through contract/.' },
+];
+
+export default tseslint.config(
+  { ignores: ['build/**', 'public/build/**', 'node_modules/**', 'data/**', '.cache/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'tests/component/**/*.{ts,tsx}'],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'tests/component/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  prettier,
+);
