@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import path from 'node:path';
 import type { Config } from '#contract/config';
 import { adminRoutes } from './admin/routes.js';
+import { redactSecrets } from '#contract/log-redaction';
 import { createLimiters } from './auth/rate-limits.js';
 import { authRoutes } from './auth/routes.js';
 import { createCacheForDb } from './cache/broadcast.js';
@@ -27,6 +28,8 @@ export interface ApiOptions {
   db: Db;
   /** Replaces the configured mailer (tests point it at their own outbox). */
   mailer?: Mailer;
+  /** Where log lines go (standard output by default; tests read them). */
+  logStream?: { write(line: string): void };
   /**
    * Enables the operator endpoints (/admin/…) for callers presenting this token. Only the server that holds
    * the embedded database's lock sets it, so the CLI can act through it (api/db/lock.ts).
@@ -38,9 +41,10 @@ export interface ApiOptions {
 const SLOW_REQUEST_MS = 1000;
 
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
-export async function createApi({ config, db, mailer, adminToken }: ApiOptions) {
+export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout }: ApiOptions) {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
     // Two log lines for every request cost about 14 % of the api's CPU under load (docs/benchmarks.md): requests
     // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
     logController: new LogController({ disableRequestLogging: true }),

@@ -18,7 +18,8 @@ export interface Mailer {
 
 /**
  * SMTP through nodemailer when SMTP_URL is set. Otherwise every mail is written as JSON to
- * DATA_DIR/outbox (newest last by name) and announced in the log, so the reset journey works on a fresh machine.
+ * DATA_DIR/outbox (newest last by name) and announced in the log (its secrets redacted there, not in the file), so
+ * the reset journey works on a fresh machine.
  */
 export function createMailer(options: {
   smtpUrl?: string;

@@ -83,6 +83,8 @@ export interface StartOptions {
   adminToken?: string;
   /** Use this DATA_DIR instead of a fresh temp folder (kept on close). */
   dataDir?: string;
+  /** Where the api's log lines go (with LOG_LEVEL set in env). */
+  logStream?: { write(line: string): void };
 }
 
 /** Starts the api as server/index.ts does (config from parseConfig, the outbox mailer), on 127.0.0.1:0. */
@@ -91,7 +93,7 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-api-'));
   const { db, schema, drop } = await openTestDb(options.database);
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...options.env } as unknown as NodeJS.ProcessEnv);
-  const api = await createApi({ config, db, adminToken: options.adminToken });
+  const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream });
   const port = await api.listen(0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
