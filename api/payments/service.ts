@@ -336,7 +336,7 @@ export interface PaymentsContext {
   cache: ReadCache;
   config: Config;
   gateway: PaymentGateway;
-  log: { error(o: unknown, m: string): void };
+  log: { error(o: unknown, m: string): void; warn(o: unknown, m: string): void };
 }
 
 export interface SubscribeInput {
