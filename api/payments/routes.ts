@@ -42,6 +42,18 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
   const { db } = ctx;
   const pc: PaymentsContext = { db, cache: ctx.cache, config: ctx.config, gateway, log: ctx.log };
   const testGateway = gateway.name === 'test' ? createTestGateway(db, ctx.config) : null;
+  /**
+   * The approval page is a page of the api's origin that approves a payment: no script runs on it, no other site
+   * may frame it (a click on "Approve" must be the fan's own), its forms post only to itself (which sends the fan
+   * back to the web), and its address, which holds the payment's secret, goes to no one as a Referer.
+   */
+  const approvalPageHeaders = {
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(ctx.config.publicWebUrl).origin}; frame-ancestors 'none'; base-uri 'none'`,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  };
   subscriptionManageRoutes(app, ctx, gateway);
 
   /** Which gateway the payment page should show (and Stripe's publishable key for Elements). */
@@ -115,7 +127,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     /** The stand-in for a bank's 3-D Secure page: the fan approves or fails, and goes back to the return URL. */
     scope.get<{ Params: { id: string }; Querystring: { secret?: string } }>('/payment/test-gateway/authenticate/:id', async (request, reply) => {
       const payment = await actionPayment(request.params.id, request.query.secret);
-      reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8');
+      reply.headers(approvalPageHeaders).type('text/html; charset=utf-8');
       return approvalPage(payment);
     });
 

@@ -190,6 +190,25 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
   });
 
+  it('the approval page runs no script and cannot be framed: a CSP of its own, X-Frame-Options DENY', async () => {
+    const fan = await registerFan(t);
+    const payment = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    const url = new URL(payment.nextAction.url);
+    const page = await fetch(new URL(url.pathname + url.search, t.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(policy.split(';').map((d) => [d.trim().split(/\s+/)[0], d.trim().split(/\s+/).slice(1)]));
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['default-src']).toEqual(["'none'"]);
+    expect(directives['script-src']).toBeUndefined();
+    // Its forms post to itself, which sends the fan back to the web's confirm page.
+    expect(directives['form-action']).toEqual(["'self'", 'http://web.test']);
+    // The address holds the page's secret: it goes to no one as a Referer.
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('failing authentication fails the payment with authentication_failed', async () => {
     const fan = await registerFan(t);
     const payment = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
