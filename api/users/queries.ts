@@ -23,17 +23,10 @@ export function findUserById(db: Queryable, id: string) {
   return one<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
 }
 
-/** Usernames that would shadow a route of the web app; they count as taken. */
-const RESERVED_USERNAMES = new Set([
-  'login', 'logout', 'discover', 'password', 'join', 'subscribe', 'account', 'admin', 'api', 'healthz',
-  'build', 'images', 'media', 'static', 'assets', 'stagedoor', 'support', 'help', 'settings', 'favicon',
-]);
-
 export type Conflict = 'username' | 'email' | undefined;
 
 /** Which unique field another user already holds: the username is checked first (spec: 400 before 422). */
 export async function findConflict(db: Queryable, username: string, email: string, exceptUserId?: string): Promise<Conflict> {
-  if (RESERVED_USERNAMES.has(username.toLowerCase())) return 'username';
   const rows = await db.query<{ username: string; email: string }>(
     `SELECT lower(username) AS username, lower(email) AS email FROM users
       WHERE (lower(username) = lower($1) OR lower(email) = lower($2)) AND id IS DISTINCT FROM $3`,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMAIL_TAKEN, INCORRECT_DETAILS, USERNAME_TAKEN } from '../../api/auth/routes';
-import { messages } from '#contract/accounts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { messages, RESERVED_USERNAMES } from '#contract/accounts';
 import {
   call,
   clientAddress,
@@ -62,12 +64,24 @@ describeEachDatabase('accounts', (database) => {
     expect(both.status).toBe(400);
   });
 
-  it('counts usernames that would shadow a page of the web app as taken', async () => {
+  it('refuses a username that is the first part of a path the web or the api uses, with a clear message', async () => {
+    // Every first path segment a username could spell: the web's route files and public files, the web tier's own
+    // paths, the api's routes and its realtime socket. A page added without reserving its name fails here.
+    const pages = fs
+      .readdirSync(path.resolve('app/routes'))
+      .map((file) => file.replace(/\.tsx?$/, '').split('.').find((segment) => !segment.startsWith('_')))
+      .filter((segment): segment is string => Boolean(segment) && !segment!.startsWith('$'));
+    const publicFiles = fs.readdirSync(path.resolve('public')).map((name) => name.replace(/\..*$/, ''));
+    const apiPrefixes = t.api.routes.map((route) => route.url.split('/')[1]);
+    const used = [...new Set([...pages, ...publicFiles, ...apiPrefixes, 'healthz', 'build', 'socket'])].filter((name): name is string => typeof name === 'string' && /^[a-z0-9]{3,30}$/.test(name));
+    expect(used).toEqual(expect.arrayContaining(['lite', 'messages', 'discover', 'login', 'logout', 'password', 'images', 'media', 'socket']));
+    expect(used.filter((name) => !RESERVED_USERNAMES.includes(name))).toEqual([]);
+
     const other = uniqueName();
-    for (const username of ['discover', 'login', 'Password']) {
+    for (const username of [...used, 'Password', ' LITE ']) {
       const answer = await register({ username, email: `${other}@example.com`, password: FAN_PASSWORD });
       expect(answer.status, username).toBe(400);
-      expect(answer.body.errors).toEqual({ username: [USERNAME_TAKEN] });
+      expect(answer.body.errors, username).toEqual({ username: [messages.usernameReserved] });
     }
   });
 
