@@ -74,24 +74,42 @@ describe('caption sanitising', () => {
     const ALLOWED = new Set(['p', 'br', 'strong', 'b', 'em', 'i', 'a', 'ul', 'ol', 'li']);
     const piece = fc.oneof(
       fc.constantFrom('<p>', '</p>', '<b>', '</b>', '<i>', '</i>', '<ul>', '<li>', '</li>', '</ul>', '<br>', '<br />', '</a>', '<a>'),
-      fc.constantFrom('<span>', '</span>', '<div>', '</div>', '<script>', '</script>', '<style>', '<img src=x onerror=y>', '<svg><a href="https://s.example">'),
-      fc.constantFrom('https://x.example', 'javascript:alert(1)', '/account', 'mailto:a@b.example', ' JaVaScRiPt:x', 'data:text/html,x', '').map((href) => `<a href="${href}">`),
+      fc.constantFrom(
+        '<span>',
+        '</span>',
+        '<div>',
+        '</div>',
+        '<script>',
+        '</script>',
+        '<style>',
+        '<img src=x onerror=y>',
+        '<svg><a href="https://s.example">',
+      ),
+      fc
+        .constantFrom('https://x.example', 'javascript:alert(1)', '/account', 'mailto:a@b.example', ' JaVaScRiPt:x', 'data:text/html,x', '')
+        .map((href) => `<a href="${href}">`),
       fc.string({ maxLength: 6 }),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')), (input) => {
-        const output = sanitizeCaption(input);
-        const open: string[] = [];
-        for (const [tag, closing, name, attributes] of output.matchAll(/<(\/?)([a-z0-9]+)([^>]*)>/gi)) {
-          const lower = name.toLowerCase();
-          expect(ALLOWED.has(lower), `${tag} in ${output} from ${input}`).toBe(true);
-          if (lower === 'br') continue;
-          if (closing) expect(open.pop(), `${tag} in ${output} from ${input}`).toBe(lower);
-          else open.push(lower);
-          if (lower === 'a' && !closing) expect(attributes, `${tag} from ${input}`).toMatch(/^ href="(https?:\/\/|mailto:)[^"]*" rel="noopener noreferrer nofollow" target="_blank"$/);
-        }
-        expect(open, `${output} from ${input}`).toEqual([]);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
+        (input) => {
+          const output = sanitizeCaption(input);
+          const open: string[] = [];
+          for (const [tag, closing, name, attributes] of output.matchAll(/<(\/?)([a-z0-9]+)([^>]*)>/gi)) {
+            const lower = name.toLowerCase();
+            expect(ALLOWED.has(lower), `${tag} in ${output} from ${input}`).toBe(true);
+            if (lower === 'br') continue;
+            if (closing) expect(open.pop(), `${tag} in ${output} from ${input}`).toBe(lower);
+            else open.push(lower);
+            if (lower === 'a' && !closing)
+              expect(attributes, `${tag} from ${input}`).toMatch(
+                /^ href="(https?:\/\/|mailto:)[^"]*" rel="noopener noreferrer nofollow" target="_blank"$/,
+              );
+          }
+          expect(open, `${output} from ${input}`).toEqual([]);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

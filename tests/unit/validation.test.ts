@@ -79,7 +79,9 @@ describe('registration form (email, username, password)', () => {
   });
 
   it.each(['lite', 'Messages', ' socket ', 'discover'])('username %j, the name of a page, is refused in the browser too', (username) => {
-    expect(errors(RegisterSchema, { ...valid, username })).toEqual({ username: ['This username is the name of a Stagedoor page. Please choose another.'] });
+    expect(errors(RegisterSchema, { ...valid, username })).toEqual({
+      username: ['This username is the name of a Stagedoor page. Please choose another.'],
+    });
   });
 
   it('trims and lowercases the username, and lowercases the email', () => {
