@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { consume } from '../auth/rate-limits.js';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
@@ -39,7 +40,7 @@ export function createGateway(ctx: ApiContext): PaymentGateway {
 }
 
 export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = createGateway(ctx)) {
-  const { db } = ctx;
+  const { db, limiters } = ctx;
   const pc: PaymentsContext = { db, cache: ctx.cache, config: ctx.config, gateway, log: ctx.log };
   const testGateway = gateway.name === 'test' ? createTestGateway(db, ctx.config) : null;
   /**
@@ -65,6 +66,8 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
   app.post('/payment/subscribe/performers', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const body = parse(SubscribeBody, request.body);
+    // A code tried with a payment counts as one tried at the check (per fan: the web makes this call for the fan).
+    if (body.promo) await consume(limiters.promoPerUser, viewer.id);
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' && header ? header : undefined;
     if (key && !IDEMPOTENCY_KEY.test(key)) {
@@ -73,9 +76,12 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     return ok(await subscribe(pc, viewer, body, key));
   });
 
-  /** What the payment page shows for a promo code: the price before and after, or why the code cannot be used. */
+  /** What the payment page shows a signed-in fan for a promo code: the price before and after, or why it cannot be used. */
   app.get('/payment/promo-codes/check', async (request) => {
+    const viewer = await requireViewer(ctx, request);
     const query = parse(PromoQuery, request.query);
+    await consume(limiters.promoPerUser, viewer.id);
+    await consume(limiters.promoPerAddress, request.ip);
     const artist = await findPayableArtist(db, query.performerId);
     if (!artist) throw notFound('Artist not found');
     const promo = await resolvePromo(db, artist.id, query.code);

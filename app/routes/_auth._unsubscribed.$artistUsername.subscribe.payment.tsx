@@ -37,7 +37,7 @@ const TEST_CARDS = [
  * the price, a promo field that shows the discounted price (a GET form: ?promo=), and the card form of the
  * configured gateway. A fan sent back here after a failed authentication (?payment=) sees why.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { token } = await requireUser(request, params.artistUsername);
   const search = new URL(request.url).searchParams;
   const promoCode = search.get('promo')?.trim() || null;
@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     fetchGateway(request.signal),
     paymentId ? fetchPayment(token, paymentId, request.signal) : null,
   ]);
-  const promo = promoCode && artist.yearlyPrice > 0 ? { code: promoCode, ...(await checkPromo(artist.id, promoCode, request.signal)) } : null;
+  const promo = promoCode && artist.yearlyPrice > 0 ? { code: promoCode, ...(await checkPromo(artist.id, promoCode, { token, clientIp: context.clientIp, signal: request.signal })) } : null;
   return json(
     {
       artist,

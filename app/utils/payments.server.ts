@@ -9,9 +9,14 @@ export async function fetchGateway(signal?: AbortSignal) {
 }
 
 /** The promo code's effect, or the reason it cannot be used (a message for the promo field). */
-export async function checkPromo(performerId: string, code: string, signal?: AbortSignal): Promise<{ promo: PromoCheck } | { error: string }> {
+export async function checkPromo(
+  performerId: string,
+  code: string,
+  { token, clientIp, signal }: { token: string; clientIp?: string; signal?: AbortSignal },
+): Promise<{ promo: PromoCheck } | { error: string }> {
   try {
-    const body = await apiRequest<{ data: PromoCheck }>({ path: '/payment/promo-codes/check', params: { performerId, code }, signal });
+    // The fan and their address: the api limits the codes each may try.
+    const body = await apiRequest<{ data: PromoCheck }>({ path: '/payment/promo-codes/check', params: { performerId, code }, token, clientIp, signal });
     return { promo: body.data };
   } catch (error) {
     if (isHttpError(error, 400)) return { error: error.fieldErrors.promo?.[0] ?? error.message };

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPromo } from '../../api/payments/promos';
-import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP, PROMO_WRONG_ARTIST } from '../../api/payments/promos';
+import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP } from '../../api/payments/promos';
+import { TOO_MANY } from '../../api/auth/rate-limits';
 import { renewDueSubscriptions } from '../../api/payments/renewals';
 import { createTestGateway, NOT_A_TEST_CARD, EXPIRED_MESSAGE } from '../../api/payments/test-gateway';
 import { FAILURE_MESSAGES } from '../../api/payments/gateway';
-import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
+import { call, clientAddress, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 
 /**
  * Subscribing through POST /payment/subscribe/performers with the test gateway (the default without Stripe keys):
@@ -18,6 +19,10 @@ const CARDS = {
   expired: '4000 0000 0000 0069',
   insufficient: '4000 0000 0000 9995',
 };
+
+/** The promo code limits of docs/security.md: tries per fan and per address in 15 minutes. */
+const PROMO_TRIES_PER_FAN = 20;
+const PROMO_TRIES_PER_ADDRESS = 60;
 
 describeEachDatabase('payments with the test gateway', (database) => {
   let t: TestApi;
@@ -58,6 +63,10 @@ describeEachDatabase('payments with the test gateway', (database) => {
   }
 
   const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(sql, params))[0].n;
+
+  /** GET /payment/promo-codes/check as a signed-in fan, from an address of its own unless given one. */
+  const checkPromo = (fan: TestUser | undefined, performerId: string, code: string, address = clientAddress()) =>
+    call(t.url, 'GET', '/payment/promo-codes/check', { token: fan?.token, query: { performerId, code }, headers: { 'x-forwarded-for': address } });
 
   it('says which gateway is in use', async () => {
     const answer = await call(t.url, 'GET', '/payment/gateway');
@@ -248,14 +257,15 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'failed'`, [fan.id])).toBe(1);
   });
 
-  it('promo codes: percent and amount off, expired, used up, for another artist, unknown', async () => {
+  it('promo codes: percent and amount off, expired, used up, unknown (another artist’s reads as unknown)', async () => {
     await createPromo(t.db, { artist: paid.username, code: 'HALF', percentOff: 50 });
     await createPromo(t.db, { artist: paid.username, code: 'TENOFF', amountOff: 1000 });
     await createPromo(t.db, { artist: paid.username, code: 'OLD', percentOff: 10, expiresAt: new Date(Date.now() - 1000) });
     await createPromo(t.db, { artist: paid.username, code: 'ONCE', percentOff: 20, maxRedemptions: 1 });
     await createPromo(t.db, { artist: other.username, code: 'OTHERS', percentOff: 20 });
 
-    const check = await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'half' } });
+    const checker = await registerFan(t);
+    const check = await checkPromo(checker, paid.id, 'half');
     expect(check.body.data).toMatchObject({ code: 'HALF', percentOff: 50, price: 49.99, discountedPrice: 24.99 });
 
     const half = await registerFan(t);
@@ -273,7 +283,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const cardId = await card(fan, CARDS.success);
     for (const [code, message] of [
       ['OLD', PROMO_EXPIRED],
-      ['OTHERS', PROMO_WRONG_ARTIST],
+      ['OTHERS', PROMO_UNKNOWN],
       ['NOPE', PROMO_UNKNOWN],
     ]) {
       const answer = await pay(fan, { cardId, promo: code });
@@ -291,9 +301,42 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const usedUp = await pay(second, { cardId: await card(second, CARDS.success), promo: 'ONCE' });
     expect(usedUp.status).toBe(400);
     expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
-    expect((await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'ONCE' } })).body.errors!.promo).toEqual([
+    expect((await checkPromo(checker, paid.id, 'ONCE')).body.errors!.promo).toEqual([
       PROMO_USED_UP,
     ]);
+  });
+
+  it('the promo check needs a log-in, is limited per fan and per address, and says nothing of other artists’ codes', async () => {
+    await createPromo(t.db, { artist: other.username, code: 'ELSEWHERE', percentOff: 10 });
+    const fan = await registerFan(t);
+    expect((await checkPromo(undefined, paid.id, 'ELSEWHERE')).status).toBe(401);
+
+    // Another artist's code answers exactly as a code that exists nowhere.
+    const elsewhere = await checkPromo(fan, paid.id, 'ELSEWHERE');
+    const nowhere = await checkPromo(fan, paid.id, 'NOWHERE');
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual(nowhere.body);
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'ELSEWHERE' })).body).toEqual(
+      (await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'NOWHERE' })).body,
+    );
+
+    // Per fan, from any address: 20 tries (the two checks and the two payments with a code above count), then 429,
+    // at the check and at a payment naming a code.
+    for (let attempt = 5; attempt <= PROMO_TRIES_PER_FAN; attempt++) expect((await checkPromo(fan, paid.id, `GUESS${attempt}`)).status, `try ${attempt}`).toBe(400);
+    const limited = await checkPromo(fan, paid.id, 'GUESSMORE');
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe(TOO_MANY);
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'GUESSMORE' })).status).toBe(429);
+
+    // Per address, whichever fans: 60 tries.
+    const address = clientAddress();
+    const fans = await Promise.all([registerFan(t), registerFan(t), registerFan(t), registerFan(t)]);
+    for (let attempt = 1; attempt <= PROMO_TRIES_PER_ADDRESS; attempt++) {
+      const answer = await checkPromo(fans[attempt % 3], paid.id, `SPRAY${attempt}`, address);
+      expect(answer.status, `try ${attempt}`).toBe(400);
+    }
+    expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE', address)).status).toBe(429);
+    expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE')).status).toBe(400);
   });
 
   it('a double submit with one idempotency key makes one payment, even when both arrive at once', async () => {
