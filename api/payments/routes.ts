@@ -8,7 +8,7 @@ import { ApiError, notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from './gateway.js';
 import { discountedCents, resolvePromo } from './promos.js';
 import { renewDueSubscriptions } from './renewals.js';
-import { confirm, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
+import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
 import { createStripeGateway } from './stripe-gateway.js';
 import { createTestGateway, tokenizeTestCard } from './test-gateway.js';
 import { approvalPage } from './approval-page.js';
@@ -33,6 +33,8 @@ const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 /** How often due free and test-gateway subscriptions are renewed, and how far ahead of their end. */
 const RENEWAL_INTERVAL_MS = 60 * 60 * 1000;
 const RENEWAL_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** How often payments left waiting for authentication past their time are called off. */
+const EXPIRY_INTERVAL_MS = 60 * 1000;
 
 /** The configured gateway: Stripe when a secret key is set, the test gateway otherwise. */
 export function createGateway(ctx: ApiContext): PaymentGateway {
@@ -84,6 +86,8 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     await consume(limiters.promoPerAddress, request.ip);
     const artist = await findPayableArtist(db, query.performerId);
     if (!artist) throw notFound('Artist not found');
+    // Redemptions held by payments that were never finished are free again before the code is judged.
+    await expirePendingPayments(db, gateway);
     const promo = await resolvePromo(db, artist.id, query.code);
     return ok({
       code: promo.code,
@@ -171,7 +175,15 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     );
   }, RENEWAL_INTERVAL_MS);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Payments left waiting for authentication are called off once past their time, and abandoned at the gateway.
+  const expiry = setInterval(() => {
+    expirePendingPayments(db, gateway).catch((error) => ctx.log.error({ err: error }, 'expiring pending payments failed'));
+  }, EXPIRY_INTERVAL_MS);
+  expiry.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(expiry);
+  });
 }
 
 function safeJson(text: string) {

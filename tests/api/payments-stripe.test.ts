@@ -136,6 +136,16 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
     expect(failed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'authentication_failed' } });
   });
 
+  it('a payment left waiting for 3-D Secure is cancelled at Stripe when its fan starts another, so it can never charge', async () => {
+    const fan = await registerFan(t);
+    const waiting = await pay(fan, { cardId: 'pm_card_authenticationRequired' });
+    const subId = await gatewaySubscriptionId(waiting.body.data._id);
+    expect((await pay(fan, { cardId: 'pm_card_visa' })).body.data.status).toBe('succeeded');
+    expect(stand.subscriptions.get(subId)!.status).toBe('canceled');
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting.body.data._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
+  });
+
   it('a promo code becomes a once-only Stripe coupon on the first invoice', async () => {
     await createPromo(t.db, { artist: artist.username, code: 'STRIPE20', percentOff: 20 });
     const fan = await registerFan(t);

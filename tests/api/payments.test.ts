@@ -3,6 +3,7 @@ import { createPromo } from '../../api/payments/promos';
 import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP } from '../../api/payments/promos';
 import { TOO_MANY } from '../../api/auth/rate-limits';
 import { renewDueSubscriptions } from '../../api/payments/renewals';
+import { expirePendingPayments } from '../../api/payments/service';
 import { createTestGateway, NOT_A_TEST_CARD, EXPIRED_MESSAGE } from '../../api/payments/test-gateway';
 import { FAILURE_MESSAGES } from '../../api/payments/gateway';
 import { call, clientAddress, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
@@ -233,7 +234,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await subscribed(fan, paid)).toBe(false);
   });
 
-  it('a payment waiting for authentication is called off when another payment for the club succeeds first', async () => {
+  it('a payment waiting for authentication is called off when its fan starts another for the club', async () => {
     const fan = await registerFan(t);
     const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
     expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
@@ -242,7 +243,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const page = await (await fetch(new URL(url.pathname + url.search, t.url))).text();
     expect(page).toContain('already been answered');
     const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
-    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'superseded' } });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
     expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
   });
 
@@ -337,6 +338,45 @@ describeEachDatabase('payments with the test gateway', (database) => {
     }
     expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE', address)).status).toBe(429);
     expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE')).status).toBe(400);
+  });
+
+  it('a payment left waiting for 3-D Secure gives its promo code back: at once when its fan pays again, else after 30 minutes', async () => {
+    await createPromo(t.db, { artist: paid.username, code: 'TWICE', percentOff: 10, maxRedemptions: 2 });
+    const payment = async (fan: TestUser, id: string) => (await call(t.url, 'GET', `/payment/${id}`, { token: fan.token })).body.data;
+
+    // One fan starts two payments with the code and abandons both on the bank's page.
+    const abandoner = await registerFan(t);
+    const authenticating = await card(abandoner, CARDS.authenticate);
+    const first = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
+    const second = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
+    expect([first.status, second.status]).toEqual(['requires_action', 'requires_action']);
+    expect(await payment(abandoner, first._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired', message: FAILURE_MESSAGES.expired } });
+    // Its approval page no longer approves anything.
+    const approval = new URL(first.nextAction.url);
+    expect(await (await fetch(new URL(approval.pathname + approval.search, t.url))).text()).not.toContain('Approve payment');
+
+    // So the code still has a redemption for another fan; the second abandoned payment holds the other.
+    const other = await registerFan(t);
+    expect((await pay(other, { cardId: await card(other, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded', promo: 'TWICE' });
+    const tooLate = await registerFan(t);
+    const usedUp = await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' });
+    expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
+
+    // Half an hour without a step, the second expires too and its redemption is free again.
+    await t.db.query(`UPDATE payments SET updated_at = now() - interval '31 minutes' WHERE id = $1`, [second._id]);
+    expect((await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded' });
+    expect(await payment(abandoner, second._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
+    expect(await count(`SELECT times_redeemed AS n FROM promo_codes WHERE code = 'TWICE'`, [])).toBe(2);
+  });
+
+  it('a payment waiting for 3-D Secure expires after 30 minutes by itself, and can no longer be confirmed', async () => {
+    const fan = await registerFan(t);
+    const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    await t.db.query(`UPDATE payments SET updated_at = now() - interval '31 minutes' WHERE id = $1`, [waiting._id]);
+    await expirePendingPayments(t.api.ctx.db, null);
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' }, subscription: null });
+    expect(await subscribed(fan, paid)).toBe(false);
   });
 
   it('a double submit with one idempotency key makes one payment, even when both arrive at once', async () => {
