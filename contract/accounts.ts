@@ -19,6 +19,8 @@ export const messages = {
   passwordComplexity:
     'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
   passwordsDiffer: 'Passwords do not match',
+  currentPasswordRequired: 'Please enter your current password to change your email address or password.',
+  currentPasswordIncorrect: 'Your current password is not correct.',
   confirmRequired: 'Please confirm your password',
 } as const;
 
@@ -97,6 +99,16 @@ export const RegisterSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
   password: PasswordSchema,
+});
+
+/**
+ * The body of PUT /users: the sign-up details, and the current password, which changing the email address or the
+ * password needs (a session alone must not be enough to take an account over). The fan still signing up may leave
+ * it out (the register step's edit).
+ */
+export const AccountChangesSchema = z.object({
+  ...RegisterSchema.shape,
+  currentPassword: z.optional(LoginPasswordSchema),
 });
 
 export const ResetRequestSchema = z.object({

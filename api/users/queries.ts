@@ -23,6 +23,25 @@ export function findUserById(db: Queryable, id: string) {
   return one<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
 }
 
+/** How long after registering a fan counts as signing up, if they have neither paid nor joined a club. */
+export const SIGN_UP_MINUTES = 60;
+
+/**
+ * A fan still in the sign-up funnel: registered within SIGN_UP_MINUTES, no payment made, no subscription. Such a
+ * fan may correct the details just given (the register step's edit) without the password they just chose.
+ */
+export async function isSigningUp(db: Queryable, userId: string) {
+  const row = await one(
+    db,
+    `SELECT 1 FROM users u
+      WHERE u.id = $1 AND NOT u.is_performer AND u.created_at > now() - make_interval(mins => $2)
+        AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id)
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.user_id = u.id AND p.status = 'succeeded')`,
+    [userId, SIGN_UP_MINUTES],
+  );
+  return row !== undefined;
+}
+
 export type Conflict = 'username' | 'email' | undefined;
 
 /** Which unique field another user already holds: the username is checked first (spec: 400 before 422). */

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { RegisterSchema } from '#contract/accounts';
-import { hashPassword } from '../auth/passwords.js';
+import { AccountChangesSchema, messages } from '#contract/accounts';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { consume, ensureNotBlocked } from '../auth/rate-limits.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { tag } from '../cache/tags.js';
 import { conflictError } from '../auth/routes.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
-import { ok, parse } from '../http.js';
-import { conflictFromUniqueViolation, findConflict } from './queries.js';
+import { badRequest, ok, parse, unprocessable } from '../http.js';
+import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp, type UserRow } from './queries.js';
 
 /** The current user as spec §3 shows it (me response). */
 export function serializeMe(viewer: Pick<Viewer, 'id' | 'name' | 'avatar' | 'username' | 'email' | 'isPerformer'>) {
@@ -22,21 +23,64 @@ export function serializeMe(viewer: Pick<Viewer, 'id' | 'name' | 'avatar' | 'use
   };
 }
 
+/**
+ * A short notice to the address the account had, after its email address or password changed: the owner of a
+ * stolen session learns of it there, and the new address is not named (it may be the thief's).
+ */
+function noticeOfChange(user: Pick<UserRow, 'name' | 'username'>, changed: { email: boolean; password: boolean }) {
+  const what = changed.email && changed.password ? 'email address and password' : changed.email ? 'email address' : 'password';
+  const were = changed.email && changed.password ? 'were' : 'was';
+  return {
+    subject: `Your Stagedoor ${what} ${were} changed`,
+    text:
+      `Hi ${user.name || user.username},\n\nThe ${what} of your Stagedoor account ${user.username} ${were} changed just now.\n\n` +
+      `If that was you, there is nothing to do. If it was not, someone may be using your account: write to us at ` +
+      `security@stagedoor.fm and we will help you get it back.\n`,
+  };
+}
+
 export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
-  const { db } = ctx;
+  const { db, limiters } = ctx;
+
+  /** Sent after the answer; a mail that fails is logged, and the change stands. */
+  function tellOldAddress(user: UserRow, changed: { email: boolean; password: boolean }) {
+    ctx.mailer
+      .send({ to: user.email, ...noticeOfChange(user, changed) })
+      .catch((error) => ctx.log.error({ err: error }, 'account change notice failed'));
+  }
 
   app.get('/users/me', async (request) => {
     const viewer = await requireViewer(ctx, request);
     return ok(serializeMe(viewer));
   });
 
-  /** Changes the signed-in user's sign-up details (the register step's edit mode). */
+  /**
+   * Changes the signed-in user's sign-up details (the register step's edit mode). Changing the email address or the
+   * password takes the current password, except for a fan still signing up; the old address is told of either.
+   */
   app.put('/users', async (request) => {
     const viewer = await requireViewer(ctx, request);
-    const body = parse(RegisterSchema, request.body);
+    const body = parse(AccountChangesSchema, request.body);
     const conflict = await findConflict(db, body.username, body.email, viewer.id);
     if (conflict) throw conflictError(conflict);
-    const passwordHash = await hashPassword(body.password);
+    const user = (await findUserById(db, viewer.id))!;
+    // Each way of trying a password here counts as a failed log-in of the account (stolen sessions must not guess).
+    const accountKey = `user:${user.id}`;
+    await ensureNotBlocked(limiters.loginPerAccount, accountKey);
+    // Sending the password the account already has is itself proof of it.
+    const keepsPassword = await verifyPassword(user.passwordHash, body.password);
+    const changesEmail = body.email !== user.email.toLowerCase();
+    if (!keepsPassword && !(await isSigningUp(db, user.id))) {
+      if (!body.currentPassword) {
+        await consume(limiters.loginPerAccount, accountKey);
+        throw badRequest(messages.currentPasswordRequired, { currentPassword: [messages.currentPasswordRequired] });
+      }
+      if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+        await consume(limiters.loginPerAccount, accountKey);
+        throw unprocessable(messages.currentPasswordIncorrect, { currentPassword: [messages.currentPasswordIncorrect] });
+      }
+    }
+    const passwordHash = keepsPassword ? user.passwordHash : await hashPassword(body.password);
     try {
       const updated = await db.transaction(async (tx) => {
         const row = await one<Omit<Viewer, 'tokenHash'>>(
@@ -52,6 +96,7 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         return row!;
       });
       await ctx.cache.invalidate(tag.user(viewer.id));
+      if (changesEmail || !keepsPassword) tellOldAddress(user, { email: changesEmail, password: !keepsPassword });
       return ok(serializeMe(updated));
     } catch (error) {
       const raced = conflictFromUniqueViolation(error);
