@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactSecrets } from '#contract/log-redaction';
 
@@ -49,6 +50,38 @@ describe('redactSecrets', () => {
       headers: { authorization: REDACTED, cookie: REDACTED, 'x-stagedoor-admin-token': REDACTED },
       msg: 'request failed',
     });
+  });
+
+  it('no secret value survives, wherever it sits in a URL and however the line around it is written', () => {
+    const secretValue = fc.stringMatching(/^[A-Za-z0-9_~.+/=-]{6,40}$/);
+    const name = fc.constantFrom(
+      'token',
+      'sig',
+      'secret',
+      'code',
+      'promo',
+      'password',
+      'key',
+      'access_token',
+      'payment_intent_client_secret',
+    );
+    const before = fc.constantFrom('', 'sort=asc&', 'artist=nova&', 'expires=1767225600&');
+    const after = fc.constantFrom('', '&artist=nova', '#latest', '&x=1&y=2');
+    const wrap = fc.constantFrom(
+      (url: string) => url,
+      (url: string) => JSON.stringify({ level: 50, url, msg: 'request failed' }),
+      (url: string) => `GET ${url} HTTP/1.1`,
+      (url: string) => `/logout?next=${encodeURIComponent(url)}`,
+    );
+    fc.assert(
+      fc.property(secretValue, name, before, after, wrap, (value, key, head, tail, write) => {
+        const line = write(`/some/path?${head}${key}=${encodeURIComponent(value)}${tail}`);
+        const redacted = redactSecrets(line);
+        expect(redacted, line).not.toContain(encodeURIComponent(value));
+        expect(redacted, line).not.toContain(encodeURIComponent(encodeURIComponent(value)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('redacts header lines and schemes in plain text, as an error message or a mail in the log may hold them', () => {
