@@ -2,9 +2,13 @@
 /// <reference types="@remix-run/node" />
 
 import '@remix-run/node';
+import type { ApiTransport } from './app/utils/api-transport.server';
 
 declare module '@remix-run/node' {
+  /** What the web server gives every loader and action of one request (server/web.ts, getLoadContext). */
   interface AppLoadContext {
+    /** How this process reaches the api: in process, or over HTTP (app/utils/api-transport.server.ts). */
+    api: ApiTransport;
     /** The browser's address as the web tier saw it; passed on to the API for its per-address rate limits. */
     clientIp?: string;
     /** This response's Content-Security-Policy nonce (server/security.ts), put on the page's scripts. */

@@ -12,9 +12,16 @@ import { contentApi } from './content/index.js';
 import type { ApiContext } from './context.js';
 import type { Db } from './db/client.js';
 import { badRequest, handleError, notFound } from './http.js';
+import { defineJobs } from './jobs/index.js';
+import { createJobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import type { NotificationServices } from './notifications/fanout.js';
+import { loadVapidKeys } from './notifications/push.js';
+import { notificationRoutes } from './notifications/routes.js';
+import { loadUnsubscribeSecret } from './notifications/unsubscribe.js';
+import { createTestGateway } from './payments/test-gateway.js';
 import { messageRoutes } from './messages/routes.js';
-import { paymentRoutes } from './payments/routes.js';
+import { createGateway, paymentRoutes } from './payments/routes.js';
 import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
@@ -35,13 +42,15 @@ export interface ApiOptions {
    * the embedded database's lock sets it, so the CLI can act through it (api/db/lock.ts).
    */
   adminToken?: string;
+  /** The clock of the sweeps (renewals, reminders, digests); tests pass one they move. */
+  now?: () => Date;
 }
 
 /** A request slower than this is logged at info however it ended. */
 const SLOW_REQUEST_MS = 1000;
 
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
-export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout }: ApiOptions) {
+export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout, now = () => new Date() }: ApiOptions) {
   const app = Fastify({
     // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
@@ -103,6 +112,8 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: (line) => app.log.info(line),
       }),
+    jobs: createJobQueue({ db, ...config.jobs, onError: (error) => app.log.error({ err: error }, 'job queue') }),
+    now,
   };
 
   // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed.
@@ -126,19 +137,31 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   performerRoutes(app, ctx);
   performerProfileRoutes(app, ctx);
   subscriptionRoutes(app, ctx);
-  paymentRoutes(app, ctx);
+  const gateway = createGateway(ctx);
+  paymentRoutes(app, ctx, gateway);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage);
   const realtime = await createRealtime(app.server, ctx, redis);
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
+  const notifications: NotificationServices = Object.assign(Object.create(ctx) as ApiContext, {
+    emit: realtime.emitToUser,
+    vapid: loadVapidKeys(config, (line) => app.log.warn(line)),
+    unsubscribeSecret: await loadUnsubscribeSecret(db),
+  });
+  notificationRoutes(app, notifications);
+  defineJobs(ctx, notifications, config.stripe.secretKey ? null : createTestGateway(db, config), gateway);
+  // The queue's tables exist before the first request can send a job.
+  await ctx.jobs.start();
 
   return {
     app,
     io: realtime.io,
     ctx,
     routes,
+    /** Starts this node's job workers (server/index.ts, once listening; the test helper). */
+    startWorkers: () => ctx.jobs.work(),
     async listen(port: number, host: string) {
       await app.listen({ port, host });
       const address = app.server.address();
@@ -147,8 +170,11 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     /** Graceful: new connections are refused, requests under way finish, then their connections close. */
     async close() {
       closing = true;
+      // Jobs under way finish first (they may still send realtime events and use the database).
+      await ctx.jobs.stop();
       await realtime.close();
       await app.close();
+      ctx.mailer.close();
       await readCache.close();
       await redis?.close();
     },

@@ -13,6 +13,8 @@ import { createDiskStorage } from './storage/disk.js';
 import { ApiError, type FieldErrors } from './http.js';
 import { createArtist, NewArtistSchema, type CreatedArtist } from './performers/create.js';
 import { createPromo, NewPromoSchema, type CreatedPromo } from './payments/promos.js';
+import { JobsCommandSchema, runJobsCommand, type JobsAnswer } from './jobs/admin.js';
+import { createJobQueue } from './jobs/queue.js';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -29,6 +31,7 @@ Usage: ${USAGE} <command> [options]
 Commands:
   create-artist   Create an artist account (isPerformer) with a profile
   create-promo    Create a promo code for an artist's fan club (percent or amount off the first year)
+  jobs            List background jobs by state; retry failed ones (the dead letters)
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
 
 Run "${USAGE} <command> --help" for the options of one command.
@@ -60,6 +63,18 @@ Options:
   --max-redemptions   optional: how many payments may use it
   -h, --help          show this help`;
 
+const JOBS_HELP = `Usage: ${USAGE} jobs [--state S] [--limit N] | --retry ID | --retry-failed
+
+Background jobs (mail, pushes, scheduled posts, renewals) and how many there are in each state. A job that has run
+out of retries is "failed": it stays listed (two weeks) until it is retried.
+
+Options:
+  --state          list only jobs in this state: created, retry, active, completed, cancelled or failed
+  --limit          how many jobs to list, newest first (default 50)
+  --retry ID       send one failed job round again
+  --retry-failed   send every failed job round again
+  -h, --help       show this help`;
+
 const SEED_HELP = `Usage: ${USAGE} seed
 
 Adds the demo artists (novaricci, thelatenights, juniperlane), the demo fan (demofan) and the fan's two
@@ -89,13 +104,19 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     const [command, ...rest] = argv;
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.out(
-        rest[0] === 'create-artist' ? CREATE_ARTIST_HELP : rest[0] === 'create-promo' ? CREATE_PROMO_HELP : rest[0] === 'seed' ? SEED_HELP : HELP,
+        (
+          { 'create-artist': CREATE_ARTIST_HELP, 'create-promo': CREATE_PROMO_HELP, seed: SEED_HELP, jobs: JOBS_HELP } as Record<
+            string,
+            string
+          >
+        )[rest[0]] ?? HELP,
       );
       return 0;
     }
     if (command === 'create-artist') return await createArtistCommand(rest, io);
     if (command === 'create-promo') return await createPromoCommand(rest, io);
     if (command === 'seed') return await seedCommand(rest, io);
+    if (command === 'jobs') return await jobsCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
     if (error instanceof CliError) {
@@ -138,7 +159,10 @@ export function parseCreateArtistArgs(args: string[]) {
   };
   for (const [field, flag] of Object.entries(FLAGS)) {
     if (input[field as keyof typeof input] === undefined) {
-      throw new CliError(`${flag} is required. Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99`, 2);
+      throw new CliError(
+        `${flag} is required. Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99`,
+        2,
+      );
     }
   }
   const result = NewArtistSchema.safeParse(input);
@@ -226,7 +250,9 @@ async function createPromoCommand(args: string[], io: CliIo) {
     result.expiresAt ? `until ${result.expiresAt}` : null,
     result.maxRedemptions ? `for ${result.maxRedemptions} payment${result.maxRedemptions === 1 ? '' : 's'}` : null,
   ].filter(Boolean);
-  io.out(`Created promo code ${result.code} for ${result.artist}: ${off} the first year${limits.length ? `, ${limits.join(', ')}` : ''}${via}.`);
+  io.out(
+    `Created promo code ${result.code} for ${result.artist}: ${off} the first year${limits.length ? `, ${limits.join(', ')}` : ''}${via}.`,
+  );
   io.out(`Share it as: ${config.publicWebUrl}/${result.artist}/subscribe?promo=${encodeURIComponent(result.code)}`);
   return 0;
 }
@@ -238,10 +264,75 @@ async function seedCommand(args: string[], io: CliIo) {
     return 0;
   }
   const config = parseConfig(io.env);
-  const { result, via } = await execute<SeedSummary>(config, { path: '/admin/seed', body: {}, direct: (db) => seed(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }) });
+  const { result, via } = await execute<SeedSummary>(config, {
+    path: '/admin/seed',
+    body: {},
+    direct: (db) => seed(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }),
+  });
   if (result.created.length) io.out(`Seeded demo content${via}: created ${result.created.join(', ')}.`);
   if (result.existing.length) io.out(`Already there, left as they were: ${result.existing.join(', ')}.`);
   if (result.content?.length) io.out(`Added demo content (posts, vault items, a collection) for ${result.content.join(', ')}.`);
+  return 0;
+}
+
+async function jobsCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('jobs', args, {
+    state: { type: 'string' },
+    limit: { type: 'string' },
+    retry: { type: 'string' },
+    'retry-failed': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(JOBS_HELP);
+    return 0;
+  }
+  const input = values['retry-failed']
+    ? { action: 'retry-failed' }
+    : values.retry !== undefined
+      ? { action: 'retry', id: values.retry }
+      : { action: 'list', state: values.state, limit: values.limit };
+  const parsed = JobsCommandSchema.safeParse(input);
+  if (!parsed.success) throw new CliError(`${parsed.error.issues[0].message}. Run "${USAGE} jobs --help".`, 2);
+  const config = parseConfig(io.env);
+  const { result } = await execute<JobsAnswer>(config, {
+    path: '/admin/jobs',
+    body: parsed.data,
+    direct: async (db) => {
+      const jobs = createJobQueue({ db, ...config.jobs, concurrency: 0, onError: (error) => io.err(`job queue: ${error.message}`) });
+      await jobs.start();
+      try {
+        return await runJobsCommand(jobs, parsed.data);
+      } finally {
+        await jobs.stop();
+      }
+    },
+  });
+  if ('retried' in result) {
+    io.out(
+      result.retried.length
+        ? `Retrying ${result.retried.length} failed job${result.retried.length === 1 ? '' : 's'}: ${result.retried.join(', ')}`
+        : 'No failed jobs to retry.',
+    );
+    return 0;
+  }
+  const { counts, jobs } = result.summary;
+  if (!counts.length) {
+    io.out('No jobs yet.');
+    return 0;
+  }
+  io.out('queue                 state       jobs');
+  for (const row of counts) io.out(`${row.queue.padEnd(22)}${row.state.padEnd(12)}${row.count}`);
+  if (jobs.length) {
+    io.out('');
+    io.out(`${parsed.data.action === 'list' && parsed.data.state ? `${parsed.data.state} jobs` : 'Newest jobs'}:`);
+    for (const job of jobs) {
+      const tries = `try ${job.retryCount + 1}/${job.retryLimit + 1}`;
+      io.out(
+        `${job.id}  ${job.queue.padEnd(20)} ${job.state.padEnd(9)} ${tries.padEnd(10)} ${job.createdAt}${job.error ? `  ${job.error}` : ''}`,
+      );
+    }
+  }
   return 0;
 }
 
@@ -357,8 +448,7 @@ async function viaServer<T>(config: Config, first: LockHolder, action: Action<T>
           signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())),
         });
         const body = (await response.json().catch(() => undefined)) as
-          | { status?: number; data?: T; message?: string; errors?: FieldErrors }
-          | undefined;
+          { status?: number; data?: T; message?: string; errors?: FieldErrors } | undefined;
         if (response.ok && body?.status === 0) return { result: body.data as T, via: ` (through the running server, pid ${holder.pid})` };
         throw new CliError(body?.message ? withFlag(body.message, body.errors) : `The server answered HTTP ${response.status}.`);
       } catch (error) {

@@ -4,6 +4,7 @@ import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Limiters } from './auth/rate-limits.js';
 import type { ReadCache } from './cache/read-cache.js';
+import type { JobQueue } from './jobs/queue.js';
 
 /** What every api module needs, built once at start-up and passed down explicitly. */
 export interface ApiContext {
@@ -14,6 +15,10 @@ export interface ApiContext {
   mailer: Mailer;
   limiters: Limiters;
   log: FastifyBaseLogger;
+  /** Background work: mail, push, scheduled posts, renewals (jobs/queue.ts). */
+  jobs: JobQueue;
+  /** The time as the sweeps (renewals, reminders, digests) see it; tests move it. */
+  now: () => Date;
 }
 
 /** What a cached read needs: the database, and the cache in front of it. */

@@ -14,18 +14,17 @@ import {
 import type { ReactNode } from 'react';
 import { ErrorPage } from './components/error-page';
 import { Footer } from './components/footer';
-import { useLinkNavigation } from './components/link';
 import { PaymentProvider } from './components/payment-provider';
 import { ProgressBar } from './components/progress-bar';
 import { TopBar } from './components/top-bar';
 import stylesheet from './tailwind.css';
+import { apiFor } from './utils/api.server';
 import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
 import { fetchUnreadTotal } from './utils/messages.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
-import { getSessionToken } from './utils/session.server';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -38,14 +37,10 @@ export const meta: MetaFunction = () => [
   { name: 'theme-color', content: '#060f1f' },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const token = getSessionToken(request);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const api = apiFor({ request, context, params });
   // Asked alongside /users/me rather than after it; an answer we cannot get leaves the badge out, not the page.
-  const [session, unread] = await Promise.all([
-    getOptionalUser(request),
-    token ? fetchUnreadTotal(token, request.signal).catch(() => null) : null,
-  ]);
-  const user = session?.user ?? null;
+  const [user, unread] = await Promise.all([getOptionalUser(api), api.token ? fetchUnreadTotal(api).catch(() => null) : null]);
   const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
   return { user, messages, lite: isLiteMode(request), ENV: publicEnv() };
 }
@@ -92,7 +87,6 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { user, messages, lite, ENV } = useLoaderData<typeof loader>();
-  useLinkNavigation();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
@@ -111,7 +105,6 @@ const FALLBACK_MARKETING_URL = 'https://stagedoor.fm';
 /** The error fallback of every route (spec §2, §8): a 404 shows the not-found page, anything else the generic one. */
 export function ErrorBoundary() {
   const error = useRouteError();
-  useLinkNavigation();
   const data = useRouteLoaderData<typeof loader>('root');
   const matches = useMatches();
   const notFound = isRouteErrorResponse(error) && error.status === 404;

@@ -93,6 +93,21 @@ const EnvSchema = z.object({
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** The schema that holds the job queue's tables (pg-boss); api nodes sharing a queue share it. */
+  JOBS_SCHEMA: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase schema name').default('pgboss')),
+  /** Scales the number of jobs this api node runs at once (1: the defaults of api/jobs/index.ts); 0 runs none. */
+  JOB_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(16).default(1)),
+  /** How often an idle worker asks the queue for work, in seconds. */
+  JOB_POLL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0.5).max(60).default(2)),
+  /** A job still running after this many seconds is taken as lost (its process died) and retried. */
+  JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3600).default(300)),
+  /** Fans told about a new post per job of the fan-out. */
+  NOTIFY_BATCH_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(5000).default(500)),
+  /** Web push (VAPID) keys, as web-push generates them; when unset they are generated into DATA_DIR/vapid.json. */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  /** Who push services may contact about our pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL').optional()),
   /** Pages the web tier renders at once; the rest wait their turn (server/admission.ts). */
   PAGE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(4)),
   /** How long a page may wait for its turn before it is answered 503 with Retry-After, in milliseconds. */
@@ -139,6 +154,18 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionTtlDays: e.SESSION_TTL_DAYS,
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
+    jobs: {
+      schema: e.JOBS_SCHEMA,
+      concurrency: e.JOB_CONCURRENCY,
+      pollSeconds: e.JOB_POLL_SECONDS,
+      timeoutSeconds: e.JOB_TIMEOUT_SECONDS,
+    },
+    notifyBatchSize: e.NOTIFY_BATCH_SIZE,
+    vapid: {
+      publicKey: e.VAPID_PUBLIC_KEY,
+      privateKey: e.VAPID_PRIVATE_KEY,
+      subject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM}`,
+    },
     pageConcurrency: e.PAGE_CONCURRENCY,
     pageQueueTimeoutMs: e.PAGE_QUEUE_TIMEOUT_MS,
     /** Spec §9: the session cookie is Secure in every environment except local. */

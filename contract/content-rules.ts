@@ -113,6 +113,14 @@ export const COMMENT_MAX = 1000;
 export const COLLECTION_TITLE_MAX = 100;
 export const COLLECTION_DESCRIPTION_MAX = 1000;
 
+/** What a vote is told (the poll card's form and POST /polls/{id}/vote). */
+export const pollMessages = {
+  answerRequired: 'Please choose an answer.',
+  alreadyVoted: 'You have already voted in this poll.',
+  ownPoll: "Artists can't vote in their own polls.",
+  notFound: 'This poll could not be found.',
+} as const;
+
 export const interactionMessages = {
   commentRequired: 'Please write a comment.',
   commentTooLong: 'Your comment is too long. Please keep it to 1000 characters.',

@@ -6,10 +6,9 @@ import { acquireLock, DatabaseLockedError, writeAdminToken, type DatabaseLock } 
 import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
 import { createDiskStorage } from '../api/storage/disk.js';
-import { registerApiDispatch } from '../app/utils/api-dispatch.server.js';
 import { ConfigError, parseConfig } from '#contract/config';
 import { redactConsole } from './console-redaction.js';
-import { inProcessApi } from './in-process-api.js';
+import { webApiTransport } from './api-transport.js';
 import { createWebServer } from './web.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
@@ -57,11 +56,10 @@ async function main() {
     const apiPort = await api.listen(config.apiPort, config.host);
     lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);
     console.log(`api listening on http://localhost:${apiPort}`);
+    await api.startWorkers();
   }
   if (config.serve !== 'api') {
-    // One process and API_URL left at our own api: the web tier calls it in-process (app/utils/api-dispatch.server).
-    if (api && config.apiUrl === `http://127.0.0.1:${config.apiPort}`) registerApiDispatch(inProcessApi(api));
-    const app = await createWebServer(config);
+    const app = await createWebServer(config, webApiTransport(config, api));
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
     });
@@ -79,6 +77,7 @@ async function main() {
     const idle = setInterval(() => web?.closeIdleConnections(), 200);
     await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
     clearInterval(idle);
+    // The api's close lets the jobs under way finish (8 s at most), then stops its workers.
     await api?.close();
     await db?.close();
     lock?.release();

@@ -1,6 +1,5 @@
-// The adapter's own request and response halves (its package exports only the handler that joins them).
-import { createRemixRequest, sendRemixResponse } from '@remix-run/express/dist/server.js';
-import { createRequestHandler, type ServerBuild } from '@remix-run/node';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import path from 'node:path';
@@ -8,15 +7,17 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
 import type { Config } from '#contract/config';
-import { takePageBody } from '../app/utils/page-body.server.js';
-import { openRequestScope } from '../app/utils/request-scope.server.js';
+import type { ApiTransport } from '../app/utils/api-transport.server.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
 import { sameSiteBounce } from './same-site-bounce.js';
 import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from './security.js';
 
-/** The web tier: static assets and the Remix request handler. */
-export async function createWebServer(config: Config, root = process.cwd()) {
+/**
+ * The web tier: static assets and the Remix request handler. `api` is how its loaders and actions reach the api (in
+ * this process, or over HTTP), handed to them in Remix's load context with the client's address and the CSP nonce.
+ */
+export async function createWebServer(config: Config, api: ApiTransport, root = process.cwd()) {
   const buildPath = path.join(root, 'build/web/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
@@ -40,32 +41,15 @@ export async function createWebServer(config: Config, root = process.cwd()) {
   });
 
   app.use(sameSiteBounce);
-  const remix = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
   // A few pages at a time, the others in line (server/admission.ts).
   app.use(admission({ limit: config.pageConcurrency, maxWaitMs: config.pageQueueTimeoutMs }));
-  app.all('*', async (req, res, next) => {
-    // A page request's loaders share one scope, so what several of them need is fetched once (request-scope.server).
-    openRequestScope(req, res);
-    try {
-      const response = await remix(createRemixRequest(req, res), { clientIp: req.ip, cspNonce: res.locals.cspNonce as string });
-      await sendResponse(res, response);
-    } catch (error) {
-      next(error);
-    }
-  });
+  app.all(
+    '*',
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
+      getLoadContext: (req, res) => ({ api, clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
   return app;
-}
-
-/** A rendered page goes out in one write (page-body.server.ts); anything else as Remix's adapter sends it. */
-export async function sendResponse(res: express.Response, response: Response) {
-  const html = takePageBody(response);
-  if (html === undefined) return sendRemixResponse(res, response);
-  res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [key, value] of response.headers) res.append(key, value);
-  // Encoded once here: the compressor would encode a string itself, after a pass to measure it. The length is for
-  // a client that takes the page as it is (compression drops it when it compresses).
-  const body = Buffer.from(html);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
 }

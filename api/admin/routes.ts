@@ -6,6 +6,7 @@ import { ApiError, ok, parse } from '../http.js';
 import { createPromo, NewPromoSchema } from '../payments/promos.js';
 import { createArtist, NewArtistSchema } from '../performers/create.js';
 import type { MediaStorage } from '../storage/storage.js';
+import { JobsCommandSchema, runJobsCommand } from '../jobs/admin.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
 
@@ -33,6 +34,10 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
   });
 
   app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
+
+  app.post('/admin/jobs', { onRequest: guard }, async (request) =>
+    ok(await runJobsCommand(ctx.jobs, parse(JobsCommandSchema, request.body))),
+  );
 }
 
 /** Both sides hashed to the same length, so the comparison takes the same time whatever was sent. */

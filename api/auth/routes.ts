@@ -11,6 +11,7 @@ import { tag } from '../cache/tags.js';
 import { createSession, revokeSession, revokeUserSessions } from './sessions.js';
 import { hashToken, newToken } from './tokens.js';
 import { requireViewer } from './viewer.js';
+import { queueMail } from '../mail/jobs.js';
 
 export const INCORRECT_DETAILS = 'The details you entered are incorrect.';
 export const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
@@ -84,23 +85,17 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
     // The answer is the same whether or not the account exists; the mail goes out after the reply.
     if (user && user.status === 'active' && user.email.toLowerCase() === body.email) {
       const { token, hash } = newToken();
-      await db.query(
-        `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`,
-        [hash, user.id, RESET_TTL_MINUTES],
-      );
       const link = new URL('/password/reset', config.publicWebUrl);
       link.searchParams.set('token', token);
       if (body.artist) link.searchParams.set('artist', body.artist);
-      ctx.mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your Stagedoor password',
-          text:
-            `Hi ${user.name || user.username},\n\nSomeone asked to reset the password of your Stagedoor account. ` +
-            `If it was you, open this link within one hour to choose a new password:\n\n${link.href}\n\n` +
-            `If it was not you, ignore this mail: your password stays as it is.\n`,
-        })
-        .catch((error) => ctx.log.error({ err: error }, 'password reset mail failed'));
+      // The reset and its mail are recorded together; the mail goes out from the queue, after the reply.
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`,
+          [hash, user.id, RESET_TTL_MINUTES],
+        );
+        await queueMail(ctx.jobs, { kind: 'passwordReset', userId: user.id, link: link.href }, { key: `password-reset:${hash}`, tx });
+      });
     }
     return ok({ success: true });
   });
@@ -125,6 +120,7 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
       await tx.query('UPDATE users SET password_hash = $1, updated_at = now() WHERE id = $2', [passwordHash, reset.userId]);
       await tx.query('UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [reset.userId]);
       await revokeUserSessions(tx, reset.userId);
+      await queueMail(ctx.jobs, { kind: 'passwordChanged', userId: reset.userId, at: new Date().toISOString() }, { key: `password-changed:${hashToken(query.token)}`, tx });
       return reset.userId;
     });
     await ctx.cache.invalidate(tag.user(userId));

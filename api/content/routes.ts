@@ -29,6 +29,7 @@ import {
   type ItemRow,
 } from './queries.js';
 import { sanitizeCaption } from './sanitize.js';
+import { announceWhenVisible } from '../notifications/fanout.js';
 import type { ContentServices } from './services.js';
 
 const ListQuery = z.object({
@@ -66,6 +67,13 @@ function listQuery(url: string, query: unknown): Readonly<ListQueryValues> {
  * paging makes as many lists as anyone asks for, and marks as many answers to each as there are viewers.
  */
 const LIST_BODIES_BYTES = 32 * 1024 * 1024;
+
+interface SavedItem {
+  id: string;
+  state: string;
+  publishAt: Date;
+  notifiedAt: Date | null;
+}
 
 export const itemMessages = {
   mediaMissing: 'This file was not found. Please upload it again.',
@@ -185,23 +193,26 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
     await checkMedia(db, viewer, body);
     const { state, scheduled, publishAt } = publication(body, existing);
     const params = [body.tags, body.title, content, body.thumbnailId ?? null, body.mediaId ?? null, state, scheduled, publishAt];
+    const saved = `RETURNING id, state, publish_at AS "publishAt", notified_at AS "notifiedAt"`;
     const id = await db.transaction(async (tx) => {
       const row = existing
-        ? await one<{ id: string }>(
+        ? await one<SavedItem>(
             tx,
             `UPDATE content_items SET type = $2, title = $3, content = $4, thumbnail_id = $5, media_id = $6, state = $7,
                     scheduled = $8, publish_at = COALESCE($9, now()), updated_at = now()
-              WHERE id = $1 RETURNING id`,
+              WHERE id = $1 ${saved}`,
             [existing.id, ...params],
           )
-        : await one<{ id: string }>(
+        : await one<SavedItem>(
             tx,
             `INSERT INTO content_items (artist_id, type, title, content, thumbnail_id, media_id, state, scheduled, publish_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now())) RETURNING id`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now())) ${saved}`,
             [viewer.id, ...params],
           );
       await savePoll(tx, row!.id, body.poll);
       await savePresale(tx, row!.id, body.tags, body.presale);
+      // Fans are told when they can see it (now, or at its time), by a job saved with the item.
+      await announceWhenVisible(services, tx, row!);
       return row!.id;
     });
     if (existing) {

@@ -28,8 +28,11 @@ export interface Db extends Queryable {
   readonly notifications?: Notifications;
   /** Runs fn in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs several statements separated by semicolons, without parameters (migrations). */
-  exec(sql: string): Promise<void>;
+  /**
+   * Runs several statements separated by semicolons, without parameters (migrations, the job queue's
+   * maintenance), and returns the rows of the last one.
+   */
+  exec<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -66,8 +69,9 @@ async function openPglite(dataDir: string | null): Promise<Db> {
     kind: 'pglite',
     ...queryable(lite),
     transaction: (fn) => lite.transaction((tx) => fn(queryable(tx))),
-    exec: async (sql) => {
-      await lite.exec(sql);
+    exec: async <Row>(sql: string) => {
+      const results = await lite.exec(sql);
+      return (results[results.length - 1]?.rows ?? []) as Row[];
     },
     close: () => lite.close(),
   };
@@ -189,10 +193,13 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         queue.release();
       }
     },
-    async exec(sql) {
+    async exec<Row>(sql: string) {
       await queue.acquire();
       try {
-        await pool.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig);
+        // Several statements answer one result each; one statement answers a single result.
+        const result = (await pool.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as pg.QueryResult | pg.QueryResult[];
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        return (last?.rows ?? []) as Row[];
       } finally {
         queue.release();
       }

@@ -7,7 +7,6 @@ import { one } from '../db/client.js';
 import { ApiError, notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from './gateway.js';
 import { discountedCents, resolvePromo } from './promos.js';
-import { renewDueSubscriptions } from './renewals.js';
 import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
 import { createStripeGateway } from './stripe-gateway.js';
 import { createTestGateway, tokenizeTestCard } from './test-gateway.js';
@@ -30,12 +29,6 @@ const PromoQuery = z.object({
 
 const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
-/** How often due free and test-gateway subscriptions are renewed, and how far ahead of their end. */
-const RENEWAL_INTERVAL_MS = 60 * 60 * 1000;
-const RENEWAL_AHEAD_MS = 24 * 60 * 60 * 1000;
-/** How often payments left waiting for authentication past their time are called off. */
-const EXPIRY_INTERVAL_MS = 60 * 1000;
-
 /** The configured gateway: Stripe when a secret key is set, the test gateway otherwise. */
 export function createGateway(ctx: ApiContext): PaymentGateway {
   return ctx.config.stripe.secretKey ? createStripeGateway(ctx.db, ctx.config) : createTestGateway(ctx.db, ctx.config);
@@ -43,7 +36,7 @@ export function createGateway(ctx: ApiContext): PaymentGateway {
 
 export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = createGateway(ctx)) {
   const { db, limiters } = ctx;
-  const pc: PaymentsContext = { db, cache: ctx.cache, config: ctx.config, gateway, log: ctx.log };
+  const pc: PaymentsContext = { db, cache: ctx.cache, jobs: ctx.jobs, config: ctx.config, gateway, log: ctx.log };
   const testGateway = gateway.name === 'test' ? createTestGateway(db, ctx.config) : null;
   /**
    * The approval page is a page of the api's origin that approves a payment: no script runs on it, no other site
@@ -167,23 +160,6 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     if (!payment || !secret || payment.actionSecret !== secret) throw notFound('This authentication link is not valid.');
     return payment;
   }
-
-  // Free memberships and the test gateway's are renewed here; Stripe renews its own (invoice.paid).
-  const timer = setInterval(() => {
-    renewDueSubscriptions(db, testGateway, new Date(Date.now() + RENEWAL_AHEAD_MS)).catch((error) =>
-      ctx.log.error({ err: error }, 'renewals failed'),
-    );
-  }, RENEWAL_INTERVAL_MS);
-  timer.unref();
-  // Payments left waiting for authentication are called off once past their time, and abandoned at the gateway.
-  const expiry = setInterval(() => {
-    expirePendingPayments(db, gateway).catch((error) => ctx.log.error({ err: error }, 'expiring pending payments failed'));
-  }, EXPIRY_INTERVAL_MS);
-  expiry.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    clearInterval(expiry);
-  });
 }
 
 function safeJson(text: string) {

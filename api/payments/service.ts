@@ -14,6 +14,8 @@ import {
 } from './gateway.js';
 import { discountedCents, releasePromo, reservePromo, resolvePromo, type PromoRow } from './promos.js';
 import type { ReadCache } from '../cache/read-cache.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { queueMail } from '../mail/jobs.js';
 import { tag } from '../cache/tags.js';
 
 /**
@@ -209,7 +211,7 @@ async function upsertSubscription(
  * is still open, so a webhook and the fan's confirm racing each other cannot both create the subscription.
  */
 export async function applyOutcome(
-  pc: Pick<PaymentsContext, 'db' | 'cache'>,
+  pc: Pick<PaymentsContext, 'db' | 'cache' | 'jobs'>,
   gateway: PaymentGateway | null,
   paymentId: string,
   outcome: GatewayOutcome,
@@ -250,6 +252,8 @@ export async function applyOutcome(
         cardId: payment.cardId,
       });
       await tx.query('UPDATE payments SET subscription_id = $2 WHERE id = $1', [paymentId, subscriptionId]);
+      // The receipt, queued with the payment's success: both happen, or neither.
+      await queueMail(pc.jobs, { kind: 'receipt', paymentId }, { key: `receipt:${paymentId}`, tx });
       superseded = await tx.query<PaymentRow>(
         `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'superseded', failure_message = $3, updated_at = now()
           WHERE user_id = $1 AND artist_id = $2 AND id <> $4 AND kind = 'subscribe' AND status = 'requires_action'
@@ -359,6 +363,7 @@ async function settled(db: Db, id: string) {
 export interface PaymentsContext {
   db: Db;
   cache: ReadCache;
+  jobs: JobQueue;
   config: Config;
   gateway: PaymentGateway;
   log: { error(o: unknown, m: string): void; warn(o: unknown, m: string): void };
@@ -397,8 +402,8 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     }
     // Joining a free club twice (a double click) answers the membership the fan already has.
     const current = await findSubscription(db, `s.user_id = $1 AND s.artist_id = $2 AND s.status = 'active' AND s.expires_at > now()`, [viewer.id, artist.id]);
-    const subscriptionId = current?.id ?? await db.transaction((tx) =>
-      upsertSubscription(tx, {
+    const subscriptionId = current?.id ?? await db.transaction(async (tx) => {
+      const id = await upsertSubscription(tx, {
         userId: viewer.id,
         artistId: artist.id,
         type: 'free',
@@ -408,8 +413,12 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
         gateway: 'free',
         gatewaySubscriptionId: null,
         cardId: null,
-      }),
-    );
+      });
+      // Once per joining: a fan who leaves and joins again is welcomed again.
+      const joined = await one<{ startedAt: Date }>(tx, 'SELECT started_at AS "startedAt" FROM subscriptions WHERE id = $1', [id]);
+      await queueMail(pc.jobs, { kind: 'welcome', subscriptionId: id }, { key: `welcome:${id}:${new Date(joined!.startedAt).toISOString()}`, tx });
+      return id;
+    });
     if (!current) await pc.cache.invalidate(tag.artist(artist.id), tag.fanSubscriptions(viewer.id));
     const row = await findSubscription(db, 's.id = $1', [subscriptionId]);
     return {

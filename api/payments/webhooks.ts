@@ -5,6 +5,7 @@ import { ApiError, badRequest } from '../http.js';
 import { FAILURE_MESSAGES } from './gateway.js';
 import { applyOutcome, PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
 import { tag } from '../cache/tags.js';
+import { queueMail } from '../mail/jobs.js';
 
 /**
  * Stripe webhooks, verified by signature and applied idempotently, in any order, any number of times:
@@ -154,14 +155,17 @@ async function apply(pc: PaymentsContext, event: Event) {
         [subscriptionId, periodEnd ?? null],
       );
       if (!subscription) return;
-      // The renewal's own record (the first invoice already has one: the conflict skips it).
-      await pc.db.query(
-        `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents,
-                               currency, gateway_subscription_id, gateway_invoice_id, period_end)
-         VALUES ($1, $2, $3, 'stripe', 'renewal', 'succeeded', $4, $4, $5, $6, $7, $8)
-         ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING`,
-        [subscription.userId, subscription.artistId, subscription.id, Number(object.amount_paid ?? 0), subscription.currency, subscriptionId, object.id, periodEnd ?? null],
-      );
+      // The renewal's own record (the first invoice already has one: the conflict skips it), and its receipt.
+      await pc.db.transaction(async (tx) => {
+        const [renewal] = await tx.query<{ id: string }>(
+          `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents,
+                                 currency, gateway_subscription_id, gateway_invoice_id, period_end)
+           VALUES ($1, $2, $3, 'stripe', 'renewal', 'succeeded', $4, $4, $5, $6, $7, $8)
+           ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING RETURNING id`,
+          [subscription.userId, subscription.artistId, subscription.id, Number(object.amount_paid ?? 0), subscription.currency, subscriptionId, object.id, periodEnd ?? null],
+        );
+        if (renewal) await queueMail(pc.jobs, { kind: 'receipt', paymentId: renewal.id }, { key: `receipt:${renewal.id}`, tx });
+      });
       return;
     }
     case 'invoice.payment_failed': {

@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { pollMessages } from '#contract/content-rules';
 import { tag } from '../cache/tags.js';
 import { requireReadableItem } from '../content/guard.js';
 import { loadPolls, serializePoll } from '../content/queries.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
-
-export const pollMessages = {
-  answerRequired: 'Please choose an answer.',
-  alreadyVoted: 'You have already voted in this poll.',
-  ownPoll: "Artists can't vote in their own polls.",
-  notFound: 'This poll could not be found.',
-} as const;
 
 const VoteBody = z.object({
   answerId: z.string({ error: pollMessages.answerRequired }).trim().min(1, pollMessages.answerRequired).max(100),

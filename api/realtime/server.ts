@@ -6,6 +6,8 @@ import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';
 import type { Redis } from '../redis.js';
+import { NotificationEvent } from '#contract/notifications';
+import { unreadCount } from '../notifications/queries.js';
 
 /** The room every socket of one user joins; events for that user are sent to it. */
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -66,6 +68,9 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext, re
       unreadTotal(ctx.db, userId)
         .then((total) => io.to(socket.id).emit(RealtimeEvent.unreadTotal, { total }))
         .catch((error: unknown) => ctx.log.warn({ err: error }, 'realtime: unread total failed'));
+      unreadCount(ctx.db, userId)
+        .then((total) => io.to(socket.id).emit(NotificationEvent.unreadTotal, { total }))
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'realtime: unread notifications failed'));
     }
     socket.on(RealtimeEvent.login, async (payload: unknown, ack?: (answer: { ok: boolean }) => void) => {
       const token = typeof payload === 'string' ? payload : (payload as { token?: unknown })?.token;

@@ -5,6 +5,7 @@ import type { ApiContext } from '../context.js';
 import { notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { findSubscription, serializeSubscription } from '../payments/service.js';
+import { queueMail } from '../mail/jobs.js';
 
 const AutoRenewBody = z.object({ autoRenew: z.boolean({ error: 'autoRenew must be true or false.' }) });
 
@@ -29,7 +30,17 @@ export function subscriptionManageRoutes(app: FastifyInstance, ctx: ApiContext, 
     if (!row.active) throw notFound('This subscription has ended: subscribe again from the artist’s page.');
     if (row.autoRenew !== autoRenew) {
       if (row.gateway === 'stripe' && row.gatewaySubscriptionId) await gateway.setAutoRenew(row.gatewaySubscriptionId, autoRenew);
-      await db.query('UPDATE subscriptions SET auto_renew = $2, updated_at = now() WHERE id = $1', [row.id, autoRenew]);
+      // Confirmed by mail, once per change: the key names the change by its time.
+      await db.transaction(async (tx) => {
+        const [changed] = await tx.query<{ updatedAt: Date }>(
+          'UPDATE subscriptions SET auto_renew = $2, updated_at = now() WHERE id = $1 AND auto_renew <> $2 RETURNING updated_at AS "updatedAt"',
+          [row.id, autoRenew],
+        );
+        if (changed) {
+          const key = `renewal-changed:${row.id}:${new Date(changed.updatedAt).toISOString()}`;
+          await queueMail(ctx.jobs, { kind: 'renewalChanged', subscriptionId: row.id, autoRenew }, { key, tx });
+        }
+      });
     }
     const now = await findSubscription(db, 's.id = $1', [row.id]);
     return ok(serializeSubscription(now!));

@@ -9,7 +9,8 @@ import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { badRequest, ok, parse, unprocessable } from '../http.js';
-import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp, type UserRow } from './queries.js';
+import { queueMail } from '../mail/jobs.js';
+import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp } from './queries.js';
 
 /** The current user as spec §3 shows it (me response). */
 export function serializeMe(viewer: Pick<Viewer, 'id' | 'name' | 'avatar' | 'username' | 'email' | 'isPerformer'>) {
@@ -23,31 +24,8 @@ export function serializeMe(viewer: Pick<Viewer, 'id' | 'name' | 'avatar' | 'use
   };
 }
 
-/**
- * A short notice to the address the account had, after its email address or password changed: the owner of a
- * stolen session learns of it there, and the new address is not named (it may be the thief's).
- */
-function noticeOfChange(user: Pick<UserRow, 'name' | 'username'>, changed: { email: boolean; password: boolean }) {
-  const what = changed.email && changed.password ? 'email address and password' : changed.email ? 'email address' : 'password';
-  const were = changed.email && changed.password ? 'were' : 'was';
-  return {
-    subject: `Your Stagedoor ${what} ${were} changed`,
-    text:
-      `Hi ${user.name || user.username},\n\nThe ${what} of your Stagedoor account ${user.username} ${were} changed just now.\n\n` +
-      `If that was you, there is nothing to do. If it was not, someone may be using your account: write to us at ` +
-      `security@stagedoor.fm and we will help you get it back.\n`,
-  };
-}
-
 export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db, limiters } = ctx;
-
-  /** Sent after the answer; a mail that fails is logged, and the change stands. */
-  function tellOldAddress(user: UserRow, changed: { email: boolean; password: boolean }) {
-    ctx.mailer
-      .send({ to: user.email, ...noticeOfChange(user, changed) })
-      .catch((error) => ctx.log.error({ err: error }, 'account change notice failed'));
-  }
 
   app.get('/users/me', async (request) => {
     const viewer = await requireViewer(ctx, request);
@@ -93,10 +71,17 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         );
         // The password may have changed: other devices sign in again; this one keeps its session.
         await revokeUserSessions(tx, viewer.id, viewer.tokenHash);
+        // The address the account had is told (a thief with a session alone is then found out): of the new email,
+        // or of the new password.
+        const at = new Date().toISOString();
+        if (changesEmail) {
+          await queueMail(ctx.jobs, { kind: 'emailChanged', userId: user.id, oldEmail: user.email, newEmail: body.email, at }, { key: `email-changed:${user.id}:${at}`, tx });
+        } else if (!keepsPassword) {
+          await queueMail(ctx.jobs, { kind: 'passwordChanged', userId: user.id, at }, { key: `password-changed:${user.id}:${at}`, tx });
+        }
         return row!;
       });
       await ctx.cache.invalidate(tag.user(viewer.id));
-      if (changesEmail || !keepsPassword) tellOldAddress(user, { email: changesEmail, password: !keepsPassword });
       return ok(serializeMe(updated));
     } catch (error) {
       const raced = conflictFromUniqueViolation(error);

@@ -1,4 +1,4 @@
-import { Link } from './link';
+import { Link } from '@remix-run/react';
 
 const SECTIONS = [
   { key: 'home', label: 'Home', path: '' },

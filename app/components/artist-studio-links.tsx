@@ -1,4 +1,4 @@
-import { Link } from './link';
+import { Link } from '@remix-run/react';
 
 const LINKS = [
   { to: 'create-text', label: 'Write a post', hint: 'Text, a poll, a presale or an announcement' },

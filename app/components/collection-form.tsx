@@ -1,13 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form } from '@remix-run/react';
-import * as z from 'zod/mini';
+import { Form, Link } from '@remix-run/react';
 import type { PickableItem } from '~/utils/collections.server';
-import { CollectionSchema } from '#contract/content-schemas';
+import { CollectionFormSchema } from '~/utils/collection-form';
 import { parseForm } from '~/utils/form-schema';
 import { ErrorList, Field, FormAlert, inputClassName } from './forms';
-import { Link } from './link';
 
-const schema = z.pick(CollectionSchema, { title: true, description: true });
+const schema = CollectionFormSchema;
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 const STATE_LABELS: Record<PickableItem['state'], string> = { published: 'Published', scheduled: 'Scheduled', draft: 'Draft' };
 

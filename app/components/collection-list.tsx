@@ -1,6 +1,6 @@
+import { Link } from '@remix-run/react';
 import type { ItemOrigin } from '#contract/content-types';
 import type { Collection } from '#contract/content';
-import { Link } from './link';
 
 /** The artist's collections as cards: cover, title, how many items, linking to the collection page. */
 export function CollectionList({

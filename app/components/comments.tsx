@@ -1,11 +1,10 @@
-import { Form, useNavigation } from '@remix-run/react';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { COMMENT_MAX } from '#contract/content-rules';
 import type { Comment } from '#contract/content';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { formatMoment } from './content-card';
 import { ErrorList, FormAlert, inputClassName, SubmitButton } from './forms';
-import { Link } from './link';
 
 /**
  * An item's comments (newest first, paged by links), the form to write one and a delete button on the ones the

@@ -1,9 +1,9 @@
+import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '#contract/content-types';
 import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { ContentItem } from '#contract/content';
 import type { CardImage, CardItem } from '~/utils/content.server';
-import { Link } from './link';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item

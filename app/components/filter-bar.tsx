@@ -1,6 +1,6 @@
+import { Link } from '@remix-run/react';
 import { listSearch, toggleFilter, type ListState } from '~/utils/content-params';
 import { SORT_LABELS, type SortOrder } from '#contract/content-types';
-import { Link } from './link';
 
 /**
  * The filters and sort of a list page (spec §2) as plain links, so they work without JavaScript and can be

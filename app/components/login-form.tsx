@@ -1,15 +1,15 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, type FetcherWithComponents } from '@remix-run/react';
+import { type FetcherWithComponents, Form, Link } from '@remix-run/react';
 import { LoginSchema } from '#contract/accounts';
 import { Field, FormAlert, PasswordField, SubmitButton } from './forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { Link } from './link';
 
 /** What the /login action answers: conform's reply on failure, { ok: true } to the dialog on success. */
-export type LoginActionData = SubmissionResult<string[]> | { ok: true };
+export type LoginActionData = SubmissionResult<string[]>;
 
-export function isLoginSuccess(data: LoginActionData | undefined): data is { ok: true } {
-  return Boolean(data && 'ok' in data && data.ok);
+/** The /login action's reply to the dialog: success, with the session cookie set. */
+export function isLoginSuccess(data: LoginActionData | undefined) {
+  return data?.status === 'success';
 }
 
 export function forgotPasswordHref(artist?: string | null) {
@@ -36,7 +36,7 @@ export interface LoginFormProps {
 export function LoginForm({ id, fetcher, lastResult, pending, artist, hidden = {} }: LoginFormProps) {
   const [form, fields] = useForm({
     id,
-    lastResult: lastResult && !isLoginSuccess(lastResult) ? lastResult : undefined,
+    lastResult: isLoginSuccess(lastResult) ? undefined : lastResult,
     constraint: formConstraint(LoginSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',

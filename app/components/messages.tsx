@@ -1,6 +1,6 @@
+import { Link } from '@remix-run/react';
 import { conversationHref, type Conversation } from '~/utils/messages';
 import { useHydrated } from './use-hydrated';
-import { Link } from './link';
 
 /**
  * A time as the viewer reads it. The server does not know the viewer's time zone, so it renders UTC (marked

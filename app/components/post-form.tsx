@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { Form, useNavigation } from '@remix-run/react';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import { useState, type ReactNode } from 'react';
 import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
 import { CONTENT_TYPE_LABELS } from '#contract/content-types';
@@ -10,7 +10,6 @@ import { PollEditor } from './poll-editor';
 import { RichTextEditor } from './rich-text-editor';
 import { ScheduleWidget } from './schedule-widget';
 import { useHydrated } from './use-hydrated';
-import { Link } from './link';
 
 /** Form values as strings, the way conform keeps them (a checkbox is 'on'). */
 export interface PostFormDefaults {

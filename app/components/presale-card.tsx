@@ -1,6 +1,6 @@
-import { Form, useActionData } from '@remix-run/react';
+import { Form } from '@remix-run/react';
 import type { ContentItem, Page, PresaleCode } from '#contract/content';
-import type { ContentActionData, PresaleCodeHolder } from '~/utils/content.server';
+import type { PresaleCodeHolder } from '~/utils/content.server';
 import { formatMoment } from './content-card';
 
 /**
@@ -74,9 +74,7 @@ export function PresaleCard({
  * (a resale site, a group chat) names the fan it was made for. Look one up, or see the latest; revoke one and the
  * fan's page says so. Plain forms: a GET search and a POST per code.
  */
-export function PresaleCodes({ itemId, codes, query }: { itemId: string; codes: Page<PresaleCodeHolder>; query: string }) {
-  const actionData = useActionData<ContentActionData>();
-  const error = actionData?.intent === 'revoke-code' ? actionData.fieldErrors.presaleCodes?.[0] : undefined;
+export function PresaleCodes({ itemId, codes, query, error }: { itemId: string; codes: Page<PresaleCodeHolder>; query: string; error?: string }) {
   return (
     <section id="presale-codes" aria-labelledby="presale-codes-title" className="mt-6 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6">
       <h2 id="presale-codes-title" className="text-xl font-bold text-white">

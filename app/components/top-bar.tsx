@@ -1,4 +1,4 @@
-import { useLocation, useParams } from '@remix-run/react';
+import { Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
 import { RealtimeEvent, type UnreadTotalEvent } from '#contract/messages';
@@ -7,7 +7,6 @@ import { useRealtimeEvent } from '~/utils/use-realtime';
 import { AccountMenu } from './account-menu';
 import { Logo } from './logo';
 import { useHydrated } from './use-hydrated';
-import { Link } from './link';
 
 /** The sticky bar at the top of the page; `start` replaces the logo (the error page puts its back button there). */
 export function TopBarFrame({ start, end }: { start: ReactNode; end?: ReactNode }) {

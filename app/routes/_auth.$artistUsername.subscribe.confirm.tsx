@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { isHttpError } from '~/utils/api.server';
+import { apiFor } from '~/utils/api.server';
 import { requireUser, safeRedirect } from '~/utils/auth.server';
 import { confirmPayment } from '~/utils/payments.server';
 
@@ -12,20 +12,16 @@ export const meta: MetaFunction = () => [{ title: 'Finishing your payment | Stag
  * loader then runs signed in. It asks the api to confirm (POST /payment/{id}/confirm) and leads the fan on:
  * success page, back to the authentication page, or back to the payment form with the reason.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token } = await requireUser(request, params.artistUsername);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  await requireUser(api);
   const artist = params.artistUsername ?? '';
   const paymentId = new URL(request.url).searchParams.get('payment');
   // The artist's place in the URL is the visitor's: `%2F%2Fevil.example` there would make these paths another host.
   const paymentPage = safeRedirect(`/${artist}/subscribe/payment`);
   if (!paymentId) throw redirect(paymentPage);
-  let payment;
-  try {
-    payment = await confirmPayment(token, paymentId, request.signal);
-  } catch (error) {
-    if (isHttpError(error, 404)) throw new Response('Not found', { status: 404 });
-    throw error;
-  }
+  const payment = await confirmPayment(api, paymentId);
   if (payment.status === 'succeeded') throw redirect(safeRedirect(`/${artist}/subscribe/success`));
   if (payment.status === 'requires_action' && payment.nextAction?.type === 'redirect') throw redirect(payment.nextAction.url);
   throw redirect(`${paymentPage}?${new URLSearchParams({ payment: paymentId })}`);

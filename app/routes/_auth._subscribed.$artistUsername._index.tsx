@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { ArtistHeader } from '~/components/artist-header';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
@@ -7,9 +7,11 @@ import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '#contract/content-types';
-import { contentAction, contentFailure, contentViewer, listCollections, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
+import { apiFor } from '~/utils/api.server';
+import { intentErrors } from '~/utils/content-action';
+import { contentAction } from '~/utils/content-action.server';
+import { listCollections, listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
-import { Link } from '~/components/link';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
 
@@ -22,22 +24,19 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
  * The artist home (spec §2): the artist's header, the welcome video when the artist has switched it on, the latest
  * posts and vault items, and the collections. The three lists load side by side; the artist comes from the layout.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artistUsername, call } = await contentViewer(request, params);
-  try {
-    const [posts, vault, collections] = await Promise.all([
-      listContent(artistUsername, { types: POSTS_TYPES, limit: 3 }, call),
-      listContent(artistUsername, { section: 'vault', limit: 8 }, call),
-      listCollections(artistUsername, call, 6),
-    ]);
-    return { posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections };
-  } catch (error) {
-    contentFailure(error, request, artistUsername);
-  }
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const artistUsername = args.params.artistUsername ?? '';
+  const [posts, vault, collections] = await Promise.all([
+    listContent(api, artistUsername, { types: POSTS_TYPES, limit: 3 }),
+    listContent(api, artistUsername, { section: 'vault', limit: 8 }),
+    listCollections(api, artistUsername, 6),
+  ]);
+  return { posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections };
 }
 
 /** A poll in the latest posts is answered right here. */
-export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+export const action = contentAction;
 
 const seeAllClass =
   'shrink-0 rounded text-base font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
@@ -47,7 +46,7 @@ const MESSAGE_BUTTON = `${START_BUTTON} focus-visible:ring-offset-2 focus-visibl
 export default function ArtistHome() {
   const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   const { posts, vault, collections } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
+  const result = useActionData<typeof action>();
   if (!data) return null;
   const { artist, isOwner } = data;
 
@@ -115,7 +114,7 @@ export default function ArtistHome() {
                       <PollCard
                         poll={item.poll}
                         itemId={item._id}
-                        errors={actionData?.intent === 'vote' && actionData.target === item.poll._id ? actionData.fieldErrors.answerId : undefined}
+                        errors={intentErrors(result, 'vote', item.poll._id)('answerId')}
                       />
                     ) : null}
                   </PostCard>

@@ -3,9 +3,9 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { TextareaHTMLAttributes } from 'react';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
-import { apiRequest, isHttpError } from '~/utils/api.server';
-import { env } from '~/utils/env.server';
-import { isOwnArtist, logoutRedirect, requireSubscriber } from '~/utils/auth.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
+import { invariantResponse, isOwnArtist, requireSubscriber } from '~/utils/auth.server';
+import { readPostForm } from '~/utils/content-create.server';
 import { ArtistProfileSchema } from '#contract/artist-profile';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
@@ -34,14 +34,15 @@ interface Subscriber {
  * paid) and turns the yearly renewal off or on. The artist who owns the page edits their profile and offer and sees
  * their subscribers. Both are plain forms that work without JavaScript.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, token, artist } = await requireSubscriber(request, params.artistUsername);
-  const saved = new URL(request.url).searchParams.get('saved');
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
+  const saved = new URL(args.request.url).searchParams.get('saved');
   if (isOwnArtist(user, artist)) {
     const [subscribers, raw] = await Promise.all([
-      apiRequest<{ data: { data: Subscriber[]; total: number } }>({ path: '/performers/me/subscribers', params: { limit: 10 }, token, signal: request.signal }),
+      api.get<{ data: { data: Subscriber[]; total: number } }>('/performers/me/subscribers', { params: { limit: 10 } }),
       // The switch itself (the mapped artist only says whether a video shows).
-      apiRequest<{ data: ArtistResponse }>({ path: `/performers/${encodeURIComponent(artist.username)}`, token, signal: request.signal }),
+      api.get<{ data: ArtistResponse }>(`/performers/${encodeURIComponent(artist.username)}`),
     ]);
     return {
       mode: 'artist' as const,
@@ -53,11 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       subscription: null,
     };
   }
-  const subscription = await apiRequest<{ data: SubscriptionDetail }>({
-    path: `/subscriptions/performers/${encodeURIComponent(artist.id)}`,
-    token,
-    signal: request.signal,
-  });
+  const subscription = await api.get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`);
   return { mode: 'fan' as const, artist, saved, subscribers: [], total: 0, welcomeVideoOn: false, subscription: subscription.data };
 }
 
@@ -75,70 +72,52 @@ const IMAGE_SLOTS = [
   { name: 'headlineImage', label: 'Headline image' },
 ] as const;
 
-/** Sends one file through the content api's upload (POST /media?kind=image), which checks its type and size. */
-async function uploadImage(token: string, file: File, signal: AbortSignal): Promise<{ id: string } | { error: string }> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  const response = await fetch(new URL('/media?kind=image', env().apiUrl), {
-    method: 'POST',
-    body: form,
-    headers: { Authorization: `Bearer ${token}` },
-    signal,
-  });
-  const body = (await response.json().catch(() => undefined)) as { data?: { _id: string }; message?: string; errors?: Record<string, string[]> } | undefined;
-  if (response.ok && body?.data) return { id: body.data._id };
-  return { error: body?.errors?.file?.[0] ?? body?.message ?? 'This image could not be uploaded.' };
-}
+const IMAGE_RULES = Object.fromEntries(IMAGE_SLOTS.map((slot) => [slot.name, 'image' as const]));
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, token, artist } = await requireSubscriber(request, params.artistUsername);
+export async function action(args: ActionFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const { user, artist } = await requireSubscriber(api, params.artistUsername);
+  const here = `/${artist.username}/account`;
+
+  // The images form is the page's one multipart form: its files stream to POST /media?kind=image as they arrive.
+  if ((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
+    invariantResponse(isOwnArtist(user, artist), 'Bad request', { status: 400 });
+    const { formData, uploads, uploadErrors } = await readPostForm(api, request, IMAGE_RULES);
+    invariantResponse(formData.get('intent') === 'images', 'Bad request', { status: 400 });
+    if (Object.keys(uploadErrors).length) return json<AccountActionData>({ intent: 'images', imageErrors: uploadErrors }, { status: 400 });
+    const chosen = Object.fromEntries(Object.entries(uploads).map(([slot, upload]) => [slot, upload.id]));
+    if (!Object.keys(chosen).length) {
+      return json<AccountActionData>({ intent: 'images', imageErrors: { form: ['Choose at least one image to upload.'] } }, { status: 400 });
+    }
+    await api.put('/performers/me/images', chosen);
+    throw redirect(`${here}?saved=images`);
+  }
+
   const formData = await request.formData();
   const intent = formData.get('intent');
-  const here = `/${artist.username}/account`;
 
   if (intent === 'auto-renew') {
     const subscriptionId = String(formData.get('subscriptionId') ?? '');
     try {
-      await apiRequest({
-        method: 'PUT',
-        path: `/subscriptions/${encodeURIComponent(subscriptionId)}/auto-renew`,
-        body: { autoRenew: formData.get('autoRenew') === 'true' },
-        token,
-        signal: request.signal,
-      });
+      await api.put(
+        `/subscriptions/${encodeURIComponent(subscriptionId)}/auto-renew`,
+        { autoRenew: formData.get('autoRenew') === 'true' },
+        { handle: [404] },
+      );
     } catch (error) {
-      if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
       if (isHttpError(error, 404)) return json<AccountActionData>({ intent: 'auto-renew', error: error.message }, { status: 404 });
       throw error;
     }
     throw redirect(`${here}?saved=renewal`);
   }
 
-  if (intent === 'images' && isOwnArtist(user, artist)) {
-    const errors: Record<string, string[]> = {};
-    const chosen: Record<string, string> = {};
-    for (const slot of IMAGE_SLOTS) {
-      const file = formData.get(slot.name);
-      if (!(file instanceof File) || file.size === 0) continue;
-      const uploaded = await uploadImage(token, file, request.signal);
-      if ('error' in uploaded) errors[slot.name] = [uploaded.error];
-      else chosen[slot.name] = uploaded.id;
-    }
-    if (Object.keys(errors).length) return json<AccountActionData>({ intent: 'images', imageErrors: errors }, { status: 400 });
-    if (!Object.keys(chosen).length) {
-      return json<AccountActionData>({ intent: 'images', imageErrors: { form: ['Choose at least one image to upload.'] } }, { status: 400 });
-    }
-    await apiRequest({ method: 'PUT', path: '/performers/me/images', body: chosen, token, signal: request.signal });
-    throw redirect(`${here}?saved=images`);
-  }
-
   if (intent === 'profile' && isOwnArtist(user, artist)) {
     const submission = parseGuardedForm(formData, ArtistProfileSchema);
     if (submission.status !== 'success') return json<AccountActionData>({ intent: 'profile', result: submission.reply() }, { status: 400 });
     try {
-      await apiRequest({ method: 'PUT', path: '/performers/me', body: submission.value, token, signal: request.signal });
+      await api.put('/performers/me', submission.value);
     } catch (error) {
-      if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
       if (isHttpError(error, 400)) return json<AccountActionData>({ intent: 'profile', result: submission.reply({ fieldErrors: error.fieldErrors }) }, { status: 400 });
       throw error;
     }

@@ -5,7 +5,8 @@ import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readBookmarkFilters, readOffset, readSort, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, typesForBookmarkFilters } from '#contract/content-types';
-import { contentFailure, contentViewer, listBookmarks, toCardPage } from '~/utils/content.server';
+import { apiFor } from '~/utils/api.server';
+import { listBookmarks, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -19,18 +20,18 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
  * /{artist}/account/bookmarks (spec §2): what the fan bookmarked of this artist, most recently bookmarked first
  * (Oldest turns that round), with the vault's categories and the posts page's filters (BOOKMARK_FILTERS).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artistUsername, call } = await contentViewer(request, params);
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const search = new URL(args.request.url).searchParams;
   const filters = readBookmarkFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
-  try {
-    const items = await listBookmarks(artistUsername, { types: typesForBookmarkFilters(filters), sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return { items: toCardPage(items, { withExcerpt: false }), filters, sort, offset };
-  } catch (error) {
-    contentFailure(error, request, artistUsername);
-  }
+  const items = await listBookmarks(apiFor(args), args.params.artistUsername ?? '', {
+    types: typesForBookmarkFilters(filters),
+    sort,
+    offset,
+    limit: VAULT_PAGE_SIZE,
+  });
+  return { items: toCardPage(items, { withExcerpt: false }), filters, sort, offset };
 }
 
 export default function Bookmarks() {

@@ -2,21 +2,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/post-form';
+import { apiFor } from '~/utils/api.server';
+import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
+import { keptChoices } from '~/utils/collection-form';
 import { collectionFormAction, getOwnCollection, listPickableItems } from '~/utils/collections.server';
-import { requireOwnArtist } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Edit ${data.collection.title} · ${data.artist.name} | Stagedoor` : 'Edit collection | Stagedoor' },
 ];
 
 /** /{artist}/account/collections/{id}/edit: the collection's form, filled in, and a way to delete it (items kept). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const [collection, items] = await Promise.all([
-    getOwnCollection(token, params.id ?? '', request.signal),
-    listPickableItems(token, artist.username, request.signal),
-  ]);
-  if (collection.performerId !== artist.id) throw new Response('Not found', { status: 404 });
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const [collection, items] = await Promise.all([getOwnCollection(api, args.params.id ?? ''), listPickableItems(api, artist.username)]);
+  invariantResponse(collection.performerId === artist.id, 'Not found', { status: 404 });
   return {
     artist: { username: artist.username, name: artist.name },
     collection: {
@@ -30,26 +30,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, params }: ActionFunctionArgs) {
-  return collectionFormAction({ request, artistUsername: params.artistUsername, collectionId: params.id });
+export function action(args: ActionFunctionArgs) {
+  return collectionFormAction(args, args.params.id);
 }
 
 export default function EditCollection() {
   const { artist, collection, items } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const cover = actionData
-    ? actionData.coverId
-      ? { id: actionData.coverId, name: actionData.coverName, url: actionData.coverId === collection.cover?.id ? collection.cover.url : null }
+  const lastResult = useActionData<typeof action>();
+  const kept = keptChoices(lastResult);
+  const cover = lastResult
+    ? kept.coverId
+      ? { id: kept.coverId, name: kept.coverName ?? '', url: kept.coverId === collection.cover?.id ? collection.cover.url : null }
       : null
     : collection.cover;
   return (
     <StudioPage artistName={artist.name} title="Edit collection">
       <CollectionForm
         items={items}
-        chosen={actionData?.itemIds ?? collection.itemIds}
+        chosen={kept.itemIds ?? collection.itemIds}
         defaultValue={{ title: collection.title, description: collection.description }}
         cover={cover}
-        lastResult={actionData?.result}
+        lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}
         submitLabel="Save collection"
       />

@@ -1,19 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { listOwnCollections } from '~/utils/collections.server';
-import { requireOwnArtist } from '~/utils/content-create.server';
-import { Link } from '~/components/link';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Your collections · ${data.artist.name} | Stagedoor` : 'Your collections | Stagedoor' },
 ];
 
 /** /{artist}/account/collections: the artist's collections (title, item count, cover), each with its edit page. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const collections = await listOwnCollections(token, artist.username, request.signal);
-  const deleted = new URL(request.url).searchParams.get('deleted') === 'true';
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const collections = await listOwnCollections(api, artist.username);
+  const deleted = new URL(args.request.url).searchParams.get('deleted') === 'true';
   return { artist: { username: artist.username, name: artist.name }, collections, deleted };
 }
 

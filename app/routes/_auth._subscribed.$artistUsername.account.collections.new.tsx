@@ -2,32 +2,36 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/post-form';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
+import { keptChoices } from '~/utils/collection-form';
 import { collectionFormAction, listPickableItems } from '~/utils/collections.server';
-import { requireOwnArtist } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' }];
 
 /** /{artist}/account/collections/new: a title, a description, a cover and the chosen items in order. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const items = await listPickableItems(token, artist.username, request.signal);
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const items = await listPickableItems(api, artist.username);
   return { artist: { username: artist.username, name: artist.name }, items };
 }
 
-export function action({ request, params }: ActionFunctionArgs) {
-  return collectionFormAction({ request, artistUsername: params.artistUsername });
+export function action(args: ActionFunctionArgs) {
+  return collectionFormAction(args);
 }
 
 export default function NewCollection() {
   const { artist, items } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const kept = keptChoices(lastResult);
   return (
     <StudioPage artistName={artist.name} title="New collection" intro="Group items for your fans, in the order you choose.">
       <CollectionForm
         items={items}
-        chosen={actionData?.itemIds ?? []}
-        cover={actionData?.coverId ? { id: actionData.coverId, name: actionData.coverName, url: null } : null}
-        lastResult={actionData?.result}
+        chosen={kept.itemIds ?? []}
+        cover={kept.coverId ? { id: kept.coverId, name: kept.coverName ?? '', url: null } : null}
+        lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}
         submitLabel="Create collection"
       />

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { Spinner } from '~/components/forms';
 import { PostForm, StudioPage, type PostFormDefaults } from '~/components/post-form';
 import { useHydrated } from '~/components/use-hydrated';
-import { isHttpError } from '~/utils/api.server';
-import { logoutRedirect } from '~/utils/auth.server';
+import { apiFor } from '~/utils/api.server';
+import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
 import { formKindFor, isoToGmtInput } from '~/utils/content-form';
-import { deleteContent, getContent, postFormAction, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
+import { getContent, postFormAction, type OwnContentItem } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Edit “${data.item.title}” | Stagedoor` : 'Edit | Stagedoor' }];
 
@@ -35,9 +35,10 @@ function formDefaults(item: OwnContentItem): PostFormDefaults {
  * /{artist}/account/content/{id}/edit: the item's own creation form, filled in from GET /content/{id}, and a
  * Delete button. Saving replaces the item (PUT /content/{id}; poll answers keep their votes by id).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const item = await getContent(token, params.id ?? '', request.signal);
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const item = await getContent(api, args.params.id ?? '');
   return {
     artist: { username: artist.username, name: artist.name },
     item: { id: item._id, title: item.title, typeLabel: item.typeLabel, state: item.state },
@@ -50,22 +51,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const item = await getContent(token, params.id ?? '', request.signal);
+export async function action(args: ActionFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, params.artistUsername);
+  const item = await getContent(api, params.id ?? '');
   if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
     const formData = await request.formData();
-    if (formData.get('intent') !== 'delete') throw new Response('Bad request', { status: 400 });
-    try {
-      await deleteContent(token, item._id, request.signal);
-    } catch (error) {
-      if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
-      if (isHttpError(error, 403, 404)) throw new Response('Not found', { status: 404 });
-      throw error;
-    }
+    invariantResponse(formData.get('intent') === 'delete', 'Bad request', { status: 400 });
+    await api.delete(`/content/${encodeURIComponent(item._id)}`);
     throw redirect(`/${artist.username}/account/content?deleted=true`);
   }
-  return postFormAction({ request, artistUsername: artist.username, kind: formKindFor(item.type, item.media?.kind), itemId: item._id });
+  return postFormAction(args, formKindFor(item.type, item.media?.kind), item._id);
 }
 
 const STATE_LABEL = { draft: 'Draft', scheduled: 'Scheduled', published: 'Published' } as const;
@@ -78,7 +75,7 @@ export default function EditContent() {
       <PostForm
         kind={kind}
         defaultValue={defaults}
-        lastResult={actionData?.result}
+        lastResult={actionData}
         previews={previews}
         cancelTo={`/${artist.username}/account/content`}
       />

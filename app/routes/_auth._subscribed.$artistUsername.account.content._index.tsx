@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { itemHref, MediaGlyph, Pager } from '~/components/content-card';
 import { formatGmt } from '~/utils/content-form';
 import { readOffset } from '~/utils/content-params';
-import { listOwnContent, requireOwnArtist, type OwnContentItem } from '~/utils/content-create.server';
-import { Link } from '~/components/link';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
+import { listOwnContent, type OwnContentItem } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' }];
 
@@ -19,15 +20,15 @@ const UNPUBLISHED_LIMIT = 50;
  * (newest first, paged by `offset`, so every item can be reached to edit or delete), each with its page and its
  * edit page. Fans never see drafts or scheduled items before their time; the artist sees them here.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const signal = request.signal;
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const search = new URL(args.request.url).searchParams;
   const offset = readOffset(search);
   const [drafts, scheduled, published] = await Promise.all([
-    listOwnContent(token, artist.username, 'draft', { limit: UNPUBLISHED_LIMIT, signal }),
-    listOwnContent(token, artist.username, 'scheduled', { limit: UNPUBLISHED_LIMIT, signal }),
-    listOwnContent(token, artist.username, 'published', { limit: PUBLISHED_PAGE_SIZE, offset, signal }),
+    listOwnContent(api, artist.username, 'draft', { limit: UNPUBLISHED_LIMIT }),
+    listOwnContent(api, artist.username, 'scheduled', { limit: UNPUBLISHED_LIMIT }),
+    listOwnContent(api, artist.username, 'published', { limit: PUBLISHED_PAGE_SIZE, offset }),
   ]);
   const deleted = search.get('deleted') === 'true';
   return { artist: { username: artist.username, name: artist.name }, drafts, scheduled, published, offset, deleted };

@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { PostForm, StudioPage } from '~/components/post-form';
-import { postFormAction, requireOwnArtist } from '~/utils/content-create.server';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
+import { postFormAction } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Post a photo · ${data.artist.name} | Stagedoor` : 'Post a photo | Stagedoor' }];
 
 /** /{artist}/account/create-image (spec §2): a photo with a title and caption; its category is Photo. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artist } = await requireOwnArtist(request, params.artistUsername);
+export async function loader(args: LoaderFunctionArgs) {
+  const { artist } = await requireOwnArtist(apiFor(args), args.params.artistUsername);
   return { artist: { username: artist.username, name: artist.name } };
 }
 
-export function action({ request, params }: ActionFunctionArgs) {
-  return postFormAction({ request, artistUsername: params.artistUsername, kind: 'image' });
+export function action(args: ActionFunctionArgs) {
+  return postFormAction(args, 'image');
 }
 
 export default function CreateImage() {
@@ -20,7 +22,7 @@ export default function CreateImage() {
   const actionData = useActionData<typeof action>();
   return (
     <StudioPage artistName={artist.name} title="Post a photo" intro="A photo with a title and a caption. Publish it now, schedule it, or keep it as a draft.">
-      <PostForm kind="image" lastResult={actionData?.result} cancelTo={`/${artist.username}/account`} />
+      <PostForm kind="image" lastResult={actionData} cancelTo={`/${artist.username}/account`} />
     </StudioPage>
   );
 }

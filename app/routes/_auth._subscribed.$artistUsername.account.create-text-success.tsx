@@ -1,8 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { isRouteErrorResponse, useLoaderData, useParams, useRouteError } from '@remix-run/react';
+import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from '@remix-run/react';
 import { formatGmt } from '~/utils/content-form';
-import { getContent, requireOwnArtist } from '~/utils/content-create.server';
-import { Link } from '~/components/link';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
+import { getContent } from '~/utils/content-create.server';
 
 /** Spec §2 and §8: the message for a missing or empty id, exactly. */
 const MISSING_ID_MESSAGE = 'Search parameter id is required and must be a non-empty string.';
@@ -15,12 +16,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * /{artist}/account/create-text-success?id&scheduledAt&draft (spec §2): after any of the creation forms, says
  * whether the item is published, scheduled (and when, in GMT) or saved as a draft, and links to it.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { token, artist } = await requireOwnArtist(request, params.artistUsername);
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
+  const search = new URL(args.request.url).searchParams;
   const id = search.get('id')?.trim();
   if (!id) throw json({ message: MISSING_ID_MESSAGE }, { status: 400 });
-  const item = await getContent(token, id, request.signal);
+  const item = await getContent(api, id);
   const draft = search.get('draft') === 'true';
   const scheduledAt = search.get('scheduledAt');
   const scheduledTime = scheduledAt && !Number.isNaN(Date.parse(scheduledAt)) ? new Date(scheduledAt) : null;

@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { PostForm, StudioPage } from '~/components/post-form';
-import { postFormAction, requireOwnArtist } from '~/utils/content-create.server';
+import { apiFor } from '~/utils/api.server';
+import { requireOwnArtist } from '~/utils/auth.server';
+import { postFormAction } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Write a post · ${data.artist.name} | Stagedoor` : 'Write a post | Stagedoor' }];
 
 /** /{artist}/account/create-text (spec §2): a text post with an optional thumbnail, poll, presale and schedule. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artist } = await requireOwnArtist(request, params.artistUsername);
+export async function loader(args: LoaderFunctionArgs) {
+  const { artist } = await requireOwnArtist(apiFor(args), args.params.artistUsername);
   return { artist: { username: artist.username, name: artist.name } };
 }
 
-export function action({ request, params }: ActionFunctionArgs) {
-  return postFormAction({ request, artistUsername: params.artistUsername, kind: 'text' });
+export function action(args: ActionFunctionArgs) {
+  return postFormAction(args, 'text');
 }
 
 export default function CreateText() {
@@ -20,7 +22,7 @@ export default function CreateText() {
   const actionData = useActionData<typeof action>();
   return (
     <StudioPage artistName={artist.name} title="Write a post" intro="Publish it now, schedule it, or keep it as a draft. Only your subscribers see it.">
-      <PostForm kind="text" defaultValue={{ tags: 'post' }} lastResult={actionData?.result} cancelTo={`/${artist.username}/account`} />
+      <PostForm kind="text" defaultValue={{ tags: 'post' }} lastResult={actionData} cancelTo={`/${artist.username}/account`} />
     </StudioPage>
   );
 }

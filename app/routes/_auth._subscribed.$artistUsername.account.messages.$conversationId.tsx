@@ -1,13 +1,13 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorList } from '~/components/forms';
 import { LocalTime } from '~/components/messages';
 import { useHydrated } from '~/components/use-hydrated';
 import { clientApi, ClientApiError } from '~/utils/api.client';
-import { isHttpError } from '~/utils/api.server';
-import { requireUser, safeRedirect } from '~/utils/auth.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
+import { invariantResponse, requireUser, safeRedirect } from '~/utils/auth.server';
 import { messageTextError, RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type MessageResponse } from '#contract/messages';
 import { mapMessage, mergeMessages, type Message } from '~/utils/messages';
 import {
@@ -22,7 +22,6 @@ import {
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as authLoader } from './_auth';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.conversation.recipient.name || data.conversation.recipient.username} | Messages | Stagedoor` : 'Messages | Stagedoor' },
@@ -40,21 +39,19 @@ function pageCount(value: string | null) {
  * /{artist}/account/messages/{conversationId}?username= (spec §2): the search username is required, and on entry
  * every message of the conversation is marked read before the messages load.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, token } = await requireUser(request, params.artistUsername);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const user = await requireUser(api);
   const url = new URL(request.url);
-  if (!url.searchParams.get('username')) throw new Response('Search parameter username is required.', { status: 400 });
+  invariantResponse(url.searchParams.get('username'), 'Search parameter username is required.', { status: 400 });
   const conversationId = params.conversationId ?? '';
   const pages = pageCount(url.searchParams.get('pages'));
-  try {
-    await readAll(token, conversationId);
-  } catch (error) {
-    if (isHttpError(error, 400, 404)) throw new Response('Not found', { status: 404 });
-    throw error;
-  }
+  // Spec §2: on entry, every message of the conversation is marked read before the page loads.
+  await readAll(api, conversationId);
   const [conversation, page] = await Promise.all([
-    requireConversation(token, conversationId, request.signal),
-    fetchMessages(token, conversationId, pages * MESSAGES_PAGE_SIZE, request.signal),
+    requireConversation(api, conversationId),
+    fetchMessages(api, conversationId, pages * MESSAGES_PAGE_SIZE),
   ]);
   return {
     viewer: { id: user.id, name: user.name, username: user.username, avatarUrl: user.avatarUrl },
@@ -71,8 +68,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * The no-JavaScript path: intent=send posts the message, intent=delete deletes one; both come back to the
  * conversation (post/redirect/get). With JavaScript the page talks to the api directly and does not reload.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { token } = await requireUser(request, params.artistUsername);
+export async function action(args: ActionFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  await requireUser(api);
   const conversationId = params.conversationId ?? '';
   const url = new URL(request.url);
   url.searchParams.delete('index');
@@ -84,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const messageId = formData.get('messageId');
     if (typeof messageId !== 'string' || !messageId) throw new Response('Bad request', { status: 400 });
     try {
-      await deleteMessage(token, messageId);
+      await deleteMessage(api, messageId);
     } catch (error) {
       // Already gone (deleted in another tab) is what the fan wanted; someone else's message is refused.
       if (!isHttpError(error, 404)) {
@@ -100,7 +99,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return json({ intent: 'send' as const, errors: { text: submission.error?.text ?? undefined } }, { status: 400 });
   }
   try {
-    await sendMessage(token, conversationId, submission.value.text, submission.value.clientId);
+    await sendMessage(api, conversationId, submission.value.text, submission.value.clientId);
   } catch (error) {
     if (isHttpError(error, 400, 403, 404, 409, 429, 503)) {
       const text = error.fieldErrors.text;

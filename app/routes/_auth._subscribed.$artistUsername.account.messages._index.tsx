@@ -1,17 +1,19 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ConversationList } from '~/components/messages';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
-import { isHttpError } from '~/utils/api.server';
-import { isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
+import * as z from 'zod/mini';
+import { apiFor, isHttpError } from '~/utils/api.server';
+import { invariantResponse, isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
+import { apiErrorReply } from '~/utils/form-reply.server';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
 import { conversationHref, mapConversation, upsertConversation } from '~/utils/messages';
 import { fetchConversations, openConversation } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import type { loader as subscribedLoader } from './_auth._subscribed';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 
@@ -19,9 +21,9 @@ export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
  * /{artist}/account/messages (spec §2): the viewer's conversations, newest activity first. A fan sees their
  * conversations with the artists they write to; the artist sees every fan who wrote.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, token } = await requireUser(request, params.artistUsername);
-  const conversations = await fetchConversations(token, request.signal);
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const [user, conversations] = await Promise.all([requireUser(api), fetchConversations(api)]);
   return { viewer: { id: user.id, artist: user.artist, username: user.username }, conversations };
 }
 
@@ -29,22 +31,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * intent=start opens (or reopens) a conversation and goes there: a fan's "Message" button, with this artist; the
  * artist's "Message" beside a subscriber on their account page (`fanId`), with that fan.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, token, artist } = await requireSubscriber(request, params.artistUsername);
-  const form = await request.formData();
+export async function action(args: ActionFunctionArgs) {
+  const api = apiFor(args);
+  const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
+  const submission = parseGuardedForm(await args.request.formData(), StartSchema);
+  invariantResponse(submission.status === 'success', 'Bad request', { status: 400 });
   const owner = isOwnArtist(user, artist);
-  const fanId = form.get('fanId');
-  if (form.get('intent') !== 'start' || (owner && (typeof fanId !== 'string' || !fanId))) {
-    throw new Response('Bad request', { status: 400 });
-  }
+  const { fanId } = submission.value;
+  invariantResponse(!owner || fanId, 'Bad request', { status: 400 });
   try {
-    const conversation = owner ? await openConversation(token, 'user', fanId as string) : await openConversation(token, 'performer', artist.id);
+    const conversation = fanId && owner ? await openConversation(api, 'user', fanId) : await openConversation(api, 'performer', artist.id);
     return redirect(conversationHref(user, conversation));
   } catch (error) {
-    if (isHttpError(error, 403, 404)) return json({ error: error.message }, { status: error.status });
+    // A fan who is no longer a member cannot be written to: the page says so.
+    if (isHttpError(error, 403, 404)) return apiErrorReply(submission, error);
     throw error;
   }
 }
+
+/** The start form: a fan starts theirs with the artist of the page; the artist names the fan. */
+const StartSchema = z.object({ intent: z.literal('start'), fanId: z.optional(z.string()) });
 
 export default function Messages() {
   const data = useLoaderData<typeof loader>();
@@ -74,9 +80,9 @@ export default function Messages() {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6">
       <h1 className="text-3xl font-extrabold tracking-tight text-white">Messages</h1>
-      {actionData?.error ? (
+      {actionData?.error?.[''] ? (
         <p role="alert" className="mt-4 rounded-lg bg-red-500/15 px-4 py-3 text-base text-red-200">
-          {actionData.error}
+          {actionData.error['']}
         </p>
       ) : null}
       <div className="mt-6">

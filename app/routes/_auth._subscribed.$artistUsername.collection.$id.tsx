@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '#contract/content-types';
-import { contentFailure, contentViewer, getCollection, toCardPage } from '~/utils/content.server';
-import { Link } from '~/components/link';
+import { apiFor } from '~/utils/api.server';
+import { getCollection, toCardPage } from '~/utils/content.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' }];
 
@@ -13,20 +13,24 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
  * /{artist}/collection/{id}?from&filters&sort (spec §2): a collection's header and its items, in the artist's
  * order until the fan picks Newest or Oldest, with the vault's category filters.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artistUsername, call } = await contentViewer(request, params);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params } = args;
+  const artistUsername = params.artistUsername ?? '';
   const search = new URL(request.url).searchParams;
   const filters = readVaultFilters(search);
   const sortParam = search.get('sort');
   // No sort keeps the artist's order; asc and desc order by publish time.
   const sort: SortOrder | undefined = sortParam === 'asc' || sortParam === 'desc' ? sortParam : undefined;
   const offset = readOffset(search);
-  try {
-    const { items, ...collection } = await getCollection(params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call);
-    return { collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) }, artistUsername, filters, sort, offset, from: readOrigin(search) };
-  } catch (error) {
-    contentFailure(error, request, artistUsername);
-  }
+  const { items, ...collection } = await getCollection(apiFor(args), params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE });
+  return {
+    collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) },
+    artistUsername,
+    filters,
+    sort,
+    offset,
+    from: readOrigin(search),
+  };
 }
 
 const BACK: Record<ItemOrigin, { path: string; label: string }> = {

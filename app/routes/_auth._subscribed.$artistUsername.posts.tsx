@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { EmptyNote, Pager, PostCard } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
@@ -6,7 +6,10 @@ import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
 import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '#contract/content-types';
-import { contentAction, contentFailure, contentViewer, listContent, toCardPage, type ContentActionData } from '~/utils/content.server';
+import { apiFor } from '~/utils/api.server';
+import { intentErrors } from '~/utils/content-action';
+import { contentAction } from '~/utils/content-action.server';
+import { listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -24,25 +27,25 @@ const FILTER_LABELS = Object.fromEntries(POSTS_FILTERS.map((filter) => [filter, 
  * postsPageIntroduction and the feed of posts, each with its picture and first lines; a poll can be answered in
  * the feed itself (this page's action takes the vote and comes back here).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artistUsername, call } = await contentViewer(request, params);
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const search = new URL(args.request.url).searchParams;
   const filters = readPostsFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
-  try {
-    const items = await listContent(artistUsername, { types: typesForPostsFilters(filters), sort, offset, limit: FEED_PAGE_SIZE }, call);
-    return { items: toCardPage(items, { withExcerpt: true }), filters, sort, offset };
-  } catch (error) {
-    contentFailure(error, request, artistUsername);
-  }
+  const items = await listContent(apiFor(args), args.params.artistUsername ?? '', {
+    types: typesForPostsFilters(filters),
+    sort,
+    offset,
+    limit: FEED_PAGE_SIZE,
+  });
+  return { items: toCardPage(items, { withExcerpt: true }), filters, sort, offset };
 }
 
-export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+export const action = contentAction;
 
 export default function Posts() {
   const { items, filters, sort, offset } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
+  const result = useActionData<typeof action>();
   const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   if (!layout) return null;
   const { artist } = layout;
@@ -70,7 +73,7 @@ export default function Posts() {
                   <PollCard
                     poll={item.poll}
                     itemId={item._id}
-                    errors={actionData?.intent === 'vote' && actionData.target === item.poll._id ? actionData.fieldErrors.answerId : undefined}
+                    errors={intentErrors(result, 'vote', item.poll._id)('answerId')}
                   />
                 ) : null}
               </PostCard>

@@ -1,8 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
-import { useRouteLoaderData } from '@remix-run/react';
+import { Link, useRouteLoaderData } from '@remix-run/react';
 import { CtaLink } from '~/components/subscription-offer';
 import type { loader as subscribedLoader } from './_auth._subscribed';
-import { Link } from '~/components/link';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
 

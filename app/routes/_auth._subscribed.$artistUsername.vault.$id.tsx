@@ -1,5 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData } from '@remix-run/react';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { BookmarkButton } from '~/components/bookmark-button';
 import { Comments } from '~/components/comments';
 import { formatDay, StateBadge, TypeLabel, wideImageSources } from '~/components/content-card';
@@ -9,18 +9,11 @@ import { PresaleCard, PresaleCodes } from '~/components/presale-card';
 import { safeRedirect } from '~/utils/auth.server';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
 import { isVaultCategory, type ItemOrigin } from '#contract/content-types';
-import {
-  contentAction,
-  contentFailure,
-  contentViewer,
-  getCollection,
-  getItem,
-  getPresaleCode,
-  listPresaleCodes,
-  listComments,
-  type ContentActionData,
-} from '~/utils/content.server';
-import { Link } from '~/components/link';
+import { apiFor } from '~/utils/api.server';
+import { invariantResponse, requireUser } from '~/utils/auth.server';
+import { intentErrors } from '~/utils/content-action';
+import { contentAction } from '~/utils/content-action.server';
+import { getCollection, getItem, getPresaleCode, listComments, listPresaleCodes } from '~/utils/content.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },
@@ -31,8 +24,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * poll, presale, comments and bookmark toggle. Everything it needs is asked for at once. An unknown item, one of
  * another artist, or one not yet published (for a fan) is the 404 page.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, artistUsername, call } = await contentViewer(request, params);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const artistUsername = params.artistUsername ?? '';
   const search = new URL(request.url).searchParams;
   const id = params.id ?? '';
   const from = readOrigin(search);
@@ -42,35 +37,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const commentId = search.get('commentId') || undefined;
   const collectionId = search.get('collectionId') || undefined;
-  try {
-    const [item, comments, collection, presaleCode] = await Promise.all([
-      getItem(id, call),
-      listComments(id, { offset: readOffset(search, 'commentsOffset'), commentId }, call),
-      collectionId ? getCollection(collectionId, { limit: 1 }, call).catch(() => null) : null,
-      getPresaleCode(id, call),
-    ]);
-    if (item.performer.username.toLowerCase() !== artistUsername.toLowerCase()) throw new Response('Not found', { status: 404 });
-    const codeQuery = search.get('code')?.trim() || undefined;
-    // The artist traces a leaked code to its fan here, and revokes it.
-    const presaleCodes = item.presale && item.performerId === user.id ? await listPresaleCodes(id, codeQuery, call) : null;
-    return {
-      item,
-      comments,
-      commentId,
-      collection: collection ? { _id: collection._id, title: collection.title } : null,
-      presaleCode,
-      presaleCodes,
-      codeQuery: codeQuery ?? '',
-      from,
-      isOwner: item.performerId === user.id,
-    };
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    contentFailure(error, request, artistUsername);
-  }
+  const [user, item, comments, collection, presaleCode] = await Promise.all([
+    requireUser(api),
+    getItem(api, id),
+    listComments(api, id, { offset: readOffset(search, 'commentsOffset'), commentId }),
+    // A collection that is gone only loses the "back to" link.
+    collectionId ? getCollection(api, collectionId, { limit: 1 }).catch(() => null) : null,
+    getPresaleCode(api, id),
+  ]);
+  invariantResponse(item.performer.username.toLowerCase() === artistUsername.toLowerCase(), 'Not found', { status: 404 });
+  const isOwner = item.performerId === user.id;
+  const codeQuery = search.get('code')?.trim() || undefined;
+  // The artist traces a leaked code to its fan here, and revokes it.
+  const presaleCodes = item.presale && isOwner ? await listPresaleCodes(api, id, codeQuery) : null;
+  return {
+    item,
+    comments,
+    commentId,
+    collection: collection ? { _id: collection._id, title: collection.title } : null,
+    presaleCode,
+    presaleCodes,
+    codeQuery: codeQuery ?? '',
+    from,
+    isOwner,
+  };
 }
 
-export const action = ({ request, params }: ActionFunctionArgs) => contentAction(request, params);
+export const action = contentAction;
 
 const BACK: Record<ItemOrigin, { path: string; label: string }> = {
   vault: { path: '/vault', label: 'Back to the vault' },
@@ -96,8 +89,8 @@ function backLink(
 
 export default function VaultItem() {
   const { item, comments, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ContentActionData | undefined;
-  const errorsFor = (intent: string, field: string) => (actionData?.intent === intent ? actionData.fieldErrors[field] : undefined);
+  const result = useActionData<typeof action>();
+  const errorsFor = (intent: string, field: string) => intentErrors(result, intent)(field);
   const artistUsername = item.performer.username;
   const back = backLink(artistUsername, item, from, collection);
 
@@ -175,7 +168,7 @@ export default function VaultItem() {
         {item.presale ? (
           <div className="mt-8">
             <PresaleCard presale={item.presale} code={presaleCode} isOwner={isOwner} />
-            {presaleCodes ? <PresaleCodes itemId={item._id} codes={presaleCodes} query={codeQuery} /> : null}
+            {presaleCodes ? <PresaleCodes itemId={item._id} codes={presaleCodes} query={codeQuery} error={errorsFor('revoke-code', 'presaleCodes')?.[0]} /> : null}
           </div>
         ) : null}
 

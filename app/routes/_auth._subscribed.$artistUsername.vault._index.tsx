@@ -6,7 +6,8 @@ import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '#contract/content-types';
-import { contentFailure, contentViewer, listCollections, listContent, toCardPage } from '~/utils/content.server';
+import { apiFor } from '~/utils/api.server';
+import { listCollections, listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 const LAYOUT_ID = 'routes/_auth._subscribed';
@@ -20,21 +21,18 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
  * /{artist}/vault?filters=<vault categories>&sort=asc|desc (spec §2): the vault grid with category filters and
  * sort as links, paged by offset, and the artist's collections. The items and the collections load side by side.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { artistUsername, call } = await contentViewer(request, params);
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const artistUsername = args.params.artistUsername ?? '';
+  const search = new URL(args.request.url).searchParams;
   const filters = readVaultFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
-  try {
-    const [items, collections] = await Promise.all([
-      listContent(artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }, call),
-      listCollections(artistUsername, call),
-    ]);
-    return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset };
-  } catch (error) {
-    contentFailure(error, request, artistUsername);
-  }
+  const [items, collections] = await Promise.all([
+    listContent(api, artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }),
+    listCollections(api, artistUsername),
+  ]);
+  return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset };
 }
 
 export default function Vault() {

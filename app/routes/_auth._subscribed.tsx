@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet } from '@remix-run/react';
+import { apiFor } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 
 /**
@@ -7,8 +8,8 @@ import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
  * /{artist}/subscribe; the artist's own pages need no subscription. The pages below read the artist from here
  * (useRouteLoaderData), so it is fetched once per navigation.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, artist } = await requireSubscriber(request, params.artistUsername);
+export async function loader(args: LoaderFunctionArgs) {
+  const { user, artist } = await requireSubscriber(apiFor(args), args.params.artistUsername);
   return { artist, isOwner: isOwnArtist(user, artist) };
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { ErrorList, Field, FormAlert, inputClassName, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
@@ -8,17 +8,15 @@ import { paymentHref } from '~/components/subscription-offer';
 import { usePaymentProvider } from '~/components/payment-provider';
 import { useHydrated } from '~/components/use-hydrated';
 import { useEffect, useState } from 'react';
-import { isHttpError } from '~/utils/api.server';
-import { logoutRedirect, requireArtist, requireUser } from '~/utils/auth.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
+import { requireUnsubscribed } from '~/utils/auth.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { formatPrice } from '#contract/money';
 import { type Artist } from '~/utils/mappers';
 import { TestCardFormSchema } from '#contract/payment-schemas';
-import { apiRequest } from '~/utils/api.server';
 import type { Payment } from '#contract/payments';
 import { cardFieldErrors, checkPromo, fetchGateway, fetchPayment, subscribeToArtist } from '~/utils/payments.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pay for your membership · ${data.artist.name} | Stagedoor` : 'Payment | Stagedoor' },
@@ -37,17 +35,17 @@ const TEST_CARDS = [
  * the price, a promo field that shows the discounted price (a GET form: ?promo=), and the card form of the
  * configured gateway. A fan sent back here after a failed authentication (?payment=) sees why.
  */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { token } = await requireUser(request, params.artistUsername);
-  const search = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const search = new URL(args.request.url).searchParams;
   const promoCode = search.get('promo')?.trim() || null;
   const paymentId = search.get('payment');
-  const [artist, gateway, returned] = await Promise.all([
-    requireArtist(params.artistUsername, token, request.signal),
-    fetchGateway(request.signal),
-    paymentId ? fetchPayment(token, paymentId, request.signal) : null,
+  const [{ artist }, gateway, returned] = await Promise.all([
+    requireUnsubscribed(api, args.params.artistUsername),
+    fetchGateway(api),
+    paymentId ? fetchPayment(api, paymentId) : null,
   ]);
-  const promo = promoCode && artist.yearlyPrice > 0 ? { code: promoCode, ...(await checkPromo(artist.id, promoCode, { token, clientIp: context.clientIp, signal: request.signal })) } : null;
+  const promo = promoCode && artist.yearlyPrice > 0 ? { code: promoCode, ...(await checkPromo(api, artist.id, promoCode)) } : null;
   return json(
     {
       artist,
@@ -84,12 +82,11 @@ function follow(payment: Payment, artist: Artist): { redirect: string } | { fail
   return { failure: payment.failure?.message ?? 'Your payment did not go through. You have not been charged; please try again.' };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
+  const api = apiFor(args);
   // An action runs without its layout's loader: the same guard here.
-  const { user, token } = await requireUser(request, params.artistUsername);
-  if (user.artist) throw redirect(`/${user.username}`);
-  const artist = await requireArtist(params.artistUsername, token, request.signal);
-  if (artist.subscribed) throw redirect(`/${artist.username}`);
+  const { artist } = await requireUnsubscribed(api, args.params.artistUsername);
 
   const formData = await request.formData();
   const intent = formData.get('intent');
@@ -99,9 +96,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   const pay = async (body: Parameters<typeof subscribeToArtist>[1]): Promise<{ payment: Payment } | { error: string }> => {
     try {
-      return { payment: await subscribeToArtist(token, body, idempotencyKey, request.signal) };
+      return { payment: await subscribeToArtist(api, body, idempotencyKey) };
     } catch (error) {
-      if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
       // Already a member (a second tab paid a moment ago): on to the artist.
       if (isHttpError(error, 409) && error.message.startsWith('You are already subscribed')) throw redirect(`/${artist.username}`);
       if (isHttpError(error, 400, 409)) return { error: error.fieldErrors.promo?.[0] ?? error.fieldErrors.cardId?.[0] ?? error.message };
@@ -133,16 +129,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { number, expiry, cvc } = submission.value;
   let cardId: string;
   try {
-    const card = await apiRequest<{ data: { id: string } }>({
-      method: 'POST',
-      path: '/payment/test-gateway/cards',
-      body: { number, expMonth: expiry.expMonth, expYear: expiry.expYear, cvc },
-      token,
-      signal: request.signal,
+    const card = await api.post<{ data: { id: string } }>('/payment/test-gateway/cards', {
+      number,
+      expMonth: expiry.expMonth,
+      expYear: expiry.expYear,
+      cvc,
     });
     cardId = card.data.id;
   } catch (error) {
-    if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
     if (isHttpError(error, 400)) {
       const fieldErrors = cardFieldErrors(error);
       return json<ActionData>(

@@ -1,13 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { ArtistCard, ArtistGrid } from '~/components/artist-card';
 import { inputClassName } from '~/components/forms';
-import { apiRequest } from '~/utils/api.server';
-import { fetchSubscriptions, logoutRedirect, requireUser } from '~/utils/auth.server';
 import type { ArtistResponse } from '#contract/users';
+import { apiFor } from '~/utils/api.server';
+import { fetchSubscriptions, requireUser } from '~/utils/auth.server';
 import { mapArtist } from '~/utils/mappers';
-import { getSessionToken } from '~/utils/session.server';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Discover artists | Stagedoor' }];
 
@@ -24,23 +22,20 @@ function readSearch(request: Request) {
  * Discover (spec §2): an artist goes to their own page, a fan with exactly one subscription to that artist's page;
  * everyone else sees their fan clubs and a search over all artists. The three calls run side by side.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { q, offset } = readSearch(request);
-  const token = getSessionToken(request);
-  if (!token) throw logoutRedirect(request);
+export async function loader(args: LoaderFunctionArgs) {
+  const { q, offset } = readSearch(args.request);
+  const api = apiFor(args);
+  if (!api.token) throw api.logoutRedirect();
   const [viewer, subscriptions, search] = await Promise.allSettled([
-    requireUser(request),
-    fetchSubscriptions(token, request.signal),
-    apiRequest<{ data: { data: ArtistResponse[]; total: number } }>({
-      path: '/performers/user/search',
+    requireUser(api),
+    fetchSubscriptions(api),
+    api.get<{ data: { data: ArtistResponse[]; total: number } }>('/performers/user/search', {
       params: { q: q || undefined, limit: PAGE_SIZE, offset },
-      token,
-      signal: request.signal,
     }),
   ]);
   // The guard's verdict comes first: a redirect to /logout wins over the errors it caused in the other calls.
   if (viewer.status === 'rejected') throw viewer.reason;
-  const { user } = viewer.value;
+  const user = viewer.value;
   if (user.artist) throw redirect(`/${user.username}`);
   if (subscriptions.status === 'rejected') throw subscriptions.reason;
   if (subscriptions.value.length === 1) throw redirect(`/${subscriptions.value[0].artist.username}`);

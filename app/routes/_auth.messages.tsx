@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
+import { apiFor } from '~/utils/api.server';
 import { fetchSubscriptions, requireUser } from '~/utils/auth.server';
 import { messagesHref } from '~/utils/messages';
 import { fetchConversations } from '~/utils/messages.server';
@@ -8,11 +9,12 @@ import { fetchConversations } from '~/utils/messages.server';
  * artist goes to their inbox; a fan to the inbox under the artist they last wrote with, else their first
  * subscription, else to discover to find one.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, token } = await requireUser(request);
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const user = await requireUser(api);
   if (user.artist) throw redirect(messagesHref(user));
-  const [latest] = await fetchConversations(token, request.signal);
+  const [latest] = await fetchConversations(api);
   if (latest) throw redirect(messagesHref(user, latest.recipient.username));
-  const [subscription] = await fetchSubscriptions(token, request.signal);
+  const [subscription] = await fetchSubscriptions(api);
   throw redirect(subscription ? messagesHref(user, subscription.artist.username) : '/discover');
 }

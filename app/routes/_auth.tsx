@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
+import { apiFor } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
 import { connect } from '~/utils/realtime.client';
 
@@ -9,9 +10,10 @@ import { connect } from '~/utils/realtime.client';
  * /logout with next and the artist. The token goes to the page for the realtime connection only (the cookie
  * itself is HttpOnly).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, token } = await requireUser(request, params.artistUsername);
-  return { user, token };
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const user = await requireUser(api);
+  return { user, token: api.token ?? '' };
 }
 
 export default function AuthenticatedLayout() {

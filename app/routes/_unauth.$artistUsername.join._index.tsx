@@ -1,12 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { ArtistHero } from '~/components/artist-hero';
 import { accentLinkClass } from '~/components/form-page';
 import { CtaLink, loginHref, PerkList, PriceFigure } from '~/components/subscription-offer';
+import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 import { subscriberCount, yearlyPricePhrase } from '~/utils/mappers';
-import { getSessionToken } from '~/utils/session.server';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
@@ -20,8 +19,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     : [{ title: 'Stagedoor' }];
 
 /** The artist's join landing (spec §2): an already subscribed viewer goes straight to the artist's page. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const artist = await requireArtist(params.artistUsername, getSessionToken(request), request.signal);
+export async function loader(args: LoaderFunctionArgs) {
+  const artist = await requireArtist(apiFor(args), args.params.artistUsername);
   if (artist.subscribed) throw redirect(`/${artist.username}`);
   return { artist };
 }

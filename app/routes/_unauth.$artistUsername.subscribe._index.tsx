@@ -1,12 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { accentLinkClass } from '~/components/form-page';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { CtaLink, loginHref, PerkList, PriceFigure, registerHref } from '~/components/subscription-offer';
+import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 import { subscriberCount } from '~/utils/mappers';
-import { getSessionToken } from '~/utils/session.server';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Subscribe to ${data.artist.name} | Stagedoor` : 'Subscribe | Stagedoor' },
@@ -17,13 +16,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * viewer goes to the artist's page, a free artist skips straight to the register step, and otherwise the page
  * presents the offer and the next step.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const token = getSessionToken(request);
-  const artist = await requireArtist(params.artistUsername, token, request.signal);
-  const promo = new URL(request.url).searchParams.get('promo');
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const artist = await requireArtist(api, args.params.artistUsername);
+  const promo = new URL(args.request.url).searchParams.get('promo');
   if (artist.subscribed) throw redirect(`/${artist.username}`);
   if (artist.yearlyPrice === 0) throw redirect(registerHref(artist.username, promo));
-  return { artist, promo, signedIn: Boolean(token) };
+  return { artist, promo, signedIn: Boolean(api.token) };
 }
 
 export default function Subscribe() {

@@ -1,19 +1,19 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, PasswordField, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
-import { apiRequest, isHttpError, type ApiErrorBody } from '~/utils/api.server';
-import { getOptionalUser, logoutRedirect, requireArtist } from '~/utils/auth.server';
+import { apiFor, isHttpError, type HttpError } from '~/utils/api.server';
+import { getOptionalUser, requireArtist } from '~/utils/auth.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
+import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
-import { getSessionToken, sessionCookie } from '~/utils/session.server';
+import { sessionCookie } from '~/utils/session.server';
 import { RegisterSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { Link } from '~/components/link';
 
 type RegisterFields = { username: string; email: string; password: string };
 
@@ -42,23 +42,50 @@ function nextStep(artist: Pick<Artist, 'username'>, promo: string | null) {
  * The register step (spec §2). Signed in and not editing: on to the payment step, keeping the promo code.
  * With ?edit=true a signed-in fan corrects the details given at sign-up (the form is prefilled, PUT /users).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { edit, promo } = readSearch(request);
-  const token = getSessionToken(request);
-  if (token && !edit) {
-    const artist = await requireArtist(params.artistUsername, token, request.signal);
-    throw redirect(paymentHref(artist.username, promo));
-  }
-  const [artist, viewer] = await Promise.all([
-    requireArtist(params.artistUsername, token, request.signal),
-    edit ? getOptionalUser(request) : null,
-  ]);
+export async function loader(args: LoaderFunctionArgs) {
+  const { edit, promo } = readSearch(args.request);
+  const api = apiFor(args);
+  const [artist, viewer] = await Promise.all([requireArtist(api, args.params.artistUsername), edit ? getOptionalUser(api) : null]);
+  if (api.token && !edit) throw redirect(paymentHref(artist.username, promo));
   return {
     artist,
     promo,
     editing: Boolean(viewer),
-    defaults: viewer ? { username: viewer.user.username, email: viewer.user.email } : undefined,
+    defaults: viewer ? { username: viewer.username, email: viewer.email } : undefined,
   };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const { edit, promo } = readSearch(args.request);
+  const api = apiFor(args);
+  const editing = Boolean(edit && api.token);
+  const artist = await requireArtist(api, args.params.artistUsername);
+
+  const submission = parseGuardedForm(await args.request.formData(), RegisterSchema);
+  if (submission.status !== 'success') return formReply(submission, { hideFields: ['password'] });
+
+  let newToken: unknown;
+  try {
+    const answer = editing
+      ? await api.put<RegisterResponse>('/users', submission.value, { handle: [403] })
+      : await api.withToken('').post<RegisterResponse>('/auth/users/register', submission.value);
+    newToken = answer.data?.token;
+  } catch (error) {
+    if (editing && isHttpError(error, 403)) throw api.logoutRedirect();
+    // Spec §5, §8: 400 and 422 are conflicts (the username, the email).
+    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] }, error.status);
+    if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields: ['password'] });
+    throw error;
+  }
+  if (editing) throw redirect(nextStep(artist, promo));
+  if (typeof newToken !== 'string' || !newToken) throw new Error('The registration response has no token');
+  const headers = { 'Set-Cookie': sessionCookie(newToken) };
+  if (artist.yearlyPrice === 0) {
+    // A free artist (spec §1: no payment step): the register step itself completes the subscription.
+    await subscribeToArtist(api.withToken(newToken), { type: 'free', performerId: artist.id }, undefined);
+    throw redirect(`/${artist.username}/subscribe/success`, { headers });
+  }
+  throw redirect(nextStep(artist, promo), { headers });
 }
 
 interface RegisterResponse {
@@ -66,68 +93,17 @@ interface RegisterResponse {
   data?: { token?: string };
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { edit, promo } = readSearch(request);
-  const token = getSessionToken(request);
-  const editing = Boolean(edit && token);
-  const artist = await requireArtist(params.artistUsername, token, request.signal);
-
-  const submission = parseGuardedForm(await request.formData(), RegisterSchema);
-  if (submission.status !== 'success') {
-    return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
-  }
-
-  let body: RegisterResponse & ApiErrorBody;
-  try {
-    body = await apiRequest<RegisterResponse & ApiErrorBody>({
-      method: editing ? 'PUT' : 'POST',
-      path: editing ? '/users' : '/auth/users/register',
-      body: submission.value,
-      token: editing ? token : undefined,
-      signal: request.signal,
-      clientIp: context.clientIp,
-      // Spec §5: only 200, 400 and 422 are valid answers to these calls; 400 and 422 are conflicts.
-      validateStatus: (status) => status === 200 || status === 400 || status === 422,
-    });
-  } catch (error) {
-    if (editing && isHttpError(error, 401, 403)) throw logoutRedirect(request, artist.username);
-    if (isHttpError(error, 429)) {
-      return json(submission.reply({ formErrors: [error.message], hideFields: ['password'] }), { status: 429 });
-    }
-    throw error;
-  }
-
-  if (body.status !== 0) {
-    return json(submission.reply({ fieldErrors: conflictErrors(body), hideFields: ['password'] }), {
-      status: body.status,
-    });
-  }
-  if (editing) throw redirect(nextStep(artist, promo));
-  const newToken = body.data?.token;
-  if (typeof newToken !== 'string' || !newToken) throw new Error('The registration response has no token');
-  const headers = { 'Set-Cookie': sessionCookie(newToken) };
-  if (artist.yearlyPrice === 0) {
-    // A free artist (spec §1: no payment step): the register step itself completes the subscription.
-    await subscribeToArtist(newToken, { type: 'free', performerId: artist.id }, undefined, request.signal);
-    throw redirect(`/${artist.username}/subscribe/success`, { headers });
-  }
-  throw redirect(nextStep(artist, promo), { headers });
-}
-
 /**
  * Spec §5, §8: 400 means the username is taken and 422 the email is taken; the API's own sentence is shown on
  * that field. A 400 that names other fields (input the API refused) shows on those fields.
  */
-function conflictErrors(body: ApiErrorBody): Record<string, string[]> {
+function conflictErrors(error: HttpError): Record<string, string[]> {
   const fromApi = Object.fromEntries(
-    Object.entries(body.errors ?? {}).filter(
-      ([field]) => field === 'username' || field === 'email' || field === 'password'
-    )
+    Object.entries(error.fieldErrors).filter(([field]) => field === 'username' || field === 'email' || field === 'password'),
   );
   if (Object.keys(fromApi).length) return fromApi;
-  const message =
-    body.message ?? (body.status === 422 ? 'That email is already taken.' : 'That username is already taken.');
-  return body.status === 422 ? { email: [message] } : { username: [message] };
+  const message = error.body?.message ?? (error.status === 422 ? 'That email is already taken.' : 'That username is already taken.');
+  return error.status === 422 ? { email: [message] } : { username: [message] };
 }
 
 export default function Register() {

@@ -1,13 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { ArtistGrid } from '~/components/artist-card';
 import { CtaLink } from '~/components/subscription-offer';
-import { apiRequest } from '~/utils/api.server';
-import { env } from '~/utils/env.server';
 import type { ArtistResponse } from '#contract/users';
+import { apiFor } from '~/utils/api.server';
+import { env } from '~/utils/env.server';
 import { mapArtist } from '~/utils/mappers';
-import { getSessionToken } from '~/utils/session.server';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [
   { title: 'Stagedoor: fan clubs for artists and the fans who love them' },
@@ -26,8 +24,8 @@ const FEATURED_LIMIT = 6;
  * production build sends the browser to the marketing site (spec §2); elsewhere this page introduces Stagedoor
  * and its artists, so a local, staging or demo install has a real front door.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
   const artistUsername = url.searchParams.get('artistUsername')?.trim();
   if (artistUsername && /^[A-Za-z0-9]+$/.test(artistUsername)) {
     throw redirect(`/${encodeURIComponent(artistUsername.toLowerCase())}/join`);
@@ -35,15 +33,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const config = env();
   if (config.appEnv === 'production') throw redirect(config.marketingUrl);
 
-  const token = getSessionToken(request);
-  const body = await apiRequest<{ data: { data: ArtistResponse[]; total: number } }>({
-    path: '/performers/user/search',
+  const api = apiFor(args);
+  const body = await api.get<{ data: { data: ArtistResponse[]; total: number } }>('/performers/user/search', {
     params: { limit: FEATURED_LIMIT, offset: 0 },
-    token,
-    signal: request.signal,
   });
   return {
-    signedIn: Boolean(token),
+    signedIn: Boolean(api.token),
     artists: body.data.data.map(mapArtist),
     total: body.data.total,
   };

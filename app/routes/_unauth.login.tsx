@@ -1,21 +1,22 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { LoginForm, type LoginActionData } from '~/components/login-form';
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { LoginForm } from '~/components/login-form';
+import { apiFor, type ApiClient } from '~/utils/api.server';
 import { getOptionalUser, requireArtist, safeRedirect } from '~/utils/auth.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
+import { formReply } from '~/utils/form-reply.server';
 import { logIn } from '~/utils/login.server';
 import { GENERIC_HERO } from '~/utils/mappers';
 import { sessionCookie } from '~/utils/session.server';
 import { LoginSchema } from '#contract/accounts';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · Stagedoor' }];
 
 /** The hero of the page: the artist's own when the fan came from an artist, the generic one otherwise. */
-async function loadHero(artistUsername: string | undefined, signal: AbortSignal) {
+async function loadHero(api: ApiClient, artistUsername: string | undefined) {
   if (!artistUsername) return null;
   try {
-    const artist = await requireArtist(artistUsername, undefined, signal);
+    const artist = await requireArtist(api, artistUsername);
     return { username: artist.username, name: artist.name, image: artist.heroImage, alt: artist.heroImageAltText };
   } catch (error) {
     // An unknown artist in the link is no reason to refuse the log-in page: show the generic hero.
@@ -24,12 +25,13 @@ async function loadHero(artistUsername: string | undefined, signal: AbortSignal)
   }
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
+export async function loader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const url = new URL(args.request.url);
   const artistUsername = url.searchParams.get('artist') || undefined;
   const next = url.searchParams.get('next');
-  const [session, artist] = await Promise.all([getOptionalUser(request), loadHero(artistUsername, request.signal)]);
-  if (session) throw redirect(artistUsername ? `/${encodeURIComponent(artistUsername)}` : safeRedirect(next, '/discover'));
+  const [user, artist] = await Promise.all([getOptionalUser(api), loadHero(api, artistUsername)]);
+  if (user) throw redirect(artistUsername ? `/${encodeURIComponent(artistUsername)}` : safeRedirect(next, '/discover'));
   return {
     artist,
     next: safeRedirect(next, '') || null,
@@ -41,18 +43,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * Shared by this page (a plain form post, so it works without JavaScript) and the log-in dialog (a fetcher
  * posting intent=dialog, which gets { ok: true } and reloads the page itself).
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const formData = await request.formData();
   const submission = parseGuardedForm(formData, LoginSchema);
-  if (submission.status !== 'success') {
-    return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
-  }
-  const outcome = await logIn(submission.value.usernameOrEmail, submission.value.password, request.signal, context.clientIp);
-  if (!outcome.ok) {
-    return json(submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }), { status: outcome.status });
-  }
+  if (submission.status !== 'success') return formReply(submission, { hideFields: ['password'] });
+  const outcome = await logIn(apiFor(args), submission.value.usernameOrEmail, submission.value.password);
+  if (!outcome.ok) return formReply(submission, { formErrors: [outcome.message], hideFields: ['password'] }, outcome.status);
   const headers = { 'Set-Cookie': sessionCookie(outcome.token) };
-  if (formData.get('intent') === 'dialog') return json({ ok: true as const }, { headers });
+  // The dialog (a fetcher) reloads the page itself once it sees the reply's success.
+  if (formData.get('intent') === 'dialog') return json(submission.reply({ hideFields: ['password'] }), { headers });
   const artist = formData.get('artist');
   const fallback = typeof artist === 'string' && artist ? `/${encodeURIComponent(artist)}` : '/discover';
   const next = formData.get('redirectTo') ?? new URL(request.url).searchParams.get('next');
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoginPage() {
   const { artist, next, pwResetSuccess } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as LoginActionData | undefined;
+  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formAction === '/login';
 

@@ -1,12 +1,12 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { apiFor, type ApiClient } from '~/utils/api.server';
 import { safeRedirect } from '~/utils/auth.server';
 import { revokeSession } from '~/utils/login.server';
-import { clearedSessionCookie, getSessionToken } from '~/utils/session.server';
+import { clearedSessionCookie } from '~/utils/session.server';
 
 /** Revokes the token on the API (when there is one) and answers with the cookie deleted (spec §9: Max-Age 1). */
-async function endSession(request: Request) {
-  const token = getSessionToken(request);
-  if (token) await revokeSession(token, request.signal);
+async function endSession(api: ApiClient) {
+  if (api.token) await revokeSession(api);
   return { 'Set-Cookie': clearedSessionCookie() };
 }
 
@@ -14,9 +14,9 @@ async function endSession(request: Request) {
  * GET /logout (spec §2): where the guards send a visitor without a valid session. It clears the session and
  * redirects to /login with the same search (artist, next); a server redirect replaces the history entry.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { search } = new URL(request.url);
-  return redirect(`/login${search}`, { headers: await endSession(request) });
+export async function loader(args: LoaderFunctionArgs) {
+  const { search } = new URL(args.request.url);
+  return redirect(`/login${search}`, { headers: await endSession(apiFor(args)) });
 }
 
 const PAYMENT_ROUTE = /^\/([^/?#]+)\/subscribe\/payment\/?(?:[?#].*)?$/;
@@ -26,12 +26,12 @@ const PAYMENT_ROUTE = /^\/([^/?#]+)\/subscribe\/payment\/?(?:[?#].*)?$/;
  * step, from anywhere else back to the same page, which reloads it for a signed-out visitor (and its guards
  * decide what that visitor may see).
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+export async function action(args: ActionFunctionArgs) {
+  const formData = await args.request.formData();
   const from = safeRedirect(formData.get('redirectTo'), '/');
   const payment = PAYMENT_ROUTE.exec(from);
   const to = payment ? `/${payment[1]}/subscribe/register` : from;
-  return redirect(to, { headers: await endSession(request) });
+  return redirect(to, { headers: await endSession(apiFor(args)) });
 }
 
 /** Never rendered (both handlers redirect); it makes /logout a page route, so the menu's Form posts without a reload. */

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { FormAlert, PasswordField, SubmitButton } from '~/components/forms';
-import { apiRequest, isHttpError } from '~/utils/api.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
+import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { ResetPasswordSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | Stagedoor' }];
 
@@ -37,30 +37,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * POST /auth/password-change?token=… (spec §7). On success the fan logs in with the new password
  * (/login?pwResetSuccess=true). A spent or expired link is a form error offering a new one.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { token, artist } = readSearch(request);
-  const submission = parseGuardedForm(await request.formData(), ResetPasswordSchema);
+export async function action(args: ActionFunctionArgs) {
+  const { token, artist } = readSearch(args.request);
+  const submission = parseGuardedForm(await args.request.formData(), ResetPasswordSchema);
   const hideFields = ['password', 'confirmPassword'];
-  if (submission.status !== 'success') return json(submission.reply({ hideFields }), { status: 400 });
-  if (!token) return json(submission.reply({ formErrors: [INVALID_LINK], hideFields }), { status: 400 });
+  if (submission.status !== 'success') return formReply(submission, { hideFields });
+  if (!token) return formReply(submission, { formErrors: [INVALID_LINK], hideFields });
   try {
-    await apiRequest({
-      method: 'POST',
-      path: '/auth/password-change',
-      params: { token },
-      body: { password: submission.value.password },
-      signal: request.signal,
-      clientIp: context.clientIp,
-    });
+    await apiFor(args).post('/auth/password-change', { password: submission.value.password }, { params: { token } });
   } catch (error) {
-    if (isHttpError(error, 400, 429)) {
-      const passwordErrors = error.fieldErrors.password;
-      const reply = passwordErrors?.length
-        ? submission.reply({ fieldErrors: { password: passwordErrors }, hideFields })
-        : submission.reply({ formErrors: [error.body?.message ?? INVALID_LINK], hideFields });
-      return json(reply, { status: error.status });
-    }
-    throw error;
+    if (!isHttpError(error) || error.status >= 500) throw error;
+    // A refused password is the password field's; anything else (a used or expired link) is the whole form's.
+    return error.fieldErrors.password?.length
+      ? apiErrorReply(submission, error, 'password', { hideFields })
+      : formReply(submission, { formErrors: [error.body?.message ?? INVALID_LINK], hideFields }, error.status === 429 ? 429 : 400);
   }
   const search = new URLSearchParams({ pwResetSuccess: 'true' });
   if (artist) search.set('artist', artist);

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
 import { Field, FormAlert, SubmitButton } from '~/components/forms';
-import { apiRequest, isHttpError } from '~/utils/api.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
+import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { ResetRequestSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Reset your password | Stagedoor' }];
 
@@ -26,20 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const artist = readArtist(request);
-  const submission = parseGuardedForm(await request.formData(), ResetRequestSchema);
-  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+export async function action(args: ActionFunctionArgs) {
+  const artist = readArtist(args.request);
+  const submission = parseGuardedForm(await args.request.formData(), ResetRequestSchema);
+  if (submission.status !== 'success') return formReply(submission);
   try {
-    await apiRequest({
-      method: 'POST',
-      path: '/auth/users/forgot',
-      body: { email: submission.value.email, artist: artist ?? undefined },
-      signal: request.signal,
-      clientIp: context.clientIp,
-    });
+    await apiFor(args).post('/auth/users/forgot', { email: submission.value.email, artist: artist ?? undefined });
   } catch (error) {
-    if (isHttpError(error, 429)) return json(submission.reply({ formErrors: [error.message] }), { status: 429 });
+    if (isHttpError(error, 429)) return apiErrorReply(submission, error);
     throw error;
   }
   throw redirect(withArtist('/password/reset/request/success', artist));

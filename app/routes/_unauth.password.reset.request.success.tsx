@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
-import { Link } from '~/components/link';
 
 export const meta: MetaFunction = () => [{ title: 'Check your inbox | Stagedoor' }];
 

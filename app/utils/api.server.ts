@@ -1,6 +1,6 @@
-import { LRUCache } from 'lru-cache';
-import { apiDispatch, type ApiDispatch } from './api-dispatch.server';
-import { env } from './env.server';
+import type { AppLoadContext } from '@remix-run/node';
+import type { ApiCall, ApiTransport } from './api-transport.server';
+import { getSessionToken, logoutRedirect } from './session.server';
 
 /** A non-success answer of the API: its status, and its body when it had one ({ status, message, errors, code }). */
 export class HttpError extends Error {
@@ -29,140 +29,204 @@ export function isHttpError(error: unknown, ...statuses: number[]): error is Htt
   return error instanceof HttpError && (statuses.length === 0 || statuses.includes(error.status));
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  params?: Record<string, string | number | boolean | undefined | null | (string | number)[]>;
-  body?: unknown;
-  signal?: AbortSignal;
-  /** Which statuses count as success; by default any status below 400 (spec §7). */
-  validateStatus?: (status: number) => boolean;
-  /** The stored credential; sent as Authorization: Bearer when present. */
-  token?: string;
-  /** Give up after this many milliseconds in all, retries included. */
-  deadlineMs?: number;
-  /** The first retry's delay, doubled for each next one (spec §9: from 1 s); tests shorten it. */
-  backoffMs?: number;
-  /** The browser's address, passed on so the API's per-address rate limits see the fan and not the web tier. */
-  clientIp?: string;
+type QueryValue = string | number | boolean | undefined | null | (string | number)[];
+
+export interface CallOptions {
+  /** The query string, e.g. { limit: 20 }; undefined and null entries are left out, a list is repeated. */
+  params?: Record<string, QueryValue>;
+  /**
+   * Statuses the caller answers itself, thrown as an HttpError. Otherwise a 401 becomes the logout redirect and a 403 or
+   * 404 the not-found page, so that loaders and actions read as the happy path.
+   */
+  handle?: number[];
   /** More request headers (e.g. Idempotency-Key on a payment). */
   headers?: Record<string, string>;
-  /**
-   * The caller only reads the answer. A successful answer identical to a recent one is then handed out as the same
-   * object, parsed once and frozen, so a crowd reading one list pays for one parse (a content list: up to 21 KB).
-   */
-  shared?: boolean;
+  /** Give up after this many milliseconds in all, retries included (default 10 s). */
+  deadlineMs?: number;
+}
+
+type Method = ApiCall['method'];
+
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
 const RETRIES = 3;
 const BACKOFF_START_MS = 1000;
 const BACKOFF_CAP_MS = 30_000;
 const RETRY_STATUSES = new Set([502, 503, 504]);
+const DEADLINE_MS = 10_000;
 
 /**
- * The one request helper (spec §7) every loader and action uses to reach the API. Returns the parsed body.
- * Reads (GET) are retried on network errors and 502/503/504 with exponential backoff; writes never are.
+ * The web tier's one way to the api (spec §7's request helper), bound to one page request: its session token, the
+ * browser's address (for the api's per-address limits), the route's artist (for the logout redirect), its abort
+ * signal, and a memo of the reads already answered, so that the root, a layout and a page asking for the same thing
+ * (the signed-in user, the artist) cost one call. A write forgets the memo: what follows must see its effect.
+ *
+ * Reads are retried on network errors and 502/503/504 with exponential backoff from 1 s (spec §9), never past the
+ * deadline; writes never are. Every call returns the answer's body.
  */
-export async function apiRequest<T = unknown>(options: RequestOptions): Promise<T> {
-  const { method = 'GET', validateStatus = (status) => status < 400, deadlineMs = 10_000, backoffMs = BACKOFF_START_MS } = options;
-  const url = new URL(options.path.replace(/^\/?/, '/'), env().apiUrl);
-  for (const [key, value] of Object.entries(options.params ?? {})) {
+export class ApiClient {
+  readonly token: string | undefined;
+  private readonly reads = new Map<string, Promise<Answer>>();
+
+  constructor(
+    private readonly transport: ApiTransport,
+    private readonly scope: {
+      request: Request;
+      clientIp?: string;
+      artistUsername?: string;
+      /** The first retry's delay, doubled for each next one; tests shorten it. */
+      backoffMs?: number;
+    },
+    token = getSessionToken(scope.request),
+  ) {
+    this.token = token;
+  }
+
+  /** Where a call without a valid session sends the viewer: /logout, carrying the page asked for and the artist. */
+  logoutRedirect() {
+    return logoutRedirect(this.scope.request, this.scope.artistUsername);
+  }
+
+  /** The same client with another session token: the calls an action makes right after it logs the fan in. */
+  withToken(token: string) {
+    return new ApiClient(this.transport, this.scope, token);
+  }
+
+  get<T>(path: string, options?: CallOptions) {
+    return this.call<T>('GET', path, undefined, options);
+  }
+
+  post<T>(path: string, body?: unknown, options?: CallOptions) {
+    return this.call<T>('POST', path, body, options);
+  }
+
+  put<T>(path: string, body?: unknown, options?: CallOptions) {
+    return this.call<T>('PUT', path, body, options);
+  }
+
+  patch<T>(path: string, body?: unknown, options?: CallOptions) {
+    return this.call<T>('PATCH', path, body, options);
+  }
+
+  delete<T>(path: string, options?: CallOptions) {
+    return this.call<T>('DELETE', path, undefined, options);
+  }
+
+  /** A POST whose body is streamed as it is read (a file on its way from the browser): never held whole in memory. */
+  upload<T>(path: string, body: ReadableStream<Uint8Array>, contentType: string, options?: CallOptions) {
+    return this.call<T>('POST', path, { stream: body, contentType }, options);
+  }
+
+  private async call<T>(method: Method, path: string, body: unknown, options: CallOptions = {}): Promise<T> {
+    const url = withQuery(path, options.params);
+    let answer: Answer;
+    if (method === 'GET') {
+      let read = this.reads.get(url);
+      if (!read) {
+        read = this.send(method, url, undefined, options);
+        this.reads.set(url, read);
+        // A read that failed to arrive is not remembered: the next loader asks again.
+        read.catch(() => this.reads.delete(url));
+      }
+      answer = await read;
+    } else {
+      this.reads.clear();
+      answer = await this.send(method, url, body, options);
+    }
+    if (answer.status < 400) return answer.body as T;
+    throw this.failure(method, answer, options.handle ?? []);
+  }
+
+  /** What a failed answer becomes: the logout redirect, the not-found page, a 503 page, or an HttpError for the caller. */
+  private failure(method: Method, answer: Answer, handle: number[]) {
+    const { status } = answer;
+    const body = answer.body as ApiErrorBody | undefined;
+    if (!handle.includes(status)) {
+      if (status === 401) return this.logoutRedirect();
+      if (status === 403 || status === 404) return new Response('Not found', { status: 404 });
+      // A read the api cannot answer for a moment is a 503 page, not a 500: nothing is broken. A write stays an
+      // HttpError, so the form that sent it can say so in its own words (the log-in form's "technical difficulties").
+      if (status === 503 && method === 'GET') {
+        return new Response(body?.message ?? 'Service unavailable', { status: 503, headers: { 'Retry-After': '5' } });
+      }
+    }
+    return new HttpError(status, body);
+  }
+
+  private async send(method: Method, url: string, body: unknown, options: CallOptions): Promise<Answer> {
+    const { request, clientIp, backoffMs = BACKOFF_START_MS } = this.scope;
+    const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (clientIp) headers['X-Forwarded-For'] = clientIp;
+    let payload: ApiCall['body'];
+    if (isUpload(body)) {
+      headers['Content-Type'] = body.contentType;
+      payload = body.stream;
+    } else if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+
+    const deadline = Date.now() + (options.deadlineMs ?? DEADLINE_MS);
+    const idempotent = method === 'GET';
+    for (let attempt = 0; ; attempt++) {
+      const delay = Math.min(backoffMs * 2 ** attempt, BACKOFF_CAP_MS);
+      const mayRetry = idempotent && attempt < RETRIES && Date.now() + delay < deadline;
+      let answer: Answer;
+      try {
+        // Each attempt gets what is left of the one deadline, so retries never stretch the whole call past it.
+        const { status, text } = await withDeadline(request.signal, deadline - Date.now(), (signal) =>
+          this.transport({ method, url, headers, body: payload, signal }),
+        );
+        answer = { status, body: parseBody(text, status) };
+      } catch (error) {
+        if (request.signal.aborted || !mayRetry) throw error;
+        await sleep(delay);
+        continue;
+      }
+      // The api says its database is out of reach: retrying at once would only make the fan wait longer.
+      const databaseDown = (answer.body as ApiErrorBody | undefined)?.code === 'database_unavailable';
+      if (mayRetry && RETRY_STATUSES.has(answer.status) && !databaseDown) {
+        await sleep(delay);
+        continue;
+      }
+      return answer;
+    }
+  }
+}
+
+const clients = new WeakMap<AppLoadContext, ApiClient>();
+
+/**
+ * The api client of this request (made from Remix's load context, server/web.ts): every loader and action of one
+ * request gets the same client, and so shares its memo of reads.
+ */
+export function apiFor({ request, context, params }: { request: Request; context: AppLoadContext; params?: { artistUsername?: string } }) {
+  let client = clients.get(context);
+  if (!client) {
+    client = new ApiClient(context.api, { request, clientIp: context.clientIp, artistUsername: params?.artistUsername });
+    clients.set(context, client);
+  }
+  return client;
+}
+
+function withQuery(path: string, params: CallOptions['params']) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) value.forEach((v) => url.searchParams.append(key, String(v)));
-    else url.searchParams.set(key, String(value));
+    if (Array.isArray(value)) value.forEach((v) => search.append(key, String(v)));
+    else search.set(key, String(value));
   }
-  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.clientIp) headers['X-Forwarded-For'] = options.clientIp;
-  let payload: string | undefined;
-  if (options.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(options.body);
-  }
-
-  const deadline = Date.now() + deadlineMs;
-  const idempotent = method === 'GET';
-  for (let attempt = 0; ; attempt++) {
-    const delay = Math.min(backoffMs * 2 ** attempt, BACKOFF_CAP_MS);
-    const mayRetry = idempotent && attempt < RETRIES && Date.now() + delay < deadline;
-    let response: Answer;
-    try {
-      // Each attempt gets what is left of the one deadline, so retries never stretch the whole request past it.
-      const left = Math.max(1, deadline - Date.now());
-      const dispatch = apiDispatch();
-      response = dispatch
-        ? await dispatched(dispatch, { method, url: `${url.pathname}${url.search}`, headers, body: payload }, options.signal, left)
-        : await fetch(url, { method, headers, body: payload, signal: withDeadline(options.signal, left) });
-    } catch (error) {
-      if (options.signal?.aborted || !mayRetry) throw error;
-      await sleep(delay);
-      continue;
-    }
-    // The api says its database is out of reach: retrying at once would only make the fan wait longer.
-    if (response.status === 503 && idempotent) {
-      const body = (await readBody(response)) as ApiErrorBody | undefined;
-      if (body?.code === 'database_unavailable' || !mayRetry) throw serviceUnavailable(body);
-      await sleep(delay);
-      continue;
-    }
-    if (mayRetry && RETRY_STATUSES.has(response.status)) {
-      await response.body?.cancel();
-      await sleep(delay);
-      continue;
-    }
-    const body = options.shared && response.status < 300 ? await readShared(response) : await readBody(response);
-    if (!validateStatus(response.status)) throw new HttpError(response.status, body as ApiErrorBody | undefined);
-    return body as T;
-  }
+  const query = search.toString();
+  const absolute = path.startsWith('/') ? path : `/${path}`;
+  return query ? `${absolute}${absolute.includes('?') ? '&' : '?'}${query}` : absolute;
 }
 
-/**
- * A read answered 503 becomes a 503 page (the route error boundary's generic page, with that status), not a 500:
- * the service is down for a moment, nothing is broken. A write answered 503 stays an HttpError, so the form that
- * sent it can say so in its own words (the log-in form's "technical difficulties", spec §8).
- */
-function serviceUnavailable(body: ApiErrorBody | undefined) {
-  return new Response(body?.message ?? 'Service unavailable', { status: 503, headers: { 'Retry-After': '5' } });
-}
-
-/** What the helper reads of an answer, over HTTP (a fetch Response) or from the api in this process. */
-interface Answer {
-  status: number;
-  text(): Promise<string>;
-  body: { cancel(): Promise<void> } | null;
-}
-
-/**
- * A call to the api in this process, given up when the page's request is aborted or the deadline passes. A plain
- * timer, cleared as soon as the answer comes, stands in for AbortSignal.timeout: a page makes several calls, and each
- * such signal lived (with its timer) for the whole deadline, several thousand at once under a crowd.
- */
-function dispatched(dispatch: ApiDispatch, request: Parameters<ApiDispatch>[0], signal: AbortSignal | undefined, ms: number): Promise<Answer> {
-  signal?.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const stop = (reason: unknown) => {
-      settle();
-      reject(reason);
-    };
-    const abort = () => stop(signal!.reason);
-    const timer = setTimeout(() => stop(new DOMException('The api did not answer in time.', 'TimeoutError')), ms);
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-    dispatch(request).then(
-      (answer) => {
-        settle();
-        resolve({ status: answer.status, text: async () => answer.body, body: null });
-      },
-      stop,
-    );
-  });
-}
-
-async function readBody(response: Answer): Promise<unknown> {
-  return parseBody(await response.text(), response.status);
+function isUpload(body: unknown): body is { stream: ReadableStream<Uint8Array>; contentType: string } {
+  return typeof body === 'object' && body !== null && 'stream' in body && body.stream instanceof ReadableStream;
 }
 
 function parseBody(text: string, status: number): unknown {
@@ -174,27 +238,23 @@ function parseBody(text: string, status: number): unknown {
   }
 }
 
-/** Shared answers by their text, 4 MB of text in all, the least recently read forgotten first. */
-const sharedAnswers = new LRUCache<string, object>({ maxSize: 4 * 2 ** 20, sizeCalculation: (_answer, text) => text.length });
-
-async function readShared(response: Answer): Promise<unknown> {
-  const text = await response.text();
-  const known = sharedAnswers.get(text);
-  if (known) return known;
-  const body = parseBody(text, response.status);
-  if (body && typeof body === 'object') sharedAnswers.set(text, deepFreeze(body));
-  return body;
-}
-
-/** Frozen all the way down: a caller that changed a shared answer would change it for every later reader. */
-function deepFreeze<T extends object>(value: T): T {
-  for (const child of Object.values(value)) if (child && typeof child === 'object' && !Object.isFrozen(child)) deepFreeze(child);
-  return Object.freeze(value);
-}
-
-function withDeadline(signal: AbortSignal | undefined, ms: number) {
-  const timeout = AbortSignal.timeout(ms);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+/**
+ * Runs `work` with a signal that aborts when the page's request is aborted or `ms` pass, whichever comes first. A
+ * plain timer, cleared as soon as the answer comes, rather than AbortSignal.timeout: a page makes several calls, and
+ * each such signal would live (with its timer) for the whole deadline.
+ */
+async function withDeadline<T>(outer: AbortSignal, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  outer.throwIfAborted();
+  const controller = new AbortController();
+  const abort = () => controller.abort(outer.reason);
+  const timer = setTimeout(() => controller.abort(new DOMException('The api did not answer in time.', 'TimeoutError')), Math.max(1, ms));
+  outer.addEventListener('abort', abort, { once: true });
+  try {
+    return await work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', abort);
+  }
 }
 
 function sleep(ms: number) {

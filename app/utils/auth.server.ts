@@ -1,44 +1,22 @@
 import { redirect } from '@remix-run/node';
-import { apiRequest, isHttpError } from './api.server';
 import type { ArtistResponse, MeResponse, SubscriptionResponse } from '#contract/users';
+import { isHttpError, type ApiClient } from './api.server';
 import { mapArtist, mapCurrentUser, mapSubscription, type Artist, type CurrentUser } from './mappers';
-import { oncePerRequest } from './request-scope.server';
-import { getSessionToken } from './session.server';
 
 /**
- * Guards throw: a redirect or a 404 response, so a loader reads top to bottom (STYLE.md "Guards throw").
+ * Guards throw: a redirect or a 404 response, so a loader reads top to bottom (STYLE.md "Guards throw"). Each takes the
+ * request's api client (api.server.ts), whose memo makes the second guard of a page asking for the user or the artist
+ * cost nothing.
  */
 
 export { safeRedirect } from './safe-redirect';
 
-/** The artist username of the current URL, if the route has one. */
-export function artistFromParams(params: { artistUsername?: string }) {
-  return params.artistUsername;
-}
-
-/** Where an unauthenticated visit to an authenticated route goes: /logout, carrying next and the artist. */
-export function logoutRedirect(request: Request, artistUsername?: string) {
-  const url = new URL(request.url);
-  const search = new URLSearchParams();
-  search.set('next', `${url.pathname}${url.search}`);
-  if (artistUsername) search.set('artist', artistUsername);
-  return redirect(`/logout?${search}`);
-}
-
-/** GET /users/me, asked once per page request however many loaders need the user. */
-export function fetchMe(request: Request, token: string) {
-  return oncePerRequest(request, `me:${token}`, async () => {
-    const body = await apiRequest<{ data: MeResponse }>({ path: '/users/me', token, signal: request.signal });
-    return mapCurrentUser(body.data);
-  });
-}
-
 /** The signed-in user, or null when there is no session (an expired or refused token counts as none). */
-export async function getOptionalUser(request: Request): Promise<{ user: CurrentUser; token: string } | null> {
-  const token = getSessionToken(request);
-  if (!token) return null;
+export async function getOptionalUser(api: ApiClient): Promise<CurrentUser | null> {
+  if (!api.token) return null;
   try {
-    return { user: await fetchMe(request, token), token };
+    const body = await api.get<{ data: MeResponse }>('/users/me', { handle: [401, 403] });
+    return mapCurrentUser(body.data);
   } catch (error) {
     if (isHttpError(error, 401, 403)) return null;
     throw error;
@@ -46,41 +24,35 @@ export async function getOptionalUser(request: Request): Promise<{ user: Current
 }
 
 /** The authenticated area's guard: no session or an authentication error goes to /logout with next (spec §2). */
-export async function requireUser(request: Request, artistUsername?: string) {
-  const token = getSessionToken(request);
-  if (!token) throw logoutRedirect(request, artistUsername);
+export async function requireUser(api: ApiClient): Promise<CurrentUser> {
+  if (!api.token) throw api.logoutRedirect();
   try {
-    return { user: await fetchMe(request, token), token };
+    const body = await api.get<{ data: MeResponse }>('/users/me', { handle: [403] });
+    return mapCurrentUser(body.data);
   } catch (error) {
-    if (isHttpError(error, 401, 403)) throw logoutRedirect(request, artistUsername);
+    if (isHttpError(error, 403)) throw api.logoutRedirect();
     throw error;
   }
 }
 
-/** Loads an artist by username; an unknown artist throws the 404 page. */
-export async function requireArtist(username: string | undefined, token?: string, signal?: AbortSignal): Promise<Artist> {
-  if (!username) throw new Response('Not found', { status: 404 });
+/** Loads an artist by username; an unknown artist (or a name that cannot be one) throws the 404 page. */
+export async function requireArtist(api: ApiClient, username: string | undefined): Promise<Artist> {
+  invariantResponse(username, 'Not found', { status: 404 });
   try {
-    const body = await apiRequest<{ data: ArtistResponse }>({
-      path: `/performers/${encodeURIComponent(username)}`,
-      token,
-      signal,
-    });
+    const body = await api.get<{ data: ArtistResponse }>(`/performers/${encodeURIComponent(username)}`, { handle: [400] });
     return mapArtist(body.data);
   } catch (error) {
-    if (isHttpError(error, 404, 400)) throw new Response('Not found', { status: 404 });
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
     throw error;
   }
 }
 
 /** The viewer's subscriptions (spec §7); a 403 is treated as an empty list (spec §8). */
-export async function fetchSubscriptions(token: string, signal?: AbortSignal) {
+export async function fetchSubscriptions(api: ApiClient) {
   try {
-    const body = await apiRequest<{ data: { data: SubscriptionResponse[] } }>({
-      path: '/subscriptions/user/search',
+    const body = await api.get<{ data: { data: SubscriptionResponse[] } }>('/subscriptions/user/search', {
       params: { limit: Number.MAX_SAFE_INTEGER },
-      token,
-      signal,
+      handle: [403],
     });
     return body.data.data.map(mapSubscription);
   } catch (error) {
@@ -95,12 +67,47 @@ export function isOwnArtist(user: CurrentUser, artist: Pick<Artist, 'id'>) {
 }
 
 /**
- * The subscribed branch's guard (spec §2): a viewer who is neither subscribed nor that artist goes to
- * /{artist}/subscribe. Returns the user, token and artist for the page.
+ * The signed-in user and the artist of the URL, asked for side by side. When both fail, the session's failure wins:
+ * a signed-out visitor goes to log in before learning whether the artist exists.
  */
-export async function requireSubscriber(request: Request, artistUsername: string | undefined) {
-  const { user, token } = await requireUser(request, artistUsername);
-  const artist = await requireArtist(artistUsername, token, request.signal);
+async function userAndArtist(api: ApiClient, artistUsername: string | undefined) {
+  const [user, artist] = await Promise.allSettled([requireUser(api), requireArtist(api, artistUsername)]);
+  if (user.status === 'rejected') throw user.reason;
+  if (artist.status === 'rejected') throw artist.reason;
+  return { user: user.value, artist: artist.value };
+}
+
+/**
+ * The subscribed branch's guard (spec §2): a viewer who is neither subscribed nor that artist goes to
+ * /{artist}/subscribe. Returns the user and the artist for the page.
+ */
+export async function requireSubscriber(api: ApiClient, artistUsername: string | undefined) {
+  const { user, artist } = await userAndArtist(api, artistUsername);
   if (!artist.subscribed && !isOwnArtist(user, artist)) throw redirect(`/${artist.username}/subscribe`);
-  return { user, token, artist };
+  return { user, artist };
+}
+
+/** The artist's own pages (creation, subscribers, profile): anyone else, a fan or another artist, gets the 404 page. */
+export async function requireOwnArtist(api: ApiClient, artistUsername: string | undefined) {
+  const { user, artist } = await requireSubscriber(api, artistUsername);
+  invariantResponse(isOwnArtist(user, artist), 'Not found', { status: 404 });
+  return { user, artist };
+}
+
+/**
+ * The unsubscribed-only branch's guard (spec §2, §6): an artist user goes to their own page, a fan already subscribed
+ * to this artist to the artist's page.
+ */
+export async function requireUnsubscribed(api: ApiClient, artistUsername: string | undefined) {
+  const [user, artist] = await Promise.allSettled([requireUser(api), requireArtist(api, artistUsername)]);
+  if (user.status === 'rejected') throw user.reason;
+  if (user.value.artist) throw redirect(`/${user.value.username}`);
+  if (artist.status === 'rejected') throw artist.reason;
+  if (artist.value.subscribed) throw redirect(`/${artist.value.username}`);
+  return { user: user.value, artist: artist.value };
+}
+
+/** Throws a response (the 404 page, a 400) unless the condition holds: a guard in one line. */
+export function invariantResponse(condition: unknown, message: string, init: ResponseInit): asserts condition {
+  if (!condition) throw new Response(message, init);
 }

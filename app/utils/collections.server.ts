@@ -1,10 +1,10 @@
-import { json, redirect } from '@remix-run/node';
-import * as z from 'zod/mini';
-import { apiRequest, HttpError, isHttpError } from './api.server';
-import { logoutRedirect } from './auth.server';
-import { listOwnContent, readPostForm, requireOwnArtist, type MediaItem, type OwnContentItem, type PostFormRead } from './content-create.server';
-import { CollectionSchema } from '#contract/content-schemas';
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { CollectionFormValues } from './collection-form';
+import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
+import { invariantResponse, requireOwnArtist } from './auth.server';
+import { listOwnContent, readPostForm, type MediaItem, type OwnContentItem } from './content-create.server';
 import { parseGuardedForm } from './form-guard.server';
+import { formReply } from './form-reply.server';
 
 /**
  * The api calls behind the artist's collection pages (docs/content.md "Collections") and the one action of the
@@ -21,31 +21,23 @@ export interface OwnCollection {
   updatedAt: string;
 }
 
-/** The form's own fields; the items are read from their checkboxes and order inputs. */
-export const CollectionFormSchema = z.pick(CollectionSchema, { title: true, description: true });
-
-export async function listOwnCollections(token: string, username: string, signal?: AbortSignal) {
-  const answer = await apiRequest<{ data: { data: OwnCollection[]; total: number } }>({
-    path: `/performers/${encodeURIComponent(username)}/collections`,
+export async function listOwnCollections(api: ApiClient, username: string) {
+  const answer = await api.get<{ data: { data: OwnCollection[]; total: number } }>(`/performers/${encodeURIComponent(username)}/collections`, {
     params: { limit: 100 },
-    token,
-    signal,
   });
   return answer.data;
 }
 
 /** One collection with its item ids in the artist's order; unknown (or someone else's) is the 404 page. */
-export async function getOwnCollection(token: string, id: string, signal?: AbortSignal) {
+export async function getOwnCollection(api: ApiClient, id: string) {
   try {
-    const answer = await apiRequest<{ data: OwnCollection & { performerId: string; items: { data: { _id: string }[]; total: number } } }>({
-      path: `/collections/${encodeURIComponent(id)}`,
-      params: { limit: 100 },
-      token,
-      signal,
-    });
+    const answer = await api.get<{ data: OwnCollection & { performerId: string; items: { data: { _id: string }[]; total: number } } }>(
+      `/collections/${encodeURIComponent(id)}`,
+      { params: { limit: 100 }, handle: [400] },
+    );
     return answer.data;
   } catch (error) {
-    if (error instanceof HttpError && [400, 403, 404].includes(error.status)) throw new Response('Not found', { status: 404 });
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
     throw error;
   }
 }
@@ -59,9 +51,9 @@ export interface PickableItem {
 }
 
 /** Every item of the artist, whatever its state, newest first: what a collection may hold. */
-export async function listPickableItems(token: string, username: string, signal?: AbortSignal): Promise<PickableItem[]> {
+export async function listPickableItems(api: ApiClient, username: string): Promise<PickableItem[]> {
   const states = ['published', 'scheduled', 'draft'] as const;
-  const lists = await Promise.all(states.map((state) => listOwnContent(token, username, state, { limit: 100, signal })));
+  const lists = await Promise.all(states.map((state) => listOwnContent(api, username, state, { limit: 100 })));
   return lists
     .flatMap((list) => list.data)
     .map((item) => ({
@@ -97,79 +89,50 @@ export function chosenItems(formData: FormData) {
   return ids;
 }
 
-const FormValues = z.object({ coverId: z.optional(z.string()), coverName: z.optional(z.string()), removeCover: z.optional(z.string()) });
-
 /**
  * The action of /{artist}/account/collections/new and …/{id}/edit: a multipart form (the cover streams to
  * POST /media?kind=image), or the edit page's delete form. A move intent re-shows the form with the new order;
  * save creates or replaces the collection and goes to its fan-facing page.
  */
-export async function collectionFormAction({ request, artistUsername, collectionId }: { request: Request; artistUsername: string | undefined; collectionId?: string }) {
-  const { token, artist } = await requireOwnArtist(request, artistUsername);
+export async function collectionFormAction(args: ActionFunctionArgs, collectionId?: string) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, params.artistUsername);
   const contentType = request.headers.get('Content-Type') ?? '';
-  const fail = (error: unknown) => {
-    if (isHttpError(error, 401)) return logoutRedirect(request, artist.username);
-    if (isHttpError(error, 403, 404)) return new Response('Not found', { status: 404 });
-    return null;
-  };
   if (collectionId && contentType.startsWith('application/x-www-form-urlencoded')) {
     const form = await request.formData();
-    if (form.get('intent') !== 'delete') throw new Response('Bad request', { status: 400 });
-    try {
-      await apiRequest({ method: 'DELETE', path: `/collections/${encodeURIComponent(collectionId)}`, token, signal: request.signal });
-    } catch (error) {
-      throw fail(error) ?? error;
-    }
+    invariantResponse(form.get('intent') === 'delete', 'Bad request', { status: 400 });
+    await api.delete(`/collections/${encodeURIComponent(collectionId)}`);
     throw redirect(`/${artist.username}/account/collections?deleted=true`);
   }
-  if (!contentType.startsWith('multipart/form-data')) throw new Response('Bad request', { status: 400 });
-  let read: PostFormRead;
-  try {
-    read = await readPostForm(request, token, { cover: 'image' });
-  } catch (error) {
-    throw fail(error) ?? error;
-  }
-  const { formData, uploadErrors } = read;
+  invariantResponse(contentType.startsWith('multipart/form-data'), 'Bad request', { status: 400 });
+  const { formData, uploads, uploadErrors } = await readPostForm(api, request, { cover: 'image' });
   const itemIds = chosenItems(formData);
-  const files = FormValues.parse({
-    coverId: formData.get('coverId') ?? undefined,
-    coverName: formData.get('coverName') ?? undefined,
-    removeCover: formData.get('removeCover') ?? undefined,
-  });
-  const coverId = files.removeCover === 'on' && !read.uploads.cover ? null : files.coverId || null;
-  const keep = { itemIds, coverId, coverName: coverId ? files.coverName ?? '' : '' };
-  const submission = parseGuardedForm(formData, CollectionFormSchema);
-  const intent = String(formData.get('intent') ?? '');
-  if (intent.startsWith('move-')) {
-    return json({ result: submission.reply(), ...keep });
-  }
+  const removeCover = formData.get('removeCover') === 'on' && !uploads.cover;
+  formData.delete('itemIds');
+  itemIds.forEach((id, index) => formData.set(`itemIds[${index}]`, id));
+  if (removeCover) formData.delete('coverId');
+  const submission = parseGuardedForm(formData, CollectionFormValues);
+  if (String(formData.get('intent') ?? '').startsWith('move-')) return formReply(submission, {}, 200);
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
-    return json({ result: submission.reply({ fieldErrors: uploadErrors }), ...keep }, { status: 400 });
+    return formReply(submission, { fieldErrors: uploadErrors });
   }
-  const body = { ...submission.value, coverId, itemIds };
+  const { title, description, coverId } = submission.value;
+  const body = { title, description, coverId: coverId || null, itemIds };
   let saved: OwnCollection;
   try {
-    const answer = await apiRequest<{ data: OwnCollection }>({
-      method: collectionId ? 'PUT' : 'POST',
-      path: collectionId ? `/collections/${encodeURIComponent(collectionId)}` : '/collections',
-      body,
-      token,
-      signal: request.signal,
-    });
+    const answer = collectionId
+      ? await api.put<{ data: OwnCollection }>(`/collections/${encodeURIComponent(collectionId)}`, body)
+      : await api.post<{ data: OwnCollection }>('/collections', body);
     saved = answer.data;
   } catch (error) {
-    const thrown = fail(error);
-    if (thrown) throw thrown;
-    if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
-      const fieldErrors: Record<string, string[]> = {};
-      for (const [path, messages] of Object.entries(error.fieldErrors)) {
-        const name = path === 'coverId' ? 'cover' : path.startsWith('itemIds') ? 'items' : path;
-        fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
-      }
-      const result = Object.keys(fieldErrors).length ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [error.message] });
-      return json({ result, ...keep }, { status: 400 });
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    const fieldErrors: Record<string, string[]> = {};
+    for (const [path, messages] of Object.entries(error.fieldErrors)) {
+      const name = path === 'coverId' ? 'cover' : path.startsWith('itemIds') ? 'items' : path;
+      fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
     }
-    throw error;
+    return formReply(submission, Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] });
   }
   throw redirect(`/${artist.username}/collection/${saved._id}`);
 }

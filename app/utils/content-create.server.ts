@@ -1,13 +1,11 @@
-import type { SubmissionResult } from '@conform-to/react';
-import { json, redirect, unstable_parseMultipartFormData, type UploadHandlerPart } from '@remix-run/node';
+import { redirect, unstable_parseMultipartFormData, type ActionFunctionArgs, type UploadHandlerPart } from '@remix-run/node';
 import { randomUUID } from 'node:crypto';
-import { apiRequest, HttpError, isHttpError, type ApiErrorBody } from './api.server';
-import { isOwnArtist, logoutRedirect, requireSubscriber } from './auth.server';
-import { createPostFormSchema, postBody, type PostFormKind } from './content-form';
 import type { ContentType } from '#contract/content-types';
-import type { PostBody } from '#contract/content-schemas';
-import { env } from './env.server';
+import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
+import { invariantResponse, requireOwnArtist } from './auth.server';
+import { createPostFormSchema, postBody, type PostFormKind } from './content-form';
 import { parseGuardedForm } from './form-guard.server';
+import { formReply } from './form-reply.server';
 
 /**
  * The api calls behind the artist's creation pages (docs/content.md): streaming the browser's files to
@@ -43,13 +41,6 @@ export interface OwnContentItem {
   presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
 }
 
-/** The creation pages are the artist's own: anyone else (a fan, another artist) gets the 404 page. */
-export async function requireOwnArtist(request: Request, artistUsername: string | undefined) {
-  const { user, token, artist } = await requireSubscriber(request, artistUsername);
-  if (!isOwnArtist(user, artist)) throw new Response('Not found', { status: 404 });
-  return { user, token, artist };
-}
-
 /** What each file field accepts: one kind, or (a vault item) audio or video. */
 export type FileRule = MediaKind | 'audio-or-video';
 
@@ -74,7 +65,7 @@ const MAX_TEXT_PART_BYTES = 1_000_000;
  * media's id in `{field}Id` and its name in `{field}Name`; a refused file leaves its message in uploadErrors.
  * Files in fields the page does not expect are drained and dropped.
  */
-export async function readPostForm(request: Request, token: string, rules: Record<string, FileRule>): Promise<PostFormRead> {
+export async function readPostForm(api: ApiClient, request: Request, rules: Record<string, FileRule>): Promise<PostFormRead> {
   const uploads: Record<string, Upload> = {};
   const uploadErrors: Record<string, string[]> = {};
   const formData = await unstable_parseMultipartFormData(request, async (part) => {
@@ -84,7 +75,7 @@ export async function readPostForm(request: Request, token: string, rules: Recor
       await drain(part.data[Symbol.asyncIterator]());
       return undefined;
     }
-    const result = await streamToMedia(part, token, rule, request.signal);
+    const result = await streamToMedia(api, part, rule);
     if ('error' in result) uploadErrors[part.name] = [result.error];
     else uploads[part.name] = result;
     return undefined;
@@ -117,15 +108,10 @@ async function drain(iterator: AsyncIterator<Uint8Array>) {
 const quoted = (text: string) => text.replace(/["\\\r\n]/g, '_');
 
 /**
- * Pipes one file part into POST /media as a multipart body of its own (fetch with a streamed body, duplex half).
- * The api sniffs the content, checks the size and keeps nothing of a refused or broken upload.
+ * Pipes one file part into POST /media as a multipart body of its own, streamed through the api client. The api
+ * sniffs the content, checks the size and keeps nothing of a refused or broken upload.
  */
-async function streamToMedia(
-  part: UploadHandlerPart,
-  token: string,
-  rule: FileRule,
-  signal: AbortSignal,
-): Promise<Upload | { error: string }> {
+async function streamToMedia(api: ApiClient, part: UploadHandlerPart, rule: FileRule): Promise<Upload | { error: string }> {
   const iterator = part.data[Symbol.asyncIterator]();
   const boundary = `----stagedoor-${randomUUID()}`;
   const encoder = new TextEncoder();
@@ -148,82 +134,54 @@ async function streamToMedia(
       }
     },
   });
-  const url = new URL('/media', env().apiUrl);
-  if (rule !== 'audio-or-video') url.searchParams.set('kind', rule);
-  let response: Response;
+  let media: MediaItem;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      body,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, Accept: 'application/json' },
-      signal,
-      duplex: 'half',
-    } as RequestInit & { duplex: 'half' });
+    const answer = await api.upload<{ data: MediaItem }>('/media', body, `multipart/form-data; boundary=${boundary}`, {
+      params: { kind: rule === 'audio-or-video' ? undefined : rule },
+      // A refused file is the field's message; a refused session or page is the client's to answer.
+      handle: [400, 413, 415, 422],
+      deadlineMs: 30 * 60_000,
+    });
+    media = answer.data;
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return { error: error.fieldErrors.file?.[0] ?? error.body?.message ?? 'This file could not be uploaded. Please try again.' };
   } finally {
     // Whatever the api did with it, the browser's part must be read to its end for the next field to come.
     await drain(iterator).catch(() => undefined);
   }
-  const answer = (await response.json().catch(() => undefined)) as ({ data?: MediaItem } & Partial<ApiErrorBody>) | undefined;
-  if (!response.ok || !answer?.data) {
-    if (response.status === 401 || response.status === 403) throw new HttpError(response.status, answer as ApiErrorBody);
-    return { error: answer?.errors?.file?.[0] ?? answer?.message ?? 'This file could not be uploaded. Please try again.' };
-  }
-  const media = answer.data;
   if (rule === 'audio-or-video' && media.kind === 'image') {
-    await deleteMedia(token, media._id);
+    await deleteMedia(api, media._id);
     return { error: 'This file type isn\'t supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.' };
   }
   return { id: media._id, name: part.filename ?? '', kind: media.kind };
 }
 
 /** Removes an upload that no item uses (the api refuses with 409 when one does, which is fine here). */
-export async function deleteMedia(token: string, id: string) {
-  await apiRequest({ method: 'DELETE', path: `/media/${encodeURIComponent(id)}`, token }).catch(() => undefined);
+export async function deleteMedia(api: ApiClient, id: string) {
+  await api.delete(`/media/${encodeURIComponent(id)}`).catch(() => undefined);
 }
 
-export async function createContent(token: string, body: PostBody, signal?: AbortSignal) {
-  const answer = await apiRequest<{ data: OwnContentItem }>({ method: 'POST', path: '/content', body, token, signal });
-  return answer.data;
-}
-
-export async function updateContent(token: string, id: string, body: PostBody, signal?: AbortSignal) {
-  const answer = await apiRequest<{ data: OwnContentItem }>({
-    method: 'PUT',
-    path: `/content/${encodeURIComponent(id)}`,
-    body,
-    token,
-    signal,
-  });
-  return answer.data;
-}
-
-export async function deleteContent(token: string, id: string, signal?: AbortSignal) {
-  await apiRequest({ method: 'DELETE', path: `/content/${encodeURIComponent(id)}`, token, signal });
-}
-
-/** One item; an unknown one (or one the viewer may not see) is the 404 page. */
-export async function getContent(token: string, id: string, signal?: AbortSignal) {
+/** One of the artist's own items; an unknown one (or one the viewer may not see) is the 404 page. */
+export async function getContent(api: ApiClient, id: string) {
   try {
-    const answer = await apiRequest<{ data: OwnContentItem }>({ path: `/content/${encodeURIComponent(id)}`, token, signal });
+    const answer = await api.get<{ data: OwnContentItem }>(`/content/${encodeURIComponent(id)}`, { handle: [400] });
     return answer.data;
   } catch (error) {
-    if (error instanceof HttpError && [400, 403, 404].includes(error.status)) throw new Response('Not found', { status: 404 });
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
     throw error;
   }
 }
 
-/** The artist's own items in one state, newest first. */
+/** The artist's own items in one state, newest first (the scheduled ones soonest first). */
 export async function listOwnContent(
-  token: string,
+  api: ApiClient,
   username: string,
   state: OwnContentItem['state'],
-  { limit = 50, offset = 0, signal }: { limit?: number; offset?: number; signal?: AbortSignal } = {},
+  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
 ) {
-  const answer = await apiRequest<{ data: { data: OwnContentItem[]; total: number } }>({
-    path: `/performers/${encodeURIComponent(username)}/content`,
+  const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${encodeURIComponent(username)}/content`, {
     params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
-    token,
-    signal,
   });
   return answer.data;
 }
@@ -268,10 +226,6 @@ export function successPath(artistUsername: string, item: Pick<OwnContentItem, '
   return `/${artistUsername}/account/create-text-success?${search}`;
 }
 
-export interface PostActionData {
-  result: SubmissionResult<string[]>;
-}
-
 const FILE_RULES: Record<PostFormKind, Record<string, FileRule>> = {
   text: { thumbnail: 'image' },
   image: { media: 'image' },
@@ -284,51 +238,29 @@ const FILE_RULES: Record<PostFormKind, Record<string, FileRule>> = {
  * (post/redirect/get). Validation and api field errors come back onto the form's fields with status 400; the
  * ids of files already uploaded come back in the form's values, so they are not sent again.
  */
-export async function postFormAction({
-  request,
-  artistUsername,
-  kind,
-  itemId,
-}: {
-  request: Request;
-  artistUsername: string | undefined;
-  kind: PostFormKind;
-  itemId?: string;
-}) {
-  const { token, artist } = await requireOwnArtist(request, artistUsername);
-  if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
-    throw new Response('Bad request', { status: 400 });
-  }
-  let read: PostFormRead;
-  try {
-    read = await readPostForm(request, token, FILE_RULES[kind]);
-  } catch (error) {
-    if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
-    if (isHttpError(error, 403)) throw new Response('Not found', { status: 404 });
-    throw error;
-  }
-  const { formData, uploadErrors } = read;
+export async function postFormAction(args: ActionFunctionArgs, kind: PostFormKind, itemId?: string) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const { artist } = await requireOwnArtist(api, params.artistUsername);
+  invariantResponse((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data'), 'Bad request', { status: 400 });
+  const { formData, uploadErrors } = await readPostForm(api, request, FILE_RULES[kind]);
   const draft = formData.get('intent') === 'draft';
   const submission = parseGuardedForm(formData, createPostFormSchema(kind));
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
-    return json<PostActionData>({ result: submission.reply({ fieldErrors: uploadErrors }) }, { status: 400 });
+    return formReply(submission, { fieldErrors: uploadErrors });
   }
   const body = postBody(kind, submission.value, draft);
   let item: OwnContentItem;
   try {
-    item = itemId ? await updateContent(token, itemId, body, request.signal) : await createContent(token, body, request.signal);
+    const answer = itemId
+      ? await api.put<{ data: OwnContentItem }>(`/content/${encodeURIComponent(itemId)}`, body)
+      : await api.post<{ data: OwnContentItem }>('/content', body);
+    item = answer.data;
   } catch (error) {
-    if (isHttpError(error, 401)) throw logoutRedirect(request, artist.username);
-    if (isHttpError(error, 403, 404)) throw new Response('Not found', { status: 404 });
-    if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
-      const { onForm, elsewhere } = placeFieldErrors(kind, formFieldErrors(error.fieldErrors));
-      const result =
-        Object.keys(onForm).length || elsewhere.length
-          ? submission.reply({ fieldErrors: onForm, formErrors: elsewhere })
-          : submission.reply({ formErrors: [error.message] });
-      return json<PostActionData>({ result }, { status: 400 });
-    }
-    throw error;
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    const { onForm, elsewhere } = placeFieldErrors(kind, formFieldErrors(error.fieldErrors));
+    const placed = Object.keys(onForm).length || elsewhere.length;
+    return formReply(submission, placed ? { fieldErrors: onForm, formErrors: elsewhere } : { formErrors: [error.message] });
   }
   throw redirect(successPath(artist.username, item));
 }

@@ -1,4 +1,4 @@
-import { apiRequest, isHttpError } from './api.server';
+import { isHttpError, type ApiClient } from './api.server';
 
 /** Spec §8: what a failed log-in tells the user. */
 export const LOGIN_INCORRECT_DETAILS =
@@ -12,20 +12,13 @@ export type LoginOutcome = { ok: true; token: string } | { ok: false; status: nu
  * An HTTP 404 or 422 means bad credentials, any other HTTP error (or a malformed answer) is "technical
  * difficulties"; anything that is not an HTTP error is rethrown (spec §8).
  */
-export async function logIn(
-  usernameOrEmail: string,
-  password: string,
-  signal?: AbortSignal,
-  clientIp?: string,
-): Promise<LoginOutcome> {
+export async function logIn(api: ApiClient, usernameOrEmail: string, password: string): Promise<LoginOutcome> {
   try {
-    const body = await apiRequest<{ data?: { token?: unknown } }>({
-      method: 'POST',
-      path: '/auth/login',
-      body: { username: usernameOrEmail, password, remember: true },
-      signal,
-      clientIp,
-    });
+    const body = await api.post<{ data?: { token?: unknown } }>(
+      '/auth/login',
+      { username: usernameOrEmail, password, remember: true },
+      { handle: [401, 403, 404] },
+    );
     const token = body?.data?.token;
     if (typeof token !== 'string' || !token) return { ok: false, status: 502, message: LOGIN_TECHNICAL_DIFFICULTIES };
     return { ok: true, token };
@@ -37,9 +30,9 @@ export async function logIn(
 }
 
 /** POST /auth/logout revokes the token; a token the API no longer knows (401) is already as good as revoked. */
-export async function revokeSession(token: string, signal?: AbortSignal) {
+export async function revokeSession(api: ApiClient) {
   try {
-    await apiRequest({ method: 'POST', path: '/auth/logout', token, signal });
+    await api.post('/auth/logout', undefined, { handle: [401, 403, 404] });
   } catch (error) {
     if (isHttpError(error, 401)) return;
     // Logging out must always work for the user: the cookie is cleared whatever the API says.

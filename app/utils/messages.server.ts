@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { apiRequest, isHttpError } from './api.server';
+import { isHttpError, type ApiClient } from './api.server';
 import { guardForm } from './form-guard.server';
 import { SendMessageSchema } from '#contract/message-schemas';
 import type { ConversationResponse, MessageResponse } from '#contract/messages';
@@ -11,27 +11,20 @@ import { mapConversation, mapConversations, mapMessage } from './messages';
 export const MESSAGES_PAGE_SIZE = 20;
 
 /** GET /conversations without an effective limit (spec §9): the list, empty ones dropped (spec §3). */
-export async function fetchConversations(token: string, signal?: AbortSignal) {
-  const body = await apiRequest<{ data: { data: ConversationResponse[] } }>({
-    path: '/conversations',
+export async function fetchConversations(api: ApiClient) {
+  const body = await api.get<{ data: { data: ConversationResponse[] } }>('/conversations', {
     params: { limit: String(Number.MAX_SAFE_INTEGER) },
-    token,
-    signal,
   });
   return mapConversations(body.data.data);
 }
 
 /** One conversation of the viewer's; a conversation they are not in is the 404 page. */
-export async function requireConversation(token: string, conversationId: string, signal?: AbortSignal) {
+export async function requireConversation(api: ApiClient, conversationId: string) {
   try {
-    const body = await apiRequest<{ data: ConversationResponse }>({
-      path: `/conversations/${encodeURIComponent(conversationId)}`,
-      token,
-      signal,
-    });
+    const body = await api.get<{ data: ConversationResponse }>(`/conversations/${encodeURIComponent(conversationId)}`, { handle: [400] });
     return mapConversation(body.data);
   } catch (error) {
-    if (isHttpError(error, 404, 400)) throw new Response('Not found', { status: 404 });
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
     throw error;
   }
 }
@@ -41,50 +34,48 @@ export async function requireConversation(token: string, conversationId: string,
  * (`performer`, the artist's id); an artist opens theirs with a fan who subscribes to them (`user`, the fan's id;
  * docs/messages.md).
  */
-export async function openConversation(token: string, source: 'performer' | 'user', sourceId: string) {
-  const body = await apiRequest<{ data: ConversationResponse }>({
-    method: 'POST',
-    path: '/conversations',
-    body: { source, sourceId },
-    token,
-  });
+export async function openConversation(api: ApiClient, source: 'performer' | 'user', sourceId: string) {
+  const body = await api.post<{ data: ConversationResponse }>('/conversations', { source, sourceId }, { handle: [403, 404] });
   return mapConversation(body.data);
 }
 
 /** The newest `limit` messages, newest first (spec §7, §9), and how many there are in all. */
-export async function fetchMessages(token: string, conversationId: string, limit: number, signal?: AbortSignal) {
-  const body = await apiRequest<{ data: { data: MessageResponse[]; total: number } }>({
-    path: `/messages/conversations/${encodeURIComponent(conversationId)}`,
+export async function fetchMessages(api: ApiClient, conversationId: string, limit: number) {
+  const body = await api.get<{ data: { data: MessageResponse[]; total: number } }>(`/messages/conversations/${encodeURIComponent(conversationId)}`, {
     params: { offset: 0, limit, sort: 'desc' },
-    token,
-    signal,
   });
   return { messages: body.data.data.map(mapMessage), total: body.data.total };
 }
 
-export async function sendMessage(token: string, conversationId: string, text: string, clientId?: string) {
-  const body = await apiRequest<{ data: MessageResponse }>({
-    method: 'POST',
-    path: `/messages/conversations/${encodeURIComponent(conversationId)}`,
-    body: { text, fileIds: [], type: 'text', ...(clientId ? { clientId } : {}) },
-    token,
-  });
+export async function sendMessage(api: ApiClient, conversationId: string, text: string, clientId?: string) {
+  const body = await api.post<{ data: MessageResponse }>(`/messages/conversations/${encodeURIComponent(conversationId)}`, {
+    text,
+    fileIds: [],
+    type: 'text',
+    ...(clientId ? { clientId } : {}),
+  }, { handle: [400, 403, 404, 409, 429] });
   return mapMessage(body.data);
 }
 
-export async function deleteMessage(token: string, messageId: string) {
-  await apiRequest({ method: 'DELETE', path: `/messages/${encodeURIComponent(messageId)}`, token });
+export async function deleteMessage(api: ApiClient, messageId: string) {
+  await api.delete(`/messages/${encodeURIComponent(messageId)}`, { handle: [403, 404] });
 }
 
 /** Marks every message of the conversation read for the viewer (spec §2, §4). */
-export async function readAll(token: string, conversationId: string) {
-  await apiRequest({ method: 'POST', path: `/messages/read-all/${encodeURIComponent(conversationId)}`, token });
+export async function readAll(api: ApiClient, conversationId: string) {
+  try {
+    await api.post(`/messages/read-all/${encodeURIComponent(conversationId)}`, undefined, { handle: [400] });
+  } catch (error) {
+    // Not a conversation id at all: the page does not exist.
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
+    throw error;
+  }
 }
 
 /** The viewer's unread total for the top bar; 0 when the session is not valid (the page treats it as signed out). */
-export async function fetchUnreadTotal(token: string, signal?: AbortSignal) {
+export async function fetchUnreadTotal(api: ApiClient) {
   try {
-    const body = await apiRequest<{ data: { total: number } }>({ path: '/messages/total-unread-messages', token, signal });
+    const body = await api.get<{ data: { total: number } }>('/messages/total-unread-messages', { handle: [401, 403] });
     return body.data.total;
   } catch (error) {
     if (isHttpError(error, 401, 403)) return 0;

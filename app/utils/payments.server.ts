@@ -1,22 +1,17 @@
 import type { Payment, PromoCheck, SubscribeRequest } from '#contract/payments';
-import { apiRequest, isHttpError, type HttpError } from './api.server';
+import { isHttpError, type ApiClient, type HttpError } from './api.server';
 
 /** The web side of the payment calls (docs/payments.md): what the payment, confirm and account pages ask the api. */
 
-export async function fetchGateway(signal?: AbortSignal) {
-  const body = await apiRequest<{ data: { paymentGateway: 'test' | 'stripe'; publishableKey: string | null } }>({ path: '/payment/gateway', signal });
+export async function fetchGateway(api: ApiClient) {
+  const body = await api.get<{ data: { paymentGateway: 'test' | 'stripe'; publishableKey: string | null } }>('/payment/gateway');
   return body.data;
 }
 
 /** The promo code's effect, or the reason it cannot be used (a message for the promo field). */
-export async function checkPromo(
-  performerId: string,
-  code: string,
-  { token, clientIp, signal }: { token: string; clientIp?: string; signal?: AbortSignal },
-): Promise<{ promo: PromoCheck } | { error: string }> {
+export async function checkPromo(api: ApiClient, performerId: string, code: string): Promise<{ promo: PromoCheck } | { error: string }> {
   try {
-    // The fan and their address: the api limits the codes each may try.
-    const body = await apiRequest<{ data: PromoCheck }>({ path: '/payment/promo-codes/check', params: { performerId, code }, token, clientIp, signal });
+    const body = await api.get<{ data: PromoCheck }>('/payment/promo-codes/check', { params: { performerId, code }, handle: [400] });
     return { promo: body.data };
   } catch (error) {
     if (isHttpError(error, 400)) return { error: error.fieldErrors.promo?.[0] ?? error.message };
@@ -24,31 +19,31 @@ export async function checkPromo(
   }
 }
 
-/** POST /payment/subscribe/performers (spec §7) with the form's idempotency key: a replayed post pays once. */
-export async function subscribeToArtist(token: string, body: SubscribeRequest, idempotencyKey: string | undefined, signal?: AbortSignal) {
-  const answer = await apiRequest<{ data: Payment }>({
-    method: 'POST',
-    path: '/payment/subscribe/performers',
-    body,
-    token,
-    signal,
+/**
+ * POST /payment/subscribe/performers (spec §7) with the form's idempotency key: a replayed post pays once. A refusal
+ * the fan can act on (400, 409: a promo, a card) comes back as an HttpError.
+ */
+export async function subscribeToArtist(api: ApiClient, body: SubscribeRequest, idempotencyKey: string | undefined) {
+  const answer = await api.post<{ data: Payment }>('/payment/subscribe/performers', body, {
     deadlineMs: 30_000,
     headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined,
+    handle: [400, 409],
   });
   return answer.data;
 }
 
-export async function confirmPayment(token: string, paymentId: string, signal?: AbortSignal) {
-  const answer = await apiRequest<{ data: Payment }>({ method: 'POST', path: `/payment/${encodeURIComponent(paymentId)}/confirm`, token, signal, deadlineMs: 30_000 });
+export async function confirmPayment(api: ApiClient, paymentId: string) {
+  const answer = await api.post<{ data: Payment }>(`/payment/${encodeURIComponent(paymentId)}/confirm`, undefined, { deadlineMs: 30_000 });
   return answer.data;
 }
 
-export async function fetchPayment(token: string, paymentId: string, signal?: AbortSignal) {
+/** One of the viewer's payments, or null when there is none by that id. */
+export async function fetchPayment(api: ApiClient, paymentId: string) {
   try {
-    const answer = await apiRequest<{ data: Payment }>({ path: `/payment/${encodeURIComponent(paymentId)}`, token, signal });
+    const answer = await api.get<{ data: Payment }>(`/payment/${encodeURIComponent(paymentId)}`, { handle: [400, 404] });
     return answer.data;
   } catch (error) {
-    if (isHttpError(error, 404)) return null;
+    if (isHttpError(error, 400, 404)) return null;
     throw error;
   }
 }

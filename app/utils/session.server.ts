@@ -1,3 +1,4 @@
+import { redirect } from '@remix-run/node';
 import { parse, serialize } from 'cookie';
 import { env } from './env.server';
 import { SESSION_COOKIE, SESSION_MAX_AGE } from './session-cookie';
@@ -32,4 +33,16 @@ export function clearedSessionCookie() {
     secure: env().secureCookies,
     httpOnly: true,
   });
+}
+
+/**
+ * Where a visit to the authenticated area without a valid session goes (spec §2): /logout, carrying next (the page
+ * asked for) and the artist.
+ */
+export function logoutRedirect(request: Request, artistUsername?: string) {
+  const url = new URL(request.url);
+  const search = new URLSearchParams();
+  search.set('next', `${url.pathname}${url.search}`);
+  if (artistUsername) search.set('artist', artistUsername);
+  return redirect(`/logout?${search}`);
 }

@@ -21,7 +21,7 @@ export const ARTIST_EMAILS = { thelatenights: 'latenights@stagedoor.test', junip
  * The process is started with --inspect on a loopback port so the bench can force a garbage collection from
  * outside (HeapProfiler.collectGarbage) before reading resident memory: no hook in the server's code.
  */
-export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDir }) {
+export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDir, env: extraEnv = {} }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `stagedoor-bench-${db}-`));
   let databaseUrl = '';
   let dropDatabase = async () => {};
@@ -56,6 +56,7 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
     SEED_DEMO: 'true',
     APP_ENV: 'local',
     NODE_ENV: 'production',
+    ...extraEnv,
   };
   let proc;
   try {
@@ -75,6 +76,7 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
   }
   return {
     db,
+    databaseUrl,
     label: db === 'pg' ? 'PostgreSQL' : 'PGlite',
     webUrl,
     apiUrl,

@@ -17,6 +17,7 @@ import { measurePaint, paintTable } from './paint.mjs';
 import { measureRealtime, realtimeTables } from './realtime.mjs';
 import { writeDocs } from './docs.mjs';
 import { measureLoad } from './load.mjs';
+import { fanoutReport, measureFanout } from './fanout.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const parts = new Set(args.only ?? PARTS);
@@ -185,6 +186,20 @@ try {
     results.checks.push(...m.checks);
   }
   if (realtime.length) results.tables.push(...realtimeTables(realtime));
+
+  // The fan-out runs on an app of its own (with an SMTP server), on PostgreSQL: its 10,000 fans are made in SQL.
+  if (parts.has('fanout')) {
+    if (!args.pg) results.notes.push('The fan-out part needs PostgreSQL (TEST_DATABASE_URL or --pg): not run.');
+    else {
+      console.log('fanout: one post to 10,000 subscribers through a local SMTP server …');
+      const fanout = await timed('fanout', () => measureFanout({ pgUrl: args.pg, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir }));
+      if (fanout) {
+        const report = fanoutReport(fanout);
+        results.tables.push(report.table);
+        results.checks.push(...report.checks);
+      }
+    }
+  }
 } catch (error) {
   console.error(error);
   await cleanup();

@@ -160,6 +160,21 @@ const ROWS: Record<string, Row> = {
   },
   'POST /messages/read-all/:conversationId': { request: (w) => ({ method: 'POST', path: `/messages/read-all/${w.conversation}` }), expect: { ...signedIn(404), subscriber: 200, owner: 200 } },
   'GET /messages/total-unread-messages': { request: () => ({ method: 'GET', path: '/messages/total-unread-messages' }), expect: signedIn(200) },
+  'POST /admin/jobs': { request: () => ({ method: 'POST', path: '/admin/jobs', body: { action: 'list' } }), expect: all(403) },
+  // Notifications are each fan's own: every call acts on the caller's, and another's id is not found.
+  'GET /notifications': { request: () => ({ method: 'GET', path: '/notifications' }), expect: signedIn(200) },
+  'GET /notifications/unread-count': { request: () => ({ method: 'GET', path: '/notifications/unread-count' }), expect: signedIn(200) },
+  'POST /notifications/read-all': { request: () => ({ method: 'POST', path: '/notifications/read-all' }), expect: signedIn(200) },
+  'POST /notifications/:id/read': { request: () => ({ method: 'POST', path: '/notifications/00000000-0000-4000-8000-000000000000/read' }), expect: signedIn(404) },
+  'GET /notifications/preferences': { request: () => ({ method: 'GET', path: '/notifications/preferences' }), expect: signedIn(200) },
+  'GET /notifications/preferences/:performerId': { request: (w) => ({ method: 'GET', path: `/notifications/preferences/${w.users.owner.id}` }), expect: signedIn(200) },
+  'PUT /notifications/preferences/:performerId': { request: (w) => ({ method: 'PUT', path: `/notifications/preferences/${w.users.owner.id}`, body: { email: 'digest' } }), expect: signedIn(200) },
+  'GET /notifications/push/key': { request: () => ({ method: 'GET', path: '/notifications/push/key' }), expect: all(200) },
+  'POST /notifications/push/subscriptions': { request: () => ({ method: 'POST', path: '/notifications/push/subscriptions', body: {} }), expect: signedIn(400) },
+  'DELETE /notifications/push/subscriptions': { request: () => ({ method: 'DELETE', path: '/notifications/push/subscriptions', body: { endpoint: 'https://push.example/none' } }), expect: signedIn(404) },
+  // The one-click unsubscribe link needs no login: its signed token is the permission, and without one it is refused.
+  'GET /notifications/unsubscribe': { request: () => ({ method: 'GET', path: '/notifications/unsubscribe' }), expect: all(400) },
+  'POST /notifications/unsubscribe': { request: () => ({ method: 'POST', path: '/notifications/unsubscribe' }), expect: all(400) },
 };
 
 describeEachDatabase('access-control matrix', (database) => {

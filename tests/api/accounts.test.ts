@@ -322,10 +322,13 @@ describeEachDatabase('accounts', (database) => {
       expect(answer.body.data.email).toBe(newEmail);
       expect((await login(t, newEmail, NEW_PASSWORD)).status).toBe(200);
       const notice = await waitForMail(t, fan.email);
-      expect(notice.subject).toBe('Your Stagedoor email address and password were changed');
-      expect(notice.text).toContain(fan.username);
-      expect(notice.text).not.toContain(newEmail);
+      expect(notice.subject).toBe('The email address of your Stagedoor account was changed');
+      expect(notice.text).toContain(newEmail);
       expect(await mailsTo(t, newEmail)).toEqual([]);
+      // The password alone: the address is told too.
+      const again = await put(fan, { username: fan.username, email: newEmail, password: 'Third-Pass-3!', currentPassword: NEW_PASSWORD });
+      expect(again.status).toBe(200);
+      expect((await waitForMail(t, newEmail)).subject).toBe('Your Stagedoor password was changed');
     });
 
     it('the username alone, or the email with the password sent unchanged, needs nothing more', async () => {
@@ -335,7 +338,7 @@ describeEachDatabase('accounts', (database) => {
       // Sending the password it already has proves it: the email may change with it.
       const newEmail = `${uniqueName('moved')}@example.com`;
       expect((await put(fan, { username: renamed, email: newEmail, password: fan.password })).status).toBe(200);
-      expect((await waitForMail(t, fan.email)).subject).toBe('Your Stagedoor email address was changed');
+      expect((await waitForMail(t, fan.email)).subject).toBe('The email address of your Stagedoor account was changed');
     });
 
     it('guessing the current password counts as failed log-ins: 10, then 429', async () => {
@@ -357,7 +360,7 @@ describeEachDatabase('accounts', (database) => {
       const newEmail = `${uniqueName('typo')}@example.com`;
       const edited = await put(fan, { username: fan.username, email: newEmail, password: NEW_PASSWORD });
       expect(edited.status).toBe(200);
-      expect((await waitForMail(t, fan.email)).subject).toBe('Your Stagedoor email address and password were changed');
+      expect((await waitForMail(t, fan.email)).subject).toBe('The email address of your Stagedoor account was changed');
 
       // A member (a subscription), or a fan who paid, is past sign-up, however recent.
       const member = await registerFan(t);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENTS_PER_MINUTE } from '../../api/comments/routes';
-import { pollMessages } from '../../api/polls/routes';
+import { pollMessages } from '../../contract/content-rules';
 import { interactionMessages } from '#contract/content-schemas';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { COMPRESS_MIN_BYTES } from '../../api/http';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_MANY } from '../../api/auth/rate-limits';
-import { inProcessApi } from '../../server/in-process-api';
+import { webApiTransport } from '../../server/api-transport';
 import { call, startTestApi, uniqueName, type TestApi } from '../helpers/api';
 
 /**
@@ -90,15 +90,16 @@ describe('trusted proxies configured (TRUSTED_PROXIES=10.9.9.9)', () => {
   });
 
   it('the web tier in the same process still passes the fan’s address, whatever TRUSTED_PROXIES says', async () => {
-    const dispatch = inProcessApi(t.api);
+    const transport = webApiTransport({ apiUrl: 'http://127.0.0.1:8080', apiPort: 8080 }, t.api);
     const forgot = async (forwardedFor: string) => {
-      const answer = await dispatch({
+      const answer = await transport({
         method: 'POST',
         url: '/auth/users/forgot',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
         body: JSON.stringify({ email: email() }),
+        signal: new AbortController().signal,
       });
-      return { status: answer.status, message: (JSON.parse(answer.body) as { message?: string }).message };
+      return { status: answer.status, message: (JSON.parse(answer.text) as { message?: string }).message };
     };
     const fan = await spend(forgot, () => '192.0.2.7');
     expect(fan.at(-1)).toBe(429);

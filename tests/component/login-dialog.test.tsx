@@ -12,7 +12,7 @@ const TECHNICAL = "Sorry, we're currently experiencing technical difficulties. P
 
 /**
  * The dialog runs for real inside a Remix router; only the /login action is a stand-in for the network
- * boundary, answering with the shapes the real action answers (conform's reply with a form error, or ok).
+ * boundary, answering with the shapes the real action answers (conform's reply: with a form error, or a success).
  */
 function renderDialog({
   answer = () => Promise.resolve({ ok: true as const }),
@@ -34,7 +34,7 @@ function renderDialog({
         const submission = parseForm(formData, LoginSchema);
         if (submission.status !== 'success') return json(submission.reply({ hideFields: ['password'] }), { status: 400 });
         const result = await answer();
-        if ('ok' in result) return json(result);
+        if ('ok' in result) return json(submission.reply({ hideFields: ['password'] }));
         return json(submission.reply({ formErrors: [result.formError], hideFields: ['password'] }), { status: 400 });
       },
     },

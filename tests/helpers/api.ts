@@ -85,6 +85,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Where the api's log lines go (with LOG_LEVEL set in env). */
   logStream?: { write(line: string): void };
+  /** The clock of the api's sweeps (renewals, reminders, digests). */
+  now?: () => Date;
 }
 
 /** Starts the api as server/index.ts does (config from parseConfig, the outbox mailer), on 127.0.0.1:0. */
@@ -92,9 +94,12 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
   const ownDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-api-'));
   const { db, schema, drop } = await openTestDb(options.database);
-  const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...options.env } as unknown as NodeJS.ProcessEnv);
-  const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream });
+  // On PostgreSQL the job queue's tables go in a schema of this test's own too, so tests never work each other's jobs.
+  const jobs = { JOBS_SCHEMA: schema ? `${schema}_jobs` : 'pgboss', JOB_POLL_SECONDS: '0.5', JOB_TIMEOUT_SECONDS: '5' };
+  const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...jobs, ...options.env } as unknown as NodeJS.ProcessEnv);
+  const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream, now: options.now });
   const port = await api.listen(0, '127.0.0.1');
+  await api.startWorkers();
   return {
     url: `http://127.0.0.1:${port}`,
     api,
@@ -105,6 +110,7 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
     outboxDir: path.join(dataDir, 'outbox'),
     async close() {
       await api.close();
+      if (schema) await db.query(`DROP SCHEMA IF EXISTS "${config.jobs.schema}" CASCADE`);
       await drop();
       if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -59,7 +59,7 @@ describe('bench options', () => {
   });
 
   it('runs the load part by default and alone with --only load, for --load-duration seconds', () => {
-    expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load']);
+    expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout']);
     expect(parseArgs([]).only).toBeNull();
     expect(parseArgs([]).loadDuration).toBe(60);
     const args = parseArgs(['--only', 'load', '--pg', 'postgres://postgres@127.0.0.1:5432/test', '--load-duration=5', '--web-port', '3600', '--api-port=8680']);

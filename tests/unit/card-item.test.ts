@@ -67,22 +67,6 @@ describe('the card of a list item (what a list page sends to the browser)', () =
   });
 });
 
-describe('the cards of a shared list page (api.server `shared`: frozen, the same object for every viewer)', () => {
-  it('are made once per page and kind of card, frozen, and fresh for a page that is not shared', () => {
-    const shared = Object.freeze({ data: Object.freeze([Object.freeze(item())]), total: 1 }) as unknown as Page<ContentItem>;
-    const feed = toCardPage(shared, { withExcerpt: true });
-    expect(toCardPage(shared, { withExcerpt: true })).toBe(feed);
-    expect(Object.isFrozen(feed.data[0])).toBe(true);
-    const grid = toCardPage(shared, { withExcerpt: false });
-    expect(grid).not.toBe(feed);
-    expect(grid.data[0].excerpt).toBe('');
-    expect(feed.data[0].excerpt).toBe('We kept one take.');
-    const own = { data: [item()], total: 1 };
-    expect(toCardPage(own, { withExcerpt: true })).not.toBe(toCardPage(own, { withExcerpt: true }));
-    expect(Object.isFrozen(toCardPage(own, { withExcerpt: true }))).toBe(false);
-  });
-});
-
 describe('formatDay (kept per timestamp)', () => {
   it('writes a day as Intl does, in UTC, every time and past what it keeps', async () => {
     const { formatDay } = await import('../../app/components/content-card');

@@ -1,6 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpTransport } from '../../app/utils/api-transport.server';
+import { ApiClient } from '../../app/utils/api.server';
+import * as login from '../../app/utils/login.server';
 
 /**
  * Spec §8 for the log-in call: a stand-in API answers each status in turn, and logIn (which goes through the
@@ -18,12 +21,13 @@ const api = http.createServer((request, response) => {
   });
 });
 
-let login: typeof import('../../app/utils/login.server');
+let baseUrl: string;
+/** The web tier's client for one log-in request, over HTTP to the stand-in. */
+const client = (signal?: AbortSignal) => new ApiClient(httpTransport(baseUrl), { request: new Request('http://localhost/login', { signal }) });
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  process.env.API_URL = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-  login = await import('../../app/utils/login.server');
+  baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())));
 
@@ -33,25 +37,25 @@ const TECHNICAL = "Sorry, we're currently experiencing technical difficulties. P
 describe('logIn', () => {
   it('posts username, password and remember: true, and reads data.token', async () => {
     answer = { status: 200, body: { status: 0, data: { token: 'tok-123' } } };
-    await expect(login.logIn('fan@example.com', 'secret')).resolves.toEqual({ ok: true, token: 'tok-123' });
+    await expect(login.logIn(client(), 'fan@example.com', 'secret')).resolves.toEqual({ ok: true, token: 'tok-123' });
     expect(lastBody).toEqual({ username: 'fan@example.com', password: 'secret', remember: true });
   });
 
   it.each([404, 422])('tells the fan the details are incorrect on HTTP %i', async (status) => {
     answer = { status, body: { status, message: 'The details you entered are incorrect.' } };
-    await expect(login.logIn('fan@example.com', 'wrong')).resolves.toEqual({ ok: false, status: 400, message: INCORRECT });
+    await expect(login.logIn(client(), 'fan@example.com', 'wrong')).resolves.toEqual({ ok: false, status: 400, message: INCORRECT });
   });
 
   it.each([400, 401, 429, 500, 503])('speaks of technical difficulties on any other HTTP error (%i)', async (status) => {
     answer = { status, body: { status } };
-    const outcome = await login.logIn('fan@example.com', 'secret');
+    const outcome = await login.logIn(client(), 'fan@example.com', 'secret');
     expect(outcome).toMatchObject({ ok: false, message: TECHNICAL });
   });
 
   it('treats an answer without a string token as technical difficulties', async () => {
     for (const body of [{ data: {} }, { data: { token: 42 } }, undefined]) {
       answer = { status: 200, body };
-      await expect(login.logIn('fan@example.com', 'secret')).resolves.toMatchObject({ ok: false, message: TECHNICAL });
+      await expect(login.logIn(client(), 'fan@example.com', 'secret')).resolves.toMatchObject({ ok: false, message: TECHNICAL });
     }
   });
 
@@ -59,6 +63,6 @@ describe('logIn', () => {
     const controller = new AbortController();
     controller.abort();
     answer = { status: 200, body: { data: { token: 'tok' } } };
-    await expect(login.logIn('fan@example.com', 'secret', controller.signal)).rejects.toThrow();
+    await expect(login.logIn(client(controller.signal), 'fan@example.com', 'secret')).rejects.toThrow();
   });
 });

@@ -1,32 +1,11 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMailer } from '../../api/mail/mailer';
-
-/** Just enough SMTP to accept mail, so the mailer talks to a real server over a real socket. */
-function smtpServer(received: string[]) {
-  return net.createServer((socket) => {
-    let data = false;
-    let body = '';
-    socket.write('220 test ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\r\n').filter(Boolean)) {
-        if (data) {
-          if (line === '.') {
-            data = false;
-            received.push(body);
-            socket.write('250 OK queued\r\n');
-          } else body += `${line}\n`;
-        } else if (/^(EHLO|HELO)/i.test(line)) socket.write('250 test\r\n');
-        else if (/^DATA/i.test(line)) {
-          data = true;
-          socket.write('354 go ahead\r\n');
-        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
-        else socket.write('250 OK\r\n');
-      }
-    });
-  });
-}
+import { createMailer, readOutbox } from '../../api/mail/mailer';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -37,34 +16,66 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('mail during an SMTP outage', () => {
-  let server: net.Server | undefined;
-  afterEach(() => server?.close());
+const MAIL = {
+  to: 'fan@example.com',
+  subject: 'New post',
+  text: 'Hello in text',
+  html: '<p>Hello in <b>HTML</b></p>',
+  headers: { 'List-Unsubscribe': '<https://api.example/unsubscribe?token=t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  messageId: '<job-1@stagedoor.mail>',
+};
 
-  it('retries a mail the SMTP server refused, and delivers it once the server is back', async () => {
+describe('the mailer', () => {
+  let server: SMTPServer | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it('sends both parts and the extra headers over SMTP', async () => {
     const port = await freePort();
-    const received: string[] = [];
-    const log: string[] = [];
+    const received: Buffer[] = [];
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push(Buffer.concat(chunks));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     const mailer = createMailer({
       smtpUrl: `smtp://127.0.0.1:${port}`,
       from: 'Stagedoor <no-reply@stagedoor.test>',
       outboxDir: os.tmpdir(),
-      log: (line) => log.push(line),
-      retryDelaysMs: [100, 300, 300],
+      log: () => {},
     });
-    // Nothing listens yet: the first attempt is refused.
-    const sending = mailer.send({ to: 'fan@example.com', subject: 'Reset your password', text: 'Your link' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    server = smtpServer(received).listen(port, '127.0.0.1');
-    await sending;
-    expect(received).toHaveLength(1);
-    expect(received[0]).toContain('Subject: Reset your password');
-    expect(log[0]).toMatch(/mail to fan@example.com failed .*trying again in 0.1 s/);
+    await mailer.send(MAIL);
+    mailer.close();
+    const parsed = await simpleParser(received[0]);
+    expect(parsed.subject).toBe('New post');
+    expect(parsed.messageId).toBe('<job-1@stagedoor.mail>');
+    expect(parsed.text?.trim()).toBe('Hello in text');
+    expect(parsed.html).toContain('<b>HTML</b>');
+    const header = (name: string) => parsed.headerLines.find((line) => line.key === name)?.line;
+    expect(header('list-unsubscribe')).toBe('List-Unsubscribe: <https://api.example/unsubscribe?token=t>');
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
   });
 
-  it('gives up after the last retry, with the error', async () => {
+  it('rejects a mail the SMTP server cannot take, so the job queue retries it', async () => {
     const port = await freePort();
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'x@stagedoor.test', outboxDir: os.tmpdir(), log: () => {}, retryDelaysMs: [20] });
-    await expect(mailer.send({ to: 'fan@example.com', subject: 's', text: 't' })).rejects.toThrow(/ECONNREFUSED/);
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'x@stagedoor.test', outboxDir: os.tmpdir(), log: () => {} });
+    await expect(mailer.send(MAIL)).rejects.toThrow(/ECONNREFUSED/);
+    mailer.close();
+  });
+
+  it('without SMTP, writes the whole mail (headers, text and HTML) to the outbox', async () => {
+    const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-outbox-'));
+    const mailer = createMailer({ from: 'Stagedoor <no-reply@stagedoor.test>', outboxDir, log: () => {} });
+    await mailer.send(MAIL);
+    const [mail] = await readOutbox(outboxDir);
+    expect(mail).toMatchObject({ ...MAIL, from: 'Stagedoor <no-reply@stagedoor.test>' });
+    fs.rmSync(outboxDir, { recursive: true, force: true });
   });
 });

@@ -1,0 +1,227 @@
+import PgBoss from 'pg-boss';
+import { one, type Db, type Queryable } from '../db/client.js';
+
+/**
+ * Background work on pg-boss (docs/decisions/010-job-queue.md): jobs live in our own database, in pg-boss's schema
+ * (JOBS_SCHEMA), on PGlite as on PostgreSQL, and every api node works the same queue (FOR UPDATE SKIP LOCKED).
+ * A job that fails is retried with backoff; one that has run out of retries stays `failed` (the dead letters,
+ * `npm run cli -- jobs`); one whose process died (SIGKILL) is failed by pg-boss's supervisor once its timeout has
+ * passed, and retried. Handlers are therefore written to be run again: each records what it has done.
+ */
+
+export interface QueueOptions {
+  /** Attempts after the first. */
+  retryLimit: number;
+  /** Seconds before the first retry; doubled each time (with jitter) when retryBackoff. */
+  retryDelay: number;
+  retryBackoff: boolean;
+  /** Jobs of this queue one api node runs at once (0: this node only sends). */
+  concurrency: number;
+}
+
+export interface SendOptions {
+  /**
+   * An idempotency key: a job is sent once per key, ever (job_keys). The send that finds the key taken answers
+   * null and sends nothing.
+   */
+  key?: string;
+  /** Not before this time (a scheduled post's publish time). */
+  startAfter?: Date;
+  /** Sends as part of this transaction: the job exists exactly when the write that asked for it has committed. */
+  tx?: Queryable;
+}
+
+export interface RunningJob {
+  id: string;
+  /** How many times this job has been retried before this run. */
+  retryCount: number;
+}
+
+export type JobHandler<T> = (data: T, job: RunningJob) => Promise<void>;
+
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+export const JOB_STATES: JobState[] = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+
+export interface JobRow {
+  id: string;
+  queue: string;
+  state: JobState;
+  retryCount: number;
+  retryLimit: number;
+  key: string | null;
+  startAfter: string;
+  createdAt: string;
+  completedAt: string | null;
+  /** The last error, for a job that failed or is waiting to be retried. */
+  error: string | null;
+}
+
+export interface JobsSummary {
+  counts: { queue: string; state: JobState; count: number }[];
+  jobs: JobRow[];
+}
+
+export interface JobQueueSettings {
+  db: Db;
+  /** pg-boss's schema. */
+  schema: string;
+  /** How often an idle worker asks for work. */
+  pollSeconds: number;
+  /** A job still active after this long is taken as lost (its process died) and retried. */
+  timeoutSeconds: number;
+  /** Scales every queue's concurrency (JOB_CONCURRENCY); 0 runs no workers on this node. */
+  concurrency: number;
+  onError(error: Error): void;
+}
+
+/** pg-boss's database adapter over our Db: PGlite takes one statement with parameters, or several without. */
+function executor(db: Queryable & { exec?: Db['exec'] }) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      if (values.length || !db.exec) return { rows: await db.query(text, values) };
+      return { rows: await db.exec(text) };
+    },
+  };
+}
+
+export function createJobQueue(settings: JobQueueSettings) {
+  const { db, schema } = settings;
+  const boss = new PgBoss({
+    db: executor(db),
+    schema,
+    // Lost jobs are found by the supervisor: it looks at least as often as a job may run.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, settings.timeoutSeconds)),
+    // Dead letters stay listed for two weeks before pg-boss archives them.
+    archiveFailedAfterSeconds: 14 * 24 * 3600,
+  });
+  boss.on('error', settings.onError);
+
+  // Each queue's handler takes its own data; the map holds them by name, as pg-boss hands data over (JSON).
+  const queues = new Map<string, { options: QueueOptions; handler: JobHandler<object> }>();
+  const recurring: { name: string; cron: string }[] = [];
+  let started = false;
+  let working = false;
+
+  const queue = {
+    /** Declares a queue and what runs its jobs (before start). */
+    define<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}) {
+      queues.set(name, {
+        handler: handler as JobHandler<object>,
+        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, concurrency: 1, ...options },
+      });
+    },
+
+    /** Runs the queue's job at every tick of a cron expression (UTC), once across all api nodes. */
+    every(name: string, cron: string) {
+      recurring.push({ name, cron });
+    },
+
+    /** Creates pg-boss's schema and the queues; afterwards jobs can be sent. */
+    async start() {
+      if (started) return;
+      await boss.start();
+      for (const [name, { options }] of queues) {
+        const spec = {
+          name,
+          retryLimit: options.retryLimit,
+          retryDelay: options.retryDelay,
+          retryBackoff: options.retryBackoff,
+          expireInSeconds: settings.timeoutSeconds,
+        };
+        // createQueue keeps an existing queue as it is: a changed setting is applied by updateQueue.
+        await boss.createQueue(name, spec);
+        await boss.updateQueue(name, spec);
+      }
+      for (const { name, cron } of recurring) await boss.schedule(name, cron, {}, { tz: 'UTC' });
+      started = true;
+    },
+
+    /** Starts this node's workers. */
+    async work() {
+      if (working || settings.concurrency === 0) return;
+      working = true;
+      for (const [name, { options, handler }] of queues) {
+        const workers = Math.max(1, Math.round(options.concurrency * settings.concurrency));
+        for (let i = 0; i < workers; i++) {
+          await boss.work<object>(
+            name,
+            { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true },
+            async ([job]) => {
+              await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            },
+          );
+        }
+      }
+    },
+
+    async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+      const insert = async (tx: Queryable) => {
+        if (options.key) {
+          const fresh = await one(tx, 'INSERT INTO job_keys (key, queue) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [
+            options.key,
+            name,
+          ]);
+          if (!fresh) return null;
+        }
+        const id = await boss.send(name, data, {
+          db: executor(tx),
+          startAfter: options.startAfter,
+          singletonKey: options.key,
+        });
+        if (options.key) await tx.query('UPDATE job_keys SET job_id = $2 WHERE key = $1', [options.key, id]);
+        return id;
+      };
+      if (options.tx) return insert(options.tx);
+      return options.key ? db.transaction(insert) : insert(db);
+    },
+
+    /** Jobs by state, newest first (the operator's view: `npm run cli -- jobs`). */
+    async list(state?: JobState, limit = 50): Promise<JobsSummary> {
+      const counts = await db.query<{ queue: string; state: JobState; count: number }>(
+        `SELECT name AS queue, state::text AS state, count(*)::int AS count FROM ${schema}.job GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      const jobs = await db.query<JobRow>(
+        `SELECT id::text, name AS queue, state::text AS state, retry_count AS "retryCount", retry_limit AS "retryLimit",
+                singleton_key AS key, start_after AS "startAfter", created_on AS "createdAt", completed_on AS "completedAt",
+                CASE WHEN state IN ('failed', 'retry') THEN coalesce(output->>'message', output::text) END AS error
+           FROM ${schema}.job WHERE ($1::text IS NULL OR state::text = $1)
+          ORDER BY created_on DESC LIMIT $2`,
+        [state ?? null, limit],
+      );
+      return {
+        counts,
+        jobs: jobs.map((job) => ({
+          ...job,
+          startAfter: iso(job.startAfter),
+          createdAt: iso(job.createdAt),
+          completedAt: job.completedAt && iso(job.completedAt),
+        })),
+      };
+    },
+
+    /** Sends failed jobs (the dead letters) round again: one by id, or all of them. Answers the ids retried. */
+    async retry(which: { id: string } | { failed: true }): Promise<string[]> {
+      const rows = await db.query<{ id: string; name: string }>(
+        `SELECT id::text, name FROM ${schema}.job WHERE state = 'failed' AND ($1::text IS NULL OR id::text = $1)`,
+        ['id' in which ? which.id : null],
+      );
+      const byQueue = new Map<string, string[]>();
+      for (const row of rows) byQueue.set(row.name, [...(byQueue.get(row.name) ?? []), row.id]);
+      for (const [name, ids] of byQueue) await boss.retry(name, ids);
+      return rows.map((row) => row.id);
+    },
+
+    /** Stops taking jobs and waits (up to timeoutMs) for the ones under way to finish. */
+    async stop(timeoutMs = 8000) {
+      if (!started) return;
+      started = false;
+      working = false;
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
+    },
+  };
+  return queue;
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;
+
+const iso = (value: unknown) => new Date(value as string).toISOString();

@@ -1,0 +1,381 @@
+import { LRUCache } from 'lru-cache';
+import { CONTENT_TYPE_LABELS, type ContentType } from '#contract/content-types';
+import { NotificationEvent, type EmailChoice } from '#contract/notifications';
+import type { ApiContext } from '../context.js';
+import { one, type Queryable } from '../db/client.js';
+import { absoluteImage, findSender } from '../mail/jobs.js';
+import type { Mail } from '../mail/mailer.js';
+import { renderMail } from '../mail/render.js';
+import * as templates from '../mail/templates.js';
+import { deletePushSubscription, sendPush, type PushSubscriptionRow, type VapidKeys } from './push.js';
+import { itemPath, notificationSelect, PREFERENCE_COLUMNS, serializeNotification, unreadCounts, type NotificationRow } from './queries.js';
+import { unsubscribeToken } from './unsubscribe.js';
+
+/**
+ * "The item became visible to fans" is one event, and everything a fan is told hangs on it:
+ *
+ *   content.visible (at the item's publish time) ─▶ notify.batch (fans 1–500) ─▶ notify.batch (501–1000) ─▶ …
+ *
+ * Each batch records a notification per fan (the in-app bell, and the ledger of what was delivered), sends the
+ * mail of fans who chose a mail per item and the pushes of fans who allowed them, and hands the next fans to the
+ * next job first, so the batches of a large club run side by side on every api node. No transaction is held
+ * across batches, and a batch run again after a crash skips whoever was already told.
+ */
+export const VISIBLE_QUEUE = 'content.visible';
+export const BATCH_QUEUE = 'notify.batch';
+export const DIGEST_QUEUE = 'notify.digest';
+export const DIGEST_BATCH_QUEUE = 'notify.digest-batch';
+
+export interface NotificationServices extends ApiContext {
+  /** Sends a realtime event to the fan's open connections. */
+  emit(userId: string, event: string, payload: unknown): void;
+  vapid: VapidKeys;
+  unsubscribeSecret: Buffer;
+}
+
+/**
+ * Asks for the announcement of an item that fans can see now or will at its publish time; called in the
+ * transaction that saves it. Editing the time asks again (a new key); the job of a time that no longer holds, of
+ * an item made a draft or deleted, finds nothing to do.
+ */
+export function announceWhenVisible(
+  ctx: Pick<ApiContext, 'jobs'>,
+  tx: Queryable,
+  item: { id: string; state: string; publishAt: Date; notifiedAt: Date | null },
+) {
+  if (item.state === 'draft' || item.notifiedAt) return;
+  const publishAt = new Date(item.publishAt);
+  return ctx.jobs.send(
+    VISIBLE_QUEUE,
+    { itemId: item.id, publishAt: publishAt.toISOString() },
+    { key: `visible:${item.id}:${publishAt.toISOString()}`, startAfter: publishAt, tx },
+  );
+}
+
+/**
+ * content.visible: marks the item announced (once) and starts the fan-out. The job of a time moved later finds the
+ * item not yet visible, and the job of a time moved earlier finds it announced: either does nothing.
+ */
+export async function announce(s: NotificationServices, data: { itemId: string; publishAt: string }) {
+  await s.db.transaction(async (tx) => {
+    const item = await one<{ id: string }>(
+      tx,
+      `UPDATE content_items SET notified_at = now()
+        WHERE id = $1 AND state <> 'draft' AND notified_at IS NULL AND publish_at <= now()
+        RETURNING id`,
+      [data.itemId],
+    );
+    if (item) await s.jobs.send(BATCH_QUEUE, { itemId: item.id, after: '' }, { key: `notify:${item.id}:`, tx });
+  });
+}
+
+interface ItemForMail {
+  id: string;
+  artistId: string;
+  title: string;
+  type: ContentType;
+  content: string;
+  mediaKind: NotificationRow['mediaKind'];
+  artistUsername: string;
+}
+
+async function loadItem(db: Queryable, itemId: string) {
+  return one<ItemForMail>(
+    db,
+    `SELECT c.id, c.artist_id AS "artistId", c.title, c.type, c.content, m.kind AS "mediaKind", u.username AS "artistUsername"
+       FROM content_items c JOIN users u ON u.id = c.artist_id LEFT JOIN media m ON m.id = c.media_id
+      WHERE c.id = $1 AND c.state <> 'draft'`,
+    [itemId],
+  );
+}
+
+/** The caption as a line of text for a mail or a push (the caption is sanitised HTML). */
+function excerpt(html: string, max = 160) {
+  // Blocks part words; inline markup (bold, links) does not.
+  const text = html
+    .replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|blockquote)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
+/** Stands in the rendered mail for each fan's own unsubscribe token (letters only: HTML and text keep it as it is). */
+const TOKEN_SLOT = 'UNSUBSCRIBETOKENSLOT';
+
+export function unsubscribeUrl(s: Pick<NotificationServices, 'config'>, token: string) {
+  return `${s.config.publicApiUrl}/notifications/unsubscribe?token=${token}`;
+}
+
+/** RFC 8058 one-click unsubscribe: the link a mail client POSTs to, with no login. */
+function unsubscribeHeaders(url: string) {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+function withToken(mail: Mail, to: string, token: string, messageId: string): Mail {
+  const put = (text: string) => text.split(TOKEN_SLOT).join(token);
+  return {
+    ...mail,
+    to,
+    messageId,
+    html: mail.html && put(mail.html),
+    text: put(mail.text),
+    headers: Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [name, put(value)])),
+  };
+}
+
+interface Recipient {
+  userId: string;
+  email: EmailChoice;
+  push: boolean;
+  inApp: boolean;
+}
+
+interface Claimed {
+  id: string;
+  userId: string;
+  address: string;
+  email: EmailChoice;
+  push: boolean;
+  emailedAt: Date | null;
+  pushedAt: Date | null;
+}
+
+/** How many fans of one batch are told at once: the SMTP pool's connections, and the pushes beside them. */
+const DELIVERY_LANES = 4;
+
+export function createFanout(s: NotificationServices) {
+  // A new-post mail is the same for every fan but for the unsubscribe token: rendered once per item and node.
+  const rendered = new LRUCache<string, Promise<Mail>>({ max: 50 });
+
+  function postMail(item: ItemForMail, sender: templates.Template['sender']) {
+    let mail = rendered.get(item.id);
+    if (!mail) {
+      const url = unsubscribeUrl(s, TOKEN_SLOT);
+      const post = {
+        title: item.title,
+        typeLabel: CONTENT_TYPE_LABELS[item.type],
+        excerpt: excerpt(item.content),
+        url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
+      };
+      const template = templates.newPost({
+        artist: sender,
+        post,
+        unsubscribeUrl: url,
+        preferencesUrl: `${s.config.publicWebUrl}/${item.artistUsername}/account`,
+      });
+      mail = renderMail('', template, { headers: unsubscribeHeaders(url) });
+      mail.catch(() => rendered.delete(item.id));
+      rendered.set(item.id, mail);
+    }
+    return mail;
+  }
+
+  async function deliver(item: ItemForMail, sender: templates.Template['sender'], fan: Claimed, pushes: PushSubscriptionRow[]) {
+    if (fan.email === 'each' && !fan.emailedAt) {
+      const mail = withToken(
+        await postMail(item, sender),
+        fan.address,
+        unsubscribeToken(s.unsubscribeSecret, fan.userId, item.artistId),
+        `<notification-${fan.id}@stagedoor.mail>`,
+      );
+      await s.mailer.send(mail);
+      await s.db.query('UPDATE notifications SET emailed_at = now() WHERE id = $1', [fan.id]);
+    }
+    if (fan.push && !fan.pushedAt) {
+      const payload = {
+        title: `${sender.name}: ${item.title}`,
+        body: excerpt(item.content, 120) || `New ${CONTENT_TYPE_LABELS[item.type].toLowerCase()}`,
+        url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
+        icon: sender.imageUrl ?? null,
+        tag: `item-${item.id}`,
+      };
+      for (const subscription of pushes) {
+        if ((await sendPush(s.vapid, subscription, payload)) === 'gone') await deletePushSubscription(s.db, subscription.id);
+      }
+      await s.db.query('UPDATE notifications SET pushed_at = now() WHERE id = $1', [fan.id]);
+    }
+  }
+
+  /** notify.batch: the next fans of an item after `after` (user ids in order). */
+  async function batch(data: { itemId: string; after: string }) {
+    const { db, config } = s;
+    const item = await loadItem(db, data.itemId);
+    if (!item) return;
+    const recipients = await db.query<Recipient>(
+      `SELECT s.user_id AS "userId", ${PREFERENCE_COLUMNS}
+         FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.status = 'active'
+         LEFT JOIN notification_preferences np ON np.user_id = s.user_id AND np.artist_id = s.artist_id
+        WHERE s.artist_id = $1 AND s.status = 'active' AND s.expires_at > now() AND s.user_id > $2
+        ORDER BY s.user_id LIMIT $3`,
+      [item.artistId, data.after, config.notifyBatchSize],
+    );
+    if (!recipients.length) return;
+    if (recipients.length === config.notifyBatchSize) {
+      const last = recipients[recipients.length - 1].userId;
+      await s.jobs.send(BATCH_QUEUE, { itemId: item.id, after: last }, { key: `notify:${item.id}:${last}` });
+    }
+    const created = await db.query<{ id: string; userId: string }>(
+      `INSERT INTO notifications (user_id, artist_id, item_id, in_app, email, push)
+       SELECT r.user_id, $2, $3, r.in_app, r.email, r.push
+         FROM unnest($1::text[], $4::boolean[], $5::text[], $6::boolean[]) AS r (user_id, in_app, email, push)
+       ON CONFLICT (user_id, item_id) DO NOTHING
+       RETURNING id, user_id AS "userId"`,
+      [
+        recipients.map((r) => r.userId),
+        item.artistId,
+        item.id,
+        recipients.map((r) => r.inApp),
+        recipients.map((r) => r.email),
+        recipients.map((r) => r.push),
+      ],
+    );
+    await tellInApp(created.map((row) => row.id));
+
+    // This batch's deliveries, taken on by this run: another run (a retry after a crash) takes over only those
+    // whose time is up.
+    const claimed = await db.query<Claimed>(
+      `UPDATE notifications n SET claimed_at = now() FROM users u
+        WHERE u.id = n.user_id AND n.item_id = $1 AND n.user_id = ANY($2::text[])
+          AND ((n.email = 'each' AND n.emailed_at IS NULL) OR (n.push AND n.pushed_at IS NULL))
+          AND (n.claimed_at IS NULL OR n.claimed_at < now() - make_interval(secs => $3))
+        RETURNING n.id, n.user_id AS "userId", u.email AS address, n.email, n.push, n.emailed_at AS "emailedAt", n.pushed_at AS "pushedAt"`,
+      [item.id, recipients.map((r) => r.userId), config.jobs.timeoutSeconds],
+    );
+    if (!claimed.length) return;
+    const pushUsers = claimed.filter((fan) => fan.push && !fan.pushedAt).map((fan) => fan.userId);
+    const subscriptions = pushUsers.length
+      ? await db.query<PushSubscriptionRow & { userId: string }>(
+          'SELECT id, user_id AS "userId", endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ANY($1::text[])',
+          [pushUsers],
+        )
+      : [];
+    const from = await findSender(db, config, item.artistId);
+    const sender = from?.sender ?? { name: item.artistUsername, imageUrl: null };
+    const failures: unknown[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const fan = claimed[next++];
+        try {
+          await deliver(
+            item,
+            sender,
+            fan,
+            subscriptions.filter((sub) => sub.userId === fan.userId),
+          );
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: DELIVERY_LANES }, lane));
+    // Whoever was told is recorded; the retry tells the rest (their claims let go first, so it need not wait).
+    if (failures.length) {
+      await db.query(
+        'UPDATE notifications SET claimed_at = NULL WHERE id = ANY($1::text[]) AND (emailed_at IS NULL OR (push AND pushed_at IS NULL))',
+        [claimed.map((fan) => fan.id)],
+      );
+      throw new Error(`${failures.length} of ${claimed.length} fans could not be told yet: ${(failures[0] as Error).message}`);
+    }
+  }
+
+  /** The bell: each fan's new notification and unread total, live on their open connections. */
+  async function tellInApp(ids: string[]) {
+    if (!ids.length) return;
+    const rows = await s.db.query<NotificationRow & { userId: string }>(
+      `${notificationSelect('n.user_id AS "userId"')} WHERE n.id = ANY($1::text[]) AND n.in_app`,
+      [ids],
+    );
+    if (!rows.length) return;
+    const totals = await unreadCounts(
+      s.db,
+      rows.map((row) => row.userId),
+    );
+    for (const row of rows) {
+      s.emit(row.userId, NotificationEvent.created, { notification: serializeNotification(row, s.config) });
+      s.emit(row.userId, NotificationEvent.unreadTotal, { total: totals.get(row.userId) ?? 0 });
+    }
+  }
+
+  /** notify.digest (daily): starts the day's digests of what was posted since the last. */
+  async function startDigest() {
+    const cutoff = s.now().toISOString();
+    await s.jobs.send(DIGEST_BATCH_QUEUE, { cutoff, afterUser: '', afterArtist: '' }, { key: `digest:${cutoff}:` });
+  }
+
+  /** notify.digest-batch: one mail per fan and artist, for the fans who chose a daily digest. */
+  async function digestBatch(data: { cutoff: string; afterUser: string; afterArtist: string }) {
+    const { db } = s;
+    const pairs = await db.query<{ userId: string; artistId: string }>(
+      `SELECT DISTINCT user_id AS "userId", artist_id AS "artistId" FROM notifications
+        WHERE email = 'digest' AND emailed_at IS NULL AND created_at <= $1 AND (user_id, artist_id) > ($2, $3)
+        ORDER BY 1, 2 LIMIT $4`,
+      [data.cutoff, data.afterUser, data.afterArtist, DIGEST_BATCH_SIZE],
+    );
+    if (pairs.length === DIGEST_BATCH_SIZE) {
+      const last = pairs[pairs.length - 1];
+      await s.jobs.send(
+        DIGEST_BATCH_QUEUE,
+        { cutoff: data.cutoff, afterUser: last.userId, afterArtist: last.artistId },
+        { key: `digest:${data.cutoff}:${last.userId}:${last.artistId}` },
+      );
+    }
+    for (const pair of pairs) await digestOne(pair.userId, pair.artistId, data.cutoff);
+  }
+
+  async function digestOne(userId: string, artistId: string, cutoff: string) {
+    const { db, config } = s;
+    const fan = await one<{ address: string; email: EmailChoice; subscribed: boolean }>(
+      db,
+      `SELECT u.email AS address, coalesce(np.email, 'each') AS email,
+              EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.artist_id = $2 AND s.status = 'active' AND s.expires_at > now()) AS subscribed
+         FROM users u LEFT JOIN notification_preferences np ON np.user_id = u.id AND np.artist_id = $2
+        WHERE u.id = $1 AND u.status = 'active'`,
+      [userId, artistId],
+    );
+    const items = await db.query<NotificationRow & { notificationId: string; content: string }>(
+      `${notificationSelect('n.id AS "notificationId", c.content')}
+        WHERE n.user_id = $1 AND n.artist_id = $2 AND n.email = 'digest' AND n.emailed_at IS NULL AND n.created_at <= $3
+          AND c.state <> 'draft' AND (n.claimed_at IS NULL OR n.claimed_at < now() - make_interval(secs => $4))
+        ORDER BY n.created_at`,
+      [userId, artistId, cutoff, config.jobs.timeoutSeconds],
+    );
+    const ids = items.map((item) => item.notificationId);
+    if (!ids.length) return;
+    // A fan who has since left, or chosen otherwise, is not mailed: what was pending is settled all the same.
+    if (fan?.subscribed && fan.email === 'digest') {
+      await db.query('UPDATE notifications SET claimed_at = now() WHERE id = ANY($1::text[])', [ids]);
+      const from = await findSender(db, config, artistId);
+      const sender = from?.sender ?? { name: items[0].artistName, imageUrl: absoluteImage(config, items[0].artistAvatar) };
+      const url = unsubscribeUrl(s, unsubscribeToken(s.unsubscribeSecret, userId, artistId));
+      const posts = items.map((item) => ({
+        title: item.itemTitle,
+        typeLabel: CONTENT_TYPE_LABELS[item.itemType],
+        excerpt: excerpt(item.content, 120),
+        url: `${config.publicWebUrl}${itemPath(item.artistUsername, item.itemId, item.mediaKind)}`,
+      }));
+      const template = templates.digest({
+        artist: sender,
+        posts,
+        unsubscribeUrl: url,
+        preferencesUrl: `${config.publicWebUrl}/${items[0].artistUsername}/account`,
+      });
+      await s.mailer.send(
+        await renderMail(fan.address, template, { headers: unsubscribeHeaders(url), messageId: `<digest-${ids[0]}@stagedoor.mail>` }),
+      );
+    }
+    await db.query('UPDATE notifications SET emailed_at = now() WHERE id = ANY($1::text[])', [ids]);
+  }
+
+  return { batch, startDigest, digestBatch };
+}
+
+/** Fans and artists mailed per digest job. */
+const DIGEST_BATCH_SIZE = 200;

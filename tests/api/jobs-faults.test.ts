@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
+import { startSmtp, type TestSmtp } from '../helpers/notify';
+
+/**
+ * The job queue under a crash (issue 18): the api process is killed with SIGKILL while a new post's fan-out is
+ * sending mail, in the middle of a batch; after a restart every fan is told exactly once: one mail accepted by the
+ * SMTP server each, one in-app notification each. The api runs as its own process, as `npm start` runs it
+ * (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
+ *
+ * Where the kill lands is made certain rather than left to chance: after a few mails the SMTP server stops
+ * answering (it takes each mail and holds its reply), so every worker is waiting on a mail the server has not
+ * accepted when the process dies. A mail is delivered when the server accepts it (RFC 5321); those held were not.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
+const FANS = 16;
+const POST_TITLE = 'Surprise show tonight';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function startApi(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      REDIS_URL: '',
+      SERVE: 'api',
+      API_PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error(`the api did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, child, output: () => output };
+}
+
+function exited(child: ChildProcess) {
+  return new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Where each database keeps its data (and the queue its jobs) between the two processes. */
+async function storage(database: 'PGlite' | 'PostgreSQL', smtp: TestSmtp): Promise<Record<string, string>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-jobs-faults-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // Batches of 4 fans, two at a time, four mails at once each; a job whose process died is taken again after 3 s.
+  const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, NOTIFY_BATCH_SIZE: '4', JOB_TIMEOUT_SECONDS: '3', JOB_POLL_SECONDS: '0.5' };
+  if (database === 'PGlite') return env;
+  const { db, schema, drop } = await openTestDb('PostgreSQL');
+  cleanups.push(async () => {
+    await db.query(`DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
+    await drop();
+  });
+  const url = new URL(TEST_DATABASE_URL!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { ...env, DATABASE_URL: url.toString(), JOBS_SCHEMA: `${schema}_jobs` };
+}
+
+describeEachDatabase('the job queue under SIGKILL', (database) => {
+  it('a kill in the middle of a fan-out batch: after a restart every fan is told exactly once', { timeout: 180_000 }, async () => {
+    const smtp = await startSmtp();
+    cleanups.push(() => smtp.close());
+    const env = await storage(database.name, smtp);
+    const first = await startApi(env);
+
+    const artistLogin = await call<{ token: string }>(first.url, 'POST', '/auth/login', {
+      body: { username: ARTIST.email, password: ARTIST.password, remember: true },
+    });
+    const artistToken = artistLogin.body.data.token;
+    const artist = await call<{ _id: string }>(first.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
+    const fans: { email: string; token: string }[] = [];
+    for (let i = 0; i < FANS; i++) {
+      const username = uniqueName('crash');
+      const email = `${username}@example.com`;
+      const headers = { 'x-forwarded-for': clientAddress() };
+      const registered = await call<{ token: string }>(first.url, 'POST', '/auth/users/register', {
+        body: { username, email, password: FAN_PASSWORD },
+        headers,
+      });
+      const token = registered.body.data.token;
+      expect(
+        (
+          await call(first.url, 'POST', '/payment/subscribe/performers', {
+            token,
+            headers,
+            body: { type: 'free', performerId: artist.body.data._id },
+          })
+        ).status,
+      ).toBe(200);
+      fans.push({ email, token });
+    }
+    const postMails = (email: string) => smtp.to(email).filter((mail) => mail.parsed.subject?.endsWith(POST_TITLE));
+    const told = () => fans.reduce((sum, fan) => sum + postMails(fan.email).length, 0);
+    // Each fan's welcome mail first, so the queue is quiet when the post goes out.
+    await until('the welcome mails', () => fans.every((fan) => smtp.to(fan.email).length === 1));
+
+    const posted = await call(first.url, 'POST', '/content', {
+      token: artistToken,
+      body: { title: POST_TITLE, content: '<p>Doors at eight.</p>', tags: 'announcement' },
+    });
+    expect(posted.status).toBe(201);
+    await until('the first mails of the fan-out', () => told() >= 5);
+    smtp.hold();
+    // Every worker now waits on a held mail; what was accepted before has been recorded.
+    let held = -1;
+    await until('the workers to block on held mails', async () => {
+      const now = smtp.held();
+      const settled = now > 0 && now === held;
+      held = now;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return settled;
+    });
+    const before = told();
+    expect(before).toBeLessThan(FANS);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    smtp.release();
+
+    const second = await startApi(env);
+    await until('every fan to be told', () => told() >= FANS, 120_000);
+    // Long enough for any job taken twice to have sent twice (its lease, the supervisor, a retry).
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    for (const fan of fans) {
+      expect(postMails(fan.email), fan.email).toHaveLength(1);
+      const bell = await call<{ total: number; data: { item: { title: string } }[] }>(second.url, 'GET', '/notifications', {
+        token: fan.token,
+      });
+      expect(bell.body.data.total).toBe(1);
+      expect(bell.body.data.data[0].item.title).toBe(POST_TITLE);
+    }
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+    expect(second.child.exitCode, second.output()).toBe(0);
+  });
+});
