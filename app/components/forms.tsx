@@ -1,4 +1,5 @@
-import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
+import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
 /**
  * Form primitives shared by every form. Pass conform's `getInputProps(field, { type })` as inputProps: it
@@ -118,4 +119,200 @@ export function SubmitButton({
       {children}
     </button>
   );
+}
+
+/**
+ * Fields that take conform's field (`fields.email` of useForm) and derive everything from it: the input's id and
+ * name, its value, `required`, `aria-invalid`, `aria-describedby` (the error text, and the hint when there is one),
+ * and the error text itself. Every form of the app is written with these.
+ */
+interface FieldShell {
+  field: FieldMetadata<unknown>;
+  label: ReactNode;
+  hint?: ReactNode;
+  className?: string;
+  /** Show the error style without a message of the field's own (a form-level error concerns this field too). */
+  invalid?: boolean;
+  /** Keep the field's messages out of sight (while the form is being sent again, say). */
+  hideErrors?: boolean;
+}
+
+function Label({ field, children }: { field: FieldMetadata<unknown>; children: ReactNode }) {
+  return (
+    <label htmlFor={field.id} className="mb-1.5 block text-sm font-medium text-white/90">
+      {children}
+    </label>
+  );
+}
+
+function Hint({ field, hint, invalid }: { field: FieldMetadata<unknown>; hint?: ReactNode; invalid: boolean }) {
+  return hint && !invalid ? (
+    <p id={field.descriptionId} className="mt-1 text-sm text-white/70">
+      {hint}
+    </p>
+  ) : null;
+}
+
+const isInvalid = ({ field, invalid, hideErrors }: FieldShell) => Boolean(invalid || (!hideErrors && field.errors?.length));
+const shownErrors = ({ field, hideErrors }: FieldShell) => (hideErrors ? undefined : field.errors);
+
+/** A text-like input (text, email, number, url, datetime-local…); `inputProps` adds what conform does not derive. */
+type InputExtras = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'defaultValue'>;
+
+export function InputField(
+  props: FieldShell & {
+    type?: 'text' | 'email' | 'number' | 'url' | 'tel' | 'search' | 'datetime-local' | 'date' | 'time';
+    inputProps?: InputExtras;
+  },
+) {
+  const { field, label, hint, className, type = 'text', inputProps } = props;
+  const { key, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const invalid = isInvalid(props);
+  return (
+    <div className={className}>
+      <Label field={field}>{label}</Label>
+      <input key={key} {...conformProps} {...inputProps} className={inputClassName(invalid)} />
+      <Hint field={field} hint={hint} invalid={invalid} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+/** A password input with a show/hide toggle (the toggle needs JavaScript; without it the field still works). */
+export function PasswordInputField(props: FieldShell & { inputProps: InputExtras & { autoComplete: string } }) {
+  const { field, label, hint, className, inputProps } = props;
+  const [visible, setVisible] = useState(false);
+  const { key, ...conformProps } = getInputProps(field, { type: 'password', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const invalid = isInvalid(props);
+  return (
+    <div className={className}>
+      <Label field={field}>{label}</Label>
+      <div className="relative">
+        <input
+          key={key}
+          {...conformProps}
+          {...inputProps}
+          type={visible ? 'text' : 'password'}
+          className={`${inputClassName(invalid)} pr-20`}
+        />
+        <button
+          type="button"
+          onClick={() => setVisible((v) => !v)}
+          aria-pressed={visible}
+          aria-controls={field.id}
+          className="absolute inset-y-0 right-0 rounded-r-lg px-3 text-sm font-medium text-accent hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+        >
+          {visible ? 'Hide' : 'Show'}
+          <span className="sr-only"> password</span>
+        </button>
+      </div>
+      <Hint field={field} hint={hint} invalid={invalid} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+export function TextareaField(
+  props: FieldShell & { textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'defaultValue'> },
+) {
+  const { field, label, hint, className, textareaProps } = props;
+  const { key, ...conformProps } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const invalid = isInvalid(props);
+  return (
+    <div className={className}>
+      <Label field={field}>{label}</Label>
+      <textarea key={key} rows={4} {...conformProps} {...textareaProps} className={inputClassName(invalid)} />
+      <Hint field={field} hint={hint} invalid={invalid} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+export function SelectField(props: FieldShell & { options: readonly { value: string; label: string }[]; placeholder?: string }) {
+  const { field, label, hint, className, options, placeholder } = props;
+  const { key, ...conformProps } = getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const invalid = isInvalid(props);
+  return (
+    <div className={className}>
+      <Label field={field}>{label}</Label>
+      <select key={key} {...conformProps} className={inputClassName(invalid)}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <Hint field={field} hint={hint} invalid={invalid} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it (a form posts 'on' when it is ticked: the schemas take that). */
+export function CheckboxField(props: FieldShell) {
+  const { field, label, hint, className } = props;
+  const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  return (
+    <div className={className}>
+      <div className="flex items-start gap-3">
+        <input key={key} {...conformProps} className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent" />
+        <label htmlFor={field.id} className="text-base text-white/90">
+          {label}
+        </label>
+      </div>
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+/**
+ * A file picker that says what was chosen (its name and size) and, while the form is being sent, that the file is on
+ * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
+ */
+export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number }) {
+  const { field, label, hint, className, accept, uploading = false, progress } = props;
+  const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
+  const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const invalid = isInvalid(props);
+  return (
+    <div className={className}>
+      <Label field={field}>{label}</Label>
+      <input
+        key={key}
+        {...conformProps}
+        accept={accept}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          setChosen(file ? { name: file.name, size: file.size } : null);
+        }}
+        className="block w-full text-sm text-white/85 file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-white/25"
+      />
+      {chosen && uploading ? (
+        <div className="mt-2 flex items-center gap-3 text-sm text-white/80" role="status">
+          <progress className="h-2 w-40 accent-accent" max={1} value={progress} aria-label={`Uploading ${chosen.name}`} />
+          <span>
+            Uploading {chosen.name}
+            {progress === undefined ? '…' : ` (${Math.round(progress * 100)} %)`}
+          </span>
+        </div>
+      ) : chosen ? (
+        <p className="mt-1 text-sm text-white/70">
+          {chosen.name} · {formatBytes(chosen.size)}
+        </p>
+      ) : null}
+      <Hint field={field} hint={hint} invalid={invalid} />
+      <ErrorList id={field.errorId} errors={shownErrors(props)} />
+    </div>
+  );
+}
+
+const byteFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
+
+/** "820 KB", "12.4 MB". */
+export function formatBytes(bytes: number) {
+  if (bytes < 1_000_000) return `${byteFormat.format(Math.max(1, Math.round(bytes / 1000)))} KB`;
+  if (bytes < 1_000_000_000) return `${byteFormat.format(bytes / 1_000_000)} MB`;
+  return `${byteFormat.format(bytes / 1_000_000_000)} GB`;
 }

@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { type FetcherWithComponents, Form, Link } from '@remix-run/react';
 import { LoginSchema } from '#contract/accounts';
-import { Field, FormAlert, PasswordField, SubmitButton } from './forms';
+import { FormAlert, InputField, PasswordInputField, SubmitButton } from './forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 
 /** What the /login action answers: conform's reply on failure, { ok: true } to the dialog on success. */
@@ -54,30 +54,21 @@ export function LoginForm({ id, fetcher, lastResult, pending, artist, hidden = {
         value ? <input key={name} type="hidden" name={name} value={value} /> : null,
       )}
       <FormAlert id={form.errorId} errors={formErrors} />
-      <Field
+      <InputField
+        field={fields.usernameOrEmail}
         label="Email address"
-        inputProps={{
-          ...getInputProps(fields.usernameOrEmail, { type: 'email' }),
-          placeholder: 'Enter your email',
-          autoComplete: 'email',
-          ...failure,
-        }}
-        errors={pending ? undefined : fields.usernameOrEmail.errors}
-        errorId={fields.usernameOrEmail.errorId}
+        type="email"
+        inputProps={{ placeholder: 'Enter your email', autoComplete: 'email', ...failure }}
         invalid={failed}
+        hideErrors={pending}
       />
       <div>
-        <PasswordField
+        <PasswordInputField
+          field={fields.password}
           label="Password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            placeholder: 'Enter your password',
-            autoComplete: 'current-password',
-            ...failure,
-          }}
-          errors={pending ? undefined : fields.password.errors}
-          errorId={fields.password.errorId}
+          inputProps={{ placeholder: 'Enter your password', autoComplete: 'current-password', ...failure }}
           invalid={failed}
+          hideErrors={pending}
         />
         <p className="mt-2 text-right text-sm">
           <Link
