@@ -35,8 +35,8 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'discover', 'lite', 'login', 'logout', 'messages', 'password', 'join', 'subscribe', 'account',
   'healthz', 'build', 'images', 'favicon', 'static', 'assets',
   // The api: route prefixes and the realtime socket (socket.io).
-  'admin', 'auth', 'bookmarks', 'collections', 'comments', 'content', 'conversations', 'media', 'payment',
-  'payments', 'performers', 'polls', 'presales', 'subscriptions', 'users', 'socket', 'api',
+  'admin', 'auth', 'bookmarks', 'collections', 'comments', 'content', 'conversations', 'media', 'notifications',
+  'payment', 'payments', 'performers', 'polls', 'presales', 'subscriptions', 'users', 'socket', 'api',
   // Words a page may take later, or that would pass for us.
   'stagedoor', 'support', 'help', 'settings', 'about', 'privacy', 'terms', 'cookies', 'search', 'signup', 'register',
 ];
