@@ -53,7 +53,10 @@ const SLOW_REQUEST_MS = 1000;
 export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout, now = () => new Date() }: ApiOptions) {
   const app = Fastify({
     // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
     // Two log lines for every request cost about 14 % of the api's CPU under load (docs/benchmarks.md): requests
     // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
     logController: new LogController({ disableRequestLogging: true }),

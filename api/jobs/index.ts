@@ -21,7 +21,12 @@ export const PENDING_PAYMENTS_QUEUE = 'payments.expire';
  * node runs at once (times JOB_CONCURRENCY). A fan-out sends mail over SMTP and pushes, mostly waiting on the
  * network: two batches at once keep a few thousand mails a minute going while the event loop stays free for pages.
  */
-export function defineJobs(ctx: ApiContext, notifications: NotificationServices, testGateway: RenewalCharger | null, gateway: PaymentGateway) {
+export function defineJobs(
+  ctx: ApiContext,
+  notifications: NotificationServices,
+  testGateway: RenewalCharger | null,
+  gateway: PaymentGateway,
+) {
   const { jobs } = ctx;
   const fanout = createFanout(notifications);
 

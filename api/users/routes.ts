@@ -75,7 +75,11 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         // or of the new password.
         const at = new Date().toISOString();
         if (changesEmail) {
-          await queueMail(ctx.jobs, { kind: 'emailChanged', userId: user.id, oldEmail: user.email, newEmail: body.email, at }, { key: `email-changed:${user.id}:${at}`, tx });
+          await queueMail(
+            ctx.jobs,
+            { kind: 'emailChanged', userId: user.id, oldEmail: user.email, newEmail: body.email, at },
+            { key: `email-changed:${user.id}:${at}`, tx },
+          );
         } else if (!keepsPassword) {
           await queueMail(ctx.jobs, { kind: 'passwordChanged', userId: user.id, at }, { key: `password-changed:${user.id}:${at}`, tx });
         }
