@@ -145,8 +145,9 @@ function Label({ field, children }: { field: FieldMetadata<unknown>; children: R
   );
 }
 
-function Hint({ field, hint, invalid }: { field: FieldMetadata<unknown>; hint?: ReactNode; invalid: boolean }) {
-  return hint && !invalid ? (
+/** The hint stays beside an error: the input's aria-describedby names both. */
+function Hint({ field, hint }: { field: FieldMetadata<unknown>; hint?: ReactNode }) {
+  return hint ? (
     <p id={field.descriptionId} className="mt-1 text-sm text-white/70">
       {hint}
     </p>
@@ -172,7 +173,7 @@ export function InputField(
     <div className={className}>
       <Label field={field}>{label}</Label>
       <input key={key} {...conformProps} {...inputProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -206,7 +207,7 @@ export function PasswordInputField(props: FieldShell & { inputProps: InputExtras
           <span className="sr-only"> password</span>
         </button>
       </div>
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -222,7 +223,7 @@ export function TextareaField(
     <div className={className}>
       <Label field={field}>{label}</Label>
       <textarea key={key} rows={4} {...conformProps} {...textareaProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -243,7 +244,7 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
           </option>
         ))}
       </select>
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -256,12 +257,16 @@ export function CheckboxField(props: FieldShell) {
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
-        <input key={key} {...conformProps} className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent" />
+        <input
+          key={key}
+          {...conformProps}
+          className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
+        />
         <label htmlFor={field.id} className="text-base text-white/90">
           {label}
         </label>
       </div>
-      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -270,15 +275,16 @@ export function CheckboxField(props: FieldShell) {
 /**
  * A file picker that says what was chosen (its name and size) and, while the form is being sent, that the file is on
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
+ * `preview` shows what the field holds now (the current image, say) between the label and the picker.
  */
-export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number }) {
-  const { field, label, hint, className, accept, uploading = false, progress } = props;
+export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number; preview?: ReactNode }) {
+  const { field, label, hint, className, accept, uploading = false, progress, preview } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
-  const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
+      {preview}
       <input
         key={key}
         {...conformProps}
@@ -302,7 +308,7 @@ export function FileField(props: FieldShell & { accept?: string; uploading?: boo
           {chosen.name} · {formatBytes(chosen.size)}
         </p>
       ) : null}
-      <Hint field={field} hint={hint} invalid={invalid} />
+      <Hint field={field} hint={hint} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );

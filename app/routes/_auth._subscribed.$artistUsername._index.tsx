@@ -8,6 +8,7 @@ import { PollCard } from '~/components/poll-card';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
+import { requireArtist } from '~/utils/auth.server';
 import { intentErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
 import { listCollections, listContent, toCardPage } from '~/utils/content.server';
@@ -27,12 +28,19 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const artistUsername = args.params.artistUsername ?? '';
-  const [posts, vault, collections] = await Promise.all([
+  const [posts, vault, collections, artist] = await Promise.all([
     listContent(api, artistUsername, { types: POSTS_TYPES, limit: 3 }),
     listContent(api, artistUsername, { section: 'vault', limit: 8 }),
     listCollections(api, artistUsername, 6),
+    // The layout asked for the artist already: this is its remembered answer, for the perks only this page shows.
+    requireArtist(api, artistUsername),
   ]);
-  return { posts: toCardPage(posts, { withExcerpt: true }), vault: toCardPage(vault, { withExcerpt: false }), collections };
+  return {
+    posts: toCardPage(posts, { withExcerpt: true }),
+    vault: toCardPage(vault, { withExcerpt: false }),
+    collections,
+    perks: artist.subscriptionPerks,
+  };
 }
 
 /** A poll in the latest posts is answered right here. */
@@ -45,7 +53,7 @@ const MESSAGE_BUTTON = `${START_BUTTON} focus-visible:ring-offset-2 focus-visibl
 
 export default function ArtistHome() {
   const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
-  const { posts, vault, collections } = useLoaderData<typeof loader>();
+  const { posts, vault, collections, perks } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   if (!data) return null;
   const { artist, isOwner } = data;
@@ -164,13 +172,13 @@ export default function ArtistHome() {
           ) : null}
         </div>
 
-        {artist.subscriptionPerks.length ? (
+        {perks.length ? (
           <aside aria-labelledby="perks-title" className="h-fit rounded-2xl bg-navy-light p-6 ring-1 ring-white/10">
             <h2 id="perks-title" className="text-lg font-bold text-white">
               {isOwner ? 'What your members get' : 'Your membership'}
             </h2>
             <ul className="mt-4 space-y-2 text-base text-white/85">
-              {artist.subscriptionPerks.map((perk) => (
+              {perks.map((perk) => (
                 <li key={perk} className="flex gap-2">
                   <span className="text-accent" aria-hidden="true">
                     ★

@@ -1,14 +1,19 @@
-import type { MetaFunction } from '@remix-run/node';
-import { Link, useRouteLoaderData } from '@remix-run/react';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
 import { CtaLink } from '~/components/subscription-offer';
-import type { loader as subscribedLoader } from './_auth._subscribed';
+import { apiFor } from '~/utils/api.server';
+import { requireArtist } from '~/utils/auth.server';
 
-const LAYOUT_ID = 'routes/_auth._subscribed';
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.artist.successPageTitle || `Welcome to ${data.artist.name}’s fan club`} | Stagedoor` : 'Welcome | Stagedoor' },
+];
 
-export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> = ({ matches }) => {
-  const artist = matches.find((match) => match.id === LAYOUT_ID)?.data?.artist;
-  return [{ title: artist ? `${artist.successPageTitle || `Welcome to ${artist.name}’s fan club`} | Stagedoor` : 'Welcome | Stagedoor' }];
-};
+/** The artist's success messages and images (the layout has already checked the membership; the artist is asked once). */
+export async function loader(args: LoaderFunctionArgs) {
+  const artist = await requireArtist(apiFor(args), args.params.artistUsername);
+  const { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } = artist;
+  return { artist: { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } };
+}
 
 /**
  * The success page (spec §2, subscribed branch): the artist's successPageTitle, secondary and additional messages
@@ -17,9 +22,7 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
  * so there is nothing left to clear.
  */
 export default function SubscribeSuccess() {
-  const data = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
-  if (!data) return null;
-  const { artist } = data;
+  const { artist } = useLoaderData<typeof loader>();
   const images = artist.successImages.filter((image): image is { imagePath: string; altText: string | null } => Boolean(image.imagePath));
 
   return (

@@ -37,19 +37,21 @@ export async function loader(args: LoaderFunctionArgs) {
   }
   const commentId = search.get('commentId') || undefined;
   const collectionId = search.get('collectionId') || undefined;
-  const [user, item, comments, collection, presaleCode] = await Promise.all([
+  const [user, item, comments, collection] = await Promise.all([
     requireUser(api),
     getItem(api, id),
     listComments(api, id, { offset: readOffset(search, 'commentsOffset'), commentId }),
     // A collection that is gone only loses the "back to" link.
     collectionId ? getCollection(api, collectionId, { limit: 1 }).catch(() => null) : null,
-    getPresaleCode(api, id),
   ]);
   invariantResponse(item.performer.username.toLowerCase() === artistUsername.toLowerCase(), 'Not found', { status: 404 });
   const isOwner = item.performerId === user.id;
   const codeQuery = search.get('code')?.trim() || undefined;
-  // The artist traces a leaked code to its fan here, and revokes it.
-  const presaleCodes = item.presale && isOwner ? await listPresaleCodes(api, id, codeQuery) : null;
+  // Only a presale has codes: the fan's own, or (for the artist, who traces a leaked code to its fan here and revokes
+  // it) the list.
+  const [presaleCode, presaleCodes] = item.presale
+    ? await Promise.all([isOwner ? null : getPresaleCode(api, id), isOwner ? listPresaleCodes(api, id, codeQuery) : null])
+    : [null, null];
   return {
     item,
     comments,

@@ -12,8 +12,9 @@ import { connect } from '~/utils/realtime.client';
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
-  const user = await requireUser(api);
-  return { user, token: api.token ?? '' };
+  await requireUser(api);
+  // The root has the user for the page; this layout adds only the token.
+  return { token: api.token ?? '' };
 }
 
 export default function AuthenticatedLayout() {

@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
-import { Field, FormAlert, PasswordField, SubmitButton } from '~/components/forms';
+import { FormAlert, InputField, PasswordInputField, SubmitButton } from '~/components/forms';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { loginHref, paymentHref, PerkList } from '~/components/subscription-offer';
 import { apiFor, isHttpError, type HttpError } from '~/utils/api.server';
@@ -72,8 +72,8 @@ export async function action(args: ActionFunctionArgs) {
     newToken = answer.data?.token;
   } catch (error) {
     if (editing && isHttpError(error, 403)) throw api.logoutRedirect();
-    // Spec §5, §8: 400 and 422 are conflicts (the username, the email).
-    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] }, error.status);
+    // Spec §5, §8: the api's 400 and 422 are conflicts (the username, the email); the form's reply is a 400 either way.
+    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] });
     if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields: ['password'] });
     throw error;
   }
@@ -139,11 +139,7 @@ export default function Register() {
       art={<RegisterArt artist={artist} />}
       aside={
         <div className="mb-8 flex items-center gap-4 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
-          <img
-            src={artist.avatarUrl}
-            alt=""
-            className="h-14 w-14 shrink-0 rounded-full object-cover ring-2 ring-accent"
-          />
+          <img src={artist.avatarUrl} alt="" className="h-14 w-14 shrink-0 rounded-full object-cover ring-2 ring-accent" />
           <div className="min-w-0 flex-1">
             <p className="truncate text-lg font-bold text-white">{artist.name}</p>
             <p className="text-base text-white/80">Official fan club · {yearlyPricePhrase(artist)}</p>
@@ -164,49 +160,32 @@ export default function Register() {
       {free ? null : <SubscribeSteps current={1} className="mb-6 border-b border-white/10 pb-6" />}
       <Form method="post" {...getFormProps(form)} className="space-y-5">
         <FormAlert id={form.errorId} errors={form.errors} />
-        <Field
+        <InputField
+          field={fields.username}
           label="Username"
-          inputProps={{
-            ...getInputProps(fields.username, { type: 'text' }),
-            autoComplete: 'username',
-            autoCapitalize: 'none',
-            spellCheck: false,
-          }}
-          errors={fields.username.errors}
-          errorId={fields.username.errorId}
+          inputProps={{ autoComplete: 'username', autoCapitalize: 'none', spellCheck: false }}
           hint="Letters and numbers only. This is how the artist and other fans see you."
         />
-        <Field
+        <InputField
+          field={fields.email}
           label="Email address"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            placeholder: 'Enter your email',
-          }}
-          errors={fields.email.errors}
-          errorId={fields.email.errorId}
+          type="email"
+          inputProps={{ autoComplete: 'email', placeholder: 'Enter your email' }}
         />
-        <PasswordField
+        <PasswordInputField
+          field={fields.password}
           label="Password"
-          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-          errors={fields.password.errors}
-          errorId={fields.password.errorId}
+          inputProps={{ autoComplete: 'new-password' }}
           hint="At least 10 characters, with an uppercase letter, a lowercase letter, a number and a special character."
         />
-        <SubmitButton pending={pending}>
-          {editing ? 'Save and continue' : free ? 'Join for free' : 'Continue to payment'}
-        </SubmitButton>
+        <SubmitButton pending={pending}>{editing ? 'Save and continue' : free ? 'Join for free' : 'Continue to payment'}</SubmitButton>
       </Form>
     </FormPage>
   );
 }
 
 /** Beside the form on wide screens: the artist's hero image and what the fan is signing up for. */
-function RegisterArt({
-  artist,
-}: {
-  artist: Pick<Artist, 'heroImage' | 'heroImageAltText' | 'name' | 'subscriptionPerks'>;
-}) {
+function RegisterArt({ artist }: { artist: Pick<Artist, 'heroImage' | 'heroImageAltText' | 'name' | 'subscriptionPerks'> }) {
   return (
     <div>
       <img

@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
-import { FormAlert, PasswordField, SubmitButton } from '~/components/forms';
+import { FormAlert, PasswordInputField, SubmitButton } from '~/components/forms';
 import { apiFor, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
@@ -79,10 +79,7 @@ export default function ResetPassword() {
     return (
       <FormPage title="This link is incomplete" intro={<p>The address you opened has no reset code in it.</p>}>
         <div className="space-y-4 text-base text-white/85">
-          <p>
-            Open the link from your password reset email again, making sure to copy the whole address, or ask for a new
-            one.
-          </p>
+          <p>Open the link from your password reset email again, making sure to copy the whole address, or ask for a new one.</p>
           <p>{newLink}</p>
         </div>
       </FormPage>
@@ -98,19 +95,13 @@ export default function ResetPassword() {
             <p className="text-base">{newLink}</p>
           </div>
         ) : null}
-        <PasswordField
+        <PasswordInputField
+          field={fields.password}
           label="New password"
-          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-          errors={fields.password.errors}
-          errorId={fields.password.errorId}
+          inputProps={{ autoComplete: 'new-password' }}
           hint="At least 10 characters, with an uppercase letter, a lowercase letter, a number and a special character."
         />
-        <PasswordField
-          label="Confirm new password"
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-          errors={fields.confirmPassword.errors}
-          errorId={fields.confirmPassword.errorId}
-        />
+        <PasswordInputField field={fields.confirmPassword} label="Confirm new password" inputProps={{ autoComplete: 'new-password' }} />
         <SubmitButton pending={navigation.state === 'submitting'}>Save new password</SubmitButton>
       </Form>
     </FormPage>

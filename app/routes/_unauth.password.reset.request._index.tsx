@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
-import { Field, FormAlert, SubmitButton } from '~/components/forms';
+import { FormAlert, InputField, SubmitButton } from '~/components/forms';
 import { apiFor, isHttpError } from '~/utils/api.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
@@ -67,15 +67,11 @@ export default function ResetRequest() {
     >
       <Form method="post" {...getFormProps(form)} className="space-y-5">
         <FormAlert id={form.errorId} errors={form.errors} />
-        <Field
+        <InputField
+          field={fields.email}
           label="Email address"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            placeholder: 'Enter your email',
-          }}
-          errors={fields.email.errors}
-          errorId={fields.email.errorId}
+          type="email"
+          inputProps={{ autoComplete: 'email', placeholder: 'Enter your email' }}
         />
         <SubmitButton pending={navigation.state === 'submitting'}>Send reset link</SubmitButton>
       </Form>

@@ -61,8 +61,10 @@ export async function measureTargets(targets, { connections, duration, label, wa
   return results;
 }
 
-export const SSR_P99_BUDGET_MS = 150;
-export const SSR_FLOOR_SHARE = 0.4;
+// Issue 16: with no framework patch, a signed-in page keeps at least 35 % of the minimal Remix page's rate, and its
+// slowest 1 % at 50 connections stays under 200 ms.
+export const SSR_P99_BUDGET_MS = 200;
+export const SSR_FLOOR_SHARE = 0.35;
 export const API_FLOOR_SHARE = 0.25;
 
 /** The table and budget checks: each figure beside its floor (same connection count) and the ratio. */

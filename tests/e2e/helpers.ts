@@ -16,7 +16,13 @@ export async function expectNoA11yViolations(page: Page) {
   const results = (await timersRun(page)) ? await scanLive(page) : await scanSnapshot(page);
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = blocking
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 3).map((n) => `  ${n.target.join(' ')}`).join('\n')}`)
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+          .slice(0, 3)
+          .map((n) => `  ${n.target.join(' ')}`)
+          .join('\n')}`,
+    )
     .join('\n');
   expect(blocking, `axe violations on ${page.url()}:\n${report}`).toEqual([]);
 }
@@ -102,16 +108,26 @@ export async function registerFan(request: APIRequestContext, base = apiBase, pr
   return { ...fan, token: body.data.token };
 }
 
-/** The page route files of app/routes: every file but the pathless layouts (_auth.tsx, _unauth.tsx, …). */
+/**
+ * The page route modules of app/routes: every file but the pathless layouts (_auth.tsx, _unauth.tsx, …); a route
+ * that is a folder is its `route.tsx`.
+ */
 export function routeFiles() {
-  const layout = (file: string) => file.replace(/\.tsx$/, '').split('.').every((s) => s.startsWith('_') && s !== '_index');
-  return fs.readdirSync(path.resolve('app/routes')).filter((file) => !layout(file));
+  const layout = (name: string) =>
+    name
+      .replace(/\.tsx$/, '')
+      .split('.')
+      .every((s) => s.startsWith('_') && s !== '_index');
+  return fs
+    .readdirSync(path.resolve('app/routes'), { withFileTypes: true })
+    .filter((entry) => !layout(entry.name))
+    .map((entry) => (entry.isDirectory() ? `${entry.name}/route.tsx` : entry.name));
 }
 
-/** The URL pattern of a flat-routes file name, e.g. `/:artistUsername/vault/:id`. */
+/** The URL pattern of a flat-routes file (or folder) name, e.g. `/:artistUsername/vault/:id`. */
 export function routePattern(file: string) {
   const segments = file
-    .replace(/\.tsx$/, '')
+    .replace(/(\/route)?\.tsx$/, '')
     .split('.')
     .filter((s) => !s.startsWith('_') || s === '_index')
     .filter((s) => s !== '_index')

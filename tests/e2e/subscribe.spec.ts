@@ -21,7 +21,10 @@ const PASSWORD = 'Front-Row-2026!';
 async function joinAndRegister(page: Page, artist: { username: string; price: string }, scan = true) {
   await page.goto(`/${artist.username}/join`);
   if (scan) await expectNoA11yViolations(page);
-  await page.getByRole('link', { name: `Join for ${artist.price} a year` }).first().click();
+  await page
+    .getByRole('link', { name: `Join for ${artist.price} a year` })
+    .first()
+    .click();
   await expect(page).toHaveURL(`/${artist.username}/subscribe`);
   await page.getByRole('link', { name: 'Create your account' }).click();
   await expect(page).toHaveURL(`/${artist.username}/subscribe/register`);
@@ -48,7 +51,9 @@ async function expectOnArtistHome(page: Page, artist: { username: string; name: 
   await expect(page.getByRole('heading', { level: 1, name: artist.name })).toBeVisible();
 }
 
-test('a new fan joins from the join page, pays with 4242 4242 4242 4242, sees the success page, then the artist’s home', async ({ page }) => {
+test('a new fan joins from the join page, pays with 4242 4242 4242 4242, sees the success page, then the artist’s home', async ({
+  page,
+}) => {
   await joinAndRegister(page, NOVA);
   await expect(page.getByRole('heading', { level: 1, name: 'Pay securely' })).toBeVisible();
   await expect(page.getByText('Test payment: nothing is charged.')).toBeVisible();
@@ -184,9 +189,13 @@ test('discover sends a fan with exactly one subscription to that artist', async 
 test('a promo code made with the CLI shows the discounted price and is what the fan pays', async ({ page }) => {
   const code = `E2E${Date.now().toString(36).toUpperCase()}`;
   // The CLI talks to the running server (it holds the embedded database).
-  const { stdout } = await promisify(execFile)('node', ['build/server/cli.js', 'create-promo', '--artist', 'novaricci', '--code', code, '--percent-off', '20'], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_WEB_URL: webBase },
-  });
+  const { stdout } = await promisify(execFile)(
+    'node',
+    ['build/server/cli.js', 'create-promo', '--artist', 'novaricci', '--code', code, '--percent-off', '20'],
+    {
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_WEB_URL: webBase },
+    },
+  );
   expect(stdout).toContain(`Created promo code ${code} for novaricci: 20% off the first year`);
 
   await joinAndRegister(page, NOVA, false);
@@ -242,19 +251,26 @@ test('the artist edits their offer on the account page and sees their subscriber
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('status')).toHaveText('Saved. Fans see the changes now.');
-  const pub = (await (await request.get(`${apiBase}/performers/thelatenights`)).json()) as { data: { successPageTitle: string; yearlyPrice: number } };
+  const pub = (await (await request.get(`${apiBase}/performers/thelatenights`)).json()) as {
+    data: { successPageTitle: string; yearlyPrice: number };
+  };
   expect(pub.data).toMatchObject({ successPageTitle: title, yearlyPrice: 29.99 });
 
   // A new hero image, through the media upload; it shows with its description.
-  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 240, g: 200, b: 30 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 240, g: 200, b: 30 } } })
+    .png()
+    .toBuffer();
   await page.getByLabel('Hero image', { exact: true }).setInputFiles({ name: 'hero.png', mimeType: 'image/png', buffer: png });
   await page.getByRole('button', { name: 'Upload images' }).click();
-  await expect(page.getByRole('status')).toHaveText('Images saved.');
+  // While the file is sent, its field says so in a status of its own.
+  await expect(page.getByRole('status').filter({ hasText: 'Images saved.' })).toHaveText('Images saved.');
   const hero = page.getByRole('img', { name: 'The Late Nights in white over a city skyline under a full moon' });
   await expect(hero).toHaveAttribute('src', /\/performers\/images\/[0-9a-f-]{36}$/);
   expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
   // A text file is refused on its field.
-  await page.getByLabel('Avatar', { exact: true }).setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await page
+    .getByLabel('Avatar', { exact: true })
+    .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
   await page.getByRole('button', { name: 'Upload images' }).click();
   await expect(page.getByLabel('Avatar', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 });
@@ -265,7 +281,10 @@ async function noJsPage(browser: Browser, baseURL: string | undefined): Promise<
   return { context, page: await context.newPage() };
 }
 
-test('without JavaScript the whole paid journey works: register, a declined card, 4242, success, artist home', async ({ browser, baseURL }) => {
+test('without JavaScript the whole paid journey works: register, a declined card, 4242, success, artist home', async ({
+  browser,
+  baseURL,
+}) => {
   const { context, page } = await noJsPage(browser, baseURL);
   try {
     await joinAndRegister(page, NOVA);

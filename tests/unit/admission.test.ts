@@ -1,6 +1,6 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admission } from '../../server/admission';
 
 /** A real express server whose pages finish when the test says so. */
@@ -27,6 +27,8 @@ async function serve(limit: number, maxWaitMs: number) {
 }
 
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (up to 5 s) until the check passes: a loaded machine may take longer than a tick to pass a request along. */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 10 });
 let running: Awaited<ReturnType<typeof serve>> | undefined;
 afterEach(async () => {
   for (const finish of running?.open.values() ?? []) finish();
@@ -38,19 +40,18 @@ describe('page admission', () => {
   it('renders at most `limit` pages at once and starts the others in the order they came', async () => {
     running = await serve(2, 5000);
     const { open, started, base, gate } = running;
-    const answers = ['a', 'b', 'c', 'd'].map(async (page, i) => {
-      await tick(i * 15);
-      return (await fetch(`${base}/${page}`)).text();
-    });
-    await tick(150);
+    const answers: Promise<string>[] = [];
+    for (const [i, page] of ['a', 'b', 'c', 'd'].entries()) {
+      answers.push(fetch(`${base}/${page}`).then((answer) => answer.text()));
+      // Each arrives after the one before it: the first two start, the others wait in line.
+      await until(() => expect(started.length + gate.waiting).toBe(i + 1));
+    }
     expect(started).toEqual(['a', 'b']);
     expect(gate.waiting).toBe(2);
     open.get('b')!();
-    await tick();
-    expect(started).toEqual(['a', 'b', 'c']);
+    await until(() => expect(started).toEqual(['a', 'b', 'c']));
     open.get('a')!();
-    await tick();
-    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    await until(() => expect(started).toEqual(['a', 'b', 'c', 'd']));
     open.get('c')!();
     open.get('d')!();
     expect(await Promise.all(answers)).toEqual(['page a', 'page b', 'page c', 'page d']);
@@ -61,7 +62,7 @@ describe('page admission', () => {
     running = await serve(1, 200);
     const { open, started, base } = running;
     const first = fetch(`${base}/a`);
-    await tick();
+    await until(() => expect(started).toEqual(['a']));
     const late = await fetch(`${base}/b`);
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toBe('5');
@@ -77,19 +78,16 @@ describe('page admission', () => {
     const { open, started, base, gate } = running;
     const leaving = new AbortController();
     const gone = fetch(`${base}/a`, { signal: leaving.signal }).catch(() => 'aborted');
-    await tick();
+    await until(() => expect(started).toEqual(['a']));
     const queued = new AbortController();
     const left = fetch(`${base}/b`, { signal: queued.signal }).catch(() => 'aborted');
-    await tick();
+    await until(() => expect(gate.waiting).toBe(1));
     const next = fetch(`${base}/c`);
-    await tick();
-    expect(gate.waiting).toBe(2);
+    await until(() => expect(gate.waiting).toBe(2));
     queued.abort();
-    await tick();
-    expect(gate.waiting).toBe(1);
+    await until(() => expect(gate.waiting).toBe(1));
     leaving.abort();
-    await tick(80);
-    expect(started).toEqual(['a', 'c']);
+    await until(() => expect(started).toEqual(['a', 'c']));
     open.get('c')!();
     expect((await next).status).toBe(200);
     expect(await gone).toBe('aborted');
@@ -100,12 +98,11 @@ describe('page admission', () => {
     running = await serve(1, 5000);
     const { open, started, base } = running;
     const page = fetch(`${base}/a`);
-    await tick();
+    await until(() => expect(started).toEqual(['a']));
     const form = new FormData();
     form.append('file', new Blob(['x']), 'x.txt');
     const upload = fetch(`${base}/upload`, { method: 'POST', body: form });
-    await tick();
-    expect(started).toEqual(['a', 'upload']);
+    await until(() => expect(started).toEqual(['a', 'upload']));
     open.get('upload')!();
     open.get('a')!();
     expect((await upload).status).toBe(200);

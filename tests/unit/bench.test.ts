@@ -89,16 +89,16 @@ describe('throughput budgets', () => {
     const find = (what: string) => checks.find((c: { what: string }) => c.what.startsWith(what));
     expect(find('SSR artist home: p99 at 50 connections (PGlite)')?.status).toBe('n/a');
     expect(find('SSR artist home: p99 at 50 connections (PostgreSQL)')?.status).toBe('ok');
-    // 150 of the Remix floor's 300: 50 % ≥ 40 %.
+    // 150 of the Remix floor's 300: 50 % ≥ 35 %.
     expect(find('SSR artist home: req/s vs minimal Remix at 50 conn. (PostgreSQL)')?.status).toBe('ok');
     // 1000 of the bare floor's 8000: 12.5 % < 25 %.
     expect(find('GET /performers/x: req/s vs bare http at 50 conn. (PostgreSQL)')?.status).toBe('miss');
   });
 
-  it('misses a p99 over 150 ms, and a run with errors', () => {
+  it('misses a p99 over 200 ms, and a run with errors', () => {
     const { checks } = throughputReport(
       floors,
-      [run('ssr', 'SSR posts', 'PostgreSQL', 50, 200, 151), run('ssr', 'SSR vault', 'PostgreSQL', 50, 200, 100, 3)],
+      [run('ssr', 'SSR posts', 'PostgreSQL', 50, 200, 201), run('ssr', 'SSR vault', 'PostgreSQL', 50, 200, 100, 3)],
       { hasPg: true },
     );
     const p99 = checks.filter((c: { what: string }) => c.what.includes('p99'));

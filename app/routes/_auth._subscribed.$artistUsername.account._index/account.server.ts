@@ -1,0 +1,121 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import * as z from 'zod/mini';
+import { ArtistProfileSchema } from '#contract/artist-profile';
+import type { SubscriptionDetail } from '#contract/payments';
+import type { ArtistResponse } from '#contract/users';
+import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
+import { invariantResponse, isOwnArtist, requireSubscriber } from '~/utils/auth.server';
+import { readPostForm, type PostFormRead } from '~/utils/content-create.server';
+import { parseGuardedForm } from '~/utils/form-guard.server';
+import { apiErrorReply, formReply } from '~/utils/form-reply.server';
+import { IMAGE_SLOTS } from './image-slots';
+
+/** A subscriber as GET /performers/me/subscribers lists them. */
+export interface Subscriber {
+  _id: string;
+  username: string;
+  name: string;
+  avatar: string;
+  startedAt: string;
+  type: string;
+}
+
+/** The fan's membership, or the artist's own fan club: the artist's subscribers and the welcome-video switch. */
+export async function loadAccount(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
+  const saved = new URL(args.request.url).searchParams.get('saved');
+  if (isOwnArtist(user, artist)) {
+    const [subscribers, raw] = await Promise.all([
+      api.get<{ data: { data: Subscriber[]; total: number } }>('/performers/me/subscribers', { params: { limit: 10 } }),
+      // The switch itself (the mapped artist only says whether a video shows).
+      api.get<{ data: ArtistResponse }>(`/performers/${encodeURIComponent(artist.username)}`),
+    ]);
+    return {
+      mode: 'artist' as const,
+      artist,
+      saved,
+      subscribers: subscribers.data.data,
+      total: subscribers.data.total,
+      welcomeVideoOn: raw.data.activateWelcomeVideo ?? false,
+    };
+  }
+  const subscription = await api.get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`);
+  return { mode: 'fan' as const, artist, saved, subscription: subscription.data };
+}
+
+const id = z.string().check(z.minLength(1));
+
+/**
+ * The page's three forms, told apart by `intent`: the fan's renewal switch, the artist's profile, and the artist's
+ * images (whose files arrive as uploads beside the form, see readAccountForm).
+ */
+const AccountIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('auto-renew'), subscriptionId: id, autoRenew: z.enum(['true', 'false']) }),
+  z.extend(ArtistProfileSchema, { intent: z.literal('profile') }),
+  z.object({ intent: z.literal('images') }),
+]);
+
+export type AccountIntent = z.output<typeof AccountIntentSchema>['intent'];
+
+const IMAGE_RULES = Object.fromEntries(IMAGE_SLOTS.map((slot) => [slot.name, 'image' as const]));
+
+/**
+ * Turns the renewal off or on, saves the profile, or saves new images. Success redirects back with what was saved
+ * (post/redirect/get); a refusal, of the form or of the api, is the form's submission reply.
+ */
+export async function accountAction(args: ActionFunctionArgs) {
+  const api = apiFor(args);
+  const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
+  const own = isOwnArtist(user, artist);
+  const { formData, uploads, uploadErrors } = await readAccountForm(api, args.request, own);
+  const submission = parseGuardedForm(formData, AccountIntentSchema);
+  if (submission.status !== 'success') {
+    // A form that names no intent we know is not one of this page's forms.
+    if (submission.error?.intent) throw new Response('Bad request', { status: 400 });
+    return formReply(submission);
+  }
+  const value = submission.value;
+  // The profile and the images are the artist's own; a fan's page has only the renewal switch.
+  invariantResponse(own || value.intent === 'auto-renew', 'Bad request', { status: 400 });
+  const here = `/${artist.username}/account`;
+  try {
+    switch (value.intent) {
+      case 'auto-renew':
+        await api.put(
+          `/subscriptions/${encodeURIComponent(value.subscriptionId)}/auto-renew`,
+          { autoRenew: value.autoRenew === 'true' },
+          { handle: [404] },
+        );
+        return redirect(`${here}?saved=renewal`);
+      case 'profile': {
+        const { intent: _intent, ...profile } = value;
+        await api.put('/performers/me', profile);
+        return redirect(`${here}?saved=profile`);
+      }
+      case 'images': {
+        if (Object.keys(uploadErrors).length) return formReply(submission, { fieldErrors: uploadErrors });
+        // The new media's ids come from the uploads themselves, never from a field the browser could fill in.
+        const chosen = Object.fromEntries(Object.entries(uploads).map(([slot, upload]) => [slot, upload.id]));
+        if (!Object.keys(chosen).length) return formReply(submission, { formErrors: ['Choose at least one image to upload.'] });
+        await api.put('/performers/me/images', chosen);
+        return redirect(`${here}?saved=images`);
+      }
+    }
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return apiErrorReply(submission, error);
+  }
+}
+
+/**
+ * The images form is the page's one multipart form, and the artist's alone: its files stream to
+ * POST /media?kind=image as they arrive. Every other form is a plain one.
+ */
+async function readAccountForm(api: ApiClient, request: Request, own: boolean): Promise<PostFormRead> {
+  if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
+    return { formData: await request.formData(), uploads: {}, uploadErrors: {} };
+  }
+  invariantResponse(own, 'Bad request', { status: 400 });
+  return readPostForm(api, request, IMAGE_RULES);
+}

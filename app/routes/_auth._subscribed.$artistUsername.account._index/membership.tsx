@@ -1,0 +1,68 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { Form, useNavigation } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { formatPrice } from '#contract/money';
+import type { SubscriptionDetail } from '#contract/payments';
+import { FormAlert, SubmitButton } from '~/components/forms';
+import type { Artist } from '~/utils/mappers';
+import { formatDate } from './dates';
+
+/** The fan's membership: when it started, when it renews or ends, what it cost, and the yearly renewal switch. */
+export function Membership({
+  artist,
+  subscription,
+  saved,
+  lastResult,
+}: {
+  artist: Artist;
+  subscription: SubscriptionDetail;
+  saved: boolean;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'auto-renew';
+  const [form] = useForm({ id: 'auto-renew', lastResult });
+  // The form's fields are hidden: whatever was refused is said above them, for the form as a whole.
+  const errors = Object.values(form.allErrors).flat();
+  const free = subscription.type === 'free';
+  return (
+    <section aria-labelledby="membership-title" className="mt-10 rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 sm:p-8">
+      <h2 id="membership-title" className="text-2xl font-bold text-white">
+        Membership details
+      </h2>
+      {saved ? (
+        <p role="status" className="mt-4 rounded-lg bg-accent/15 px-3 py-2 text-base text-accent">
+          {subscription.autoRenew ? 'Auto-renewal is on again.' : 'Auto-renewal is off.'}
+        </p>
+      ) : null}
+      <FormAlert id={form.errorId} errors={errors} />
+      <dl className="mt-6 grid gap-5 sm:grid-cols-3">
+        <Fact label="Member since">{formatDate(subscription.startedAt)}</Fact>
+        <Fact label={subscription.autoRenew ? 'Renews on' : 'Ends on'}>{formatDate(subscription.expiresAt)}</Fact>
+        <Fact label="Price paid">{free ? 'Free' : `${formatPrice(subscription.pricePaid, subscription.currency)} a year`}</Fact>
+      </dl>
+      <p className="mt-6 text-base text-white/80">
+        {subscription.autoRenew
+          ? free
+            ? `Your free membership renews by itself on ${formatDate(subscription.expiresAt)}.`
+            : `Your membership renews on ${formatDate(subscription.expiresAt)} at ${formatPrice(artist.yearlyPrice, artist.currency)} a year.`
+          : `Auto-renewal is off: your membership ends on ${formatDate(subscription.expiresAt)} and you will not be charged again.`}
+      </p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 max-w-xs">
+        <input type="hidden" name="intent" value="auto-renew" />
+        <input type="hidden" name="subscriptionId" value={subscription._id} />
+        <input type="hidden" name="autoRenew" value={subscription.autoRenew ? 'false' : 'true'} />
+        <SubmitButton pending={pending}>{subscription.autoRenew ? 'Turn off auto-renewal' : 'Turn auto-renewal back on'}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-white/70">{label}</dt>
+      <dd className="mt-1 text-lg font-semibold text-white">{children}</dd>
+    </div>
+  );
+}
