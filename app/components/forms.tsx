@@ -145,9 +145,9 @@ function Label({ field, children }: { field: FieldMetadata<unknown>; children: R
   );
 }
 
-/** The hint stays beside an error: the input's aria-describedby names both. */
-function Hint({ field, hint }: { field: FieldMetadata<unknown>; hint?: ReactNode }) {
-  return hint ? (
+/** The hint gives way to the error, and the input's aria-describedby names only what is on the page. */
+function Hint({ field, hint, invalid }: { field: FieldMetadata<unknown>; hint?: ReactNode; invalid: boolean }) {
+  return hint && !invalid ? (
     <p id={field.descriptionId} className="mt-1 text-sm text-white/70">
       {hint}
     </p>
@@ -156,6 +156,7 @@ function Hint({ field, hint }: { field: FieldMetadata<unknown>; hint?: ReactNode
 
 const isInvalid = ({ field, invalid, hideErrors }: FieldShell) => Boolean(invalid || (!hideErrors && field.errors?.length));
 const shownErrors = ({ field, hideErrors }: FieldShell) => (hideErrors ? undefined : field.errors);
+const hintId = (props: FieldShell) => (props.hint && !isInvalid(props) ? props.field.descriptionId : undefined);
 
 /** A text-like input (text, email, number, url, datetime-local…); `inputProps` adds what conform does not derive. */
 type InputExtras = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'defaultValue'>;
@@ -167,13 +168,13 @@ export function InputField(
   },
 ) {
   const { field, label, hint, className, type = 'text', inputProps } = props;
-  const { key, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
       <input key={key} {...conformProps} {...inputProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -183,7 +184,7 @@ export function InputField(
 export function PasswordInputField(props: FieldShell & { inputProps: InputExtras & { autoComplete: string } }) {
   const { field, label, hint, className, inputProps } = props;
   const [visible, setVisible] = useState(false);
-  const { key, ...conformProps } = getInputProps(field, { type: 'password', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type: 'password', ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
@@ -207,7 +208,7 @@ export function PasswordInputField(props: FieldShell & { inputProps: InputExtras
           <span className="sr-only"> password</span>
         </button>
       </div>
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -217,13 +218,13 @@ export function TextareaField(
   props: FieldShell & { textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'defaultValue'> },
 ) {
   const { field, label, hint, className, textareaProps } = props;
-  const { key, ...conformProps } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getTextareaProps(field, { ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
       <textarea key={key} rows={4} {...conformProps} {...textareaProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -231,7 +232,7 @@ export function TextareaField(
 
 export function SelectField(props: FieldShell & { options: readonly { value: string; label: string }[]; placeholder?: string }) {
   const { field, label, hint, className, options, placeholder } = props;
-  const { key, ...conformProps } = getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getSelectProps(field, { ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
   return (
     <div className={className}>
@@ -244,7 +245,7 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
           </option>
         ))}
       </select>
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -253,7 +254,7 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
 /** A checkbox with its label beside it (a form posts 'on' when it is ticked: the schemas take that). */
 export function CheckboxField(props: FieldShell) {
   const { field, label, hint, className } = props;
-  const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hintId(props) });
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
@@ -266,7 +267,7 @@ export function CheckboxField(props: FieldShell) {
           {label}
         </label>
       </div>
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -280,7 +281,7 @@ export function CheckboxField(props: FieldShell) {
 export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number; preview?: ReactNode }) {
   const { field, label, hint, className, accept, uploading = false, progress, preview } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
-  const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hint ? field.descriptionId : undefined });
+  const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hintId(props) });
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
@@ -308,7 +309,7 @@ export function FileField(props: FieldShell & { accept?: string; uploading?: boo
           {chosen.name} · {formatBytes(chosen.size)}
         </p>
       ) : null}
-      <Hint field={field} hint={hint} />
+      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );

@@ -6,8 +6,8 @@ import { createContext, useContext, useMemo, type ReactNode } from 'react';
  *
  * Loading Stripe.js on every page would cost every fan a third-party script download and hand Stripe a
  * beacon on pages that have nothing to do with paying. So the root only provides a loader: the first
- * payment page that asks for Stripe (through `PaymentElements`, in ./payment-elements.tsx, which the payment
- * route loads with its Stripe card form) triggers the dynamic import of @stripe/stripe-js and the script download, once per page
+ * payment page that asks for Stripe (through `PaymentElements`, in the payment route's folder, which the route
+ * loads with its Stripe card form) triggers the dynamic import of @stripe/stripe-js and the script download, once per page
  * load. Without a publishable key (the test gateway) there is no Stripe to load and the loader resolves to null.
  */
 interface PaymentContextValue {

@@ -1,7 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { isHttpError, type ApiClient } from './api.server';
-import { guardForm } from './form-guard.server';
-import { SendMessageSchema } from '#contract/message-schemas';
 import type { ConversationResponse, MessageResponse } from '#contract/messages';
 import { mapConversation, mapConversations, mapMessage } from './messages';
 
@@ -41,19 +38,26 @@ export async function openConversation(api: ApiClient, source: 'performer' | 'us
 
 /** The newest `limit` messages, newest first (spec §7, §9), and how many there are in all. */
 export async function fetchMessages(api: ApiClient, conversationId: string, limit: number) {
-  const body = await api.get<{ data: { data: MessageResponse[]; total: number } }>(`/messages/conversations/${encodeURIComponent(conversationId)}`, {
-    params: { offset: 0, limit, sort: 'desc' },
-  });
+  const body = await api.get<{ data: { data: MessageResponse[]; total: number } }>(
+    `/messages/conversations/${encodeURIComponent(conversationId)}`,
+    {
+      params: { offset: 0, limit, sort: 'desc' },
+    },
+  );
   return { messages: body.data.data.map(mapMessage), total: body.data.total };
 }
 
 export async function sendMessage(api: ApiClient, conversationId: string, text: string, clientId?: string) {
-  const body = await api.post<{ data: MessageResponse }>(`/messages/conversations/${encodeURIComponent(conversationId)}`, {
-    text,
-    fileIds: [],
-    type: 'text',
-    ...(clientId ? { clientId } : {}),
-  }, { handle: [400, 403, 404, 409, 429] });
+  const body = await api.post<{ data: MessageResponse }>(
+    `/messages/conversations/${encodeURIComponent(conversationId)}`,
+    {
+      text,
+      fileIds: [],
+      type: 'text',
+      ...(clientId ? { clientId } : {}),
+    },
+    { handle: [400, 403, 404, 409, 429] },
+  );
   return mapMessage(body.data);
 }
 
@@ -81,12 +85,4 @@ export async function fetchUnreadTotal(api: ApiClient) {
     if (isHttpError(error, 401, 403)) return 0;
     throw error;
   }
-}
-
-/**
- * The send form's fields checked by the schema the api uses. Here, in a .server module, so that the conversation
- * page's browser bundle holds no zod (its browser-side check is messageTextError).
- */
-export function parseSendMessage(formData: FormData) {
-  return parseWithZod(guardForm(formData), { schema: SendMessageSchema });
 }

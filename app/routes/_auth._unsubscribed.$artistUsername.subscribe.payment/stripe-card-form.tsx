@@ -3,21 +3,21 @@ import { useNavigate, useSubmit } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { formatPrice } from '#contract/money';
 import { type Artist } from '~/utils/mappers';
-import { FormAlert, SubmitButton } from './forms';
+import { FormAlert, SubmitButton } from '~/components/forms';
 import { PaymentElements } from './payment-elements';
 
 /**
  * The Stripe card form, in the browser only (the payment page renders the Checkout fallback until JavaScript runs).
  * Stripe.js turns the card into a PaymentMethod; the page's action pays with it (POST /payment/subscribe/performers).
- * When the bank asks for 3-D Secure the action answers the client secret, Stripe.js shows the challenge, and the
- * confirm page finishes the payment.
+ * When the bank asks for 3-D Secure the action sends the page back to itself with the payment's id, its loader gives
+ * the client secret, Stripe.js shows the challenge, and the confirm page finishes the payment.
  */
 export function StripeCardForm(props: {
   artist: Artist;
   amount: number;
   promo?: string;
   idempotencyKey: string;
-  actionData?: { stripeAction?: { clientSecret: string; paymentId: string } };
+  authentication: { paymentId: string; clientSecret: string } | null;
   errors?: string[];
 }) {
   return (
@@ -27,7 +27,7 @@ export function StripeCardForm(props: {
   );
 }
 
-function CardForm({ artist, amount, promo, idempotencyKey, actionData, errors }: Parameters<typeof StripeCardForm>[0]) {
+function CardForm({ artist, amount, promo, idempotencyKey, authentication, errors }: Parameters<typeof StripeCardForm>[0]) {
   const stripe = useStripe();
   const elements = useElements();
   const submit = useSubmit();
@@ -37,17 +37,17 @@ function CardForm({ artist, amount, promo, idempotencyKey, actionData, errors }:
 
   useEffect(() => {
     setBusy(false);
-  }, [actionData, errors]);
+  }, [errors]);
 
   // The bank asked for authentication: Stripe.js shows it, then the confirm page asks the api where it stands.
-  const stripeAction = actionData?.stripeAction;
+  const { paymentId, clientSecret } = authentication ?? {};
   useEffect(() => {
-    if (!stripe || !stripeAction) return;
+    if (!stripe || !paymentId || !clientSecret) return;
     setBusy(true);
-    void stripe.handleNextAction({ clientSecret: stripeAction.clientSecret }).then(() => {
-      navigate(`/${artist.username}/subscribe/confirm?${new URLSearchParams({ payment: stripeAction.paymentId })}`);
+    void stripe.handleNextAction({ clientSecret }).then(() => {
+      navigate(`/${artist.username}/subscribe/confirm?${new URLSearchParams({ payment: paymentId })}`);
     });
-  }, [stripe, stripeAction, artist.username, navigate]);
+  }, [stripe, paymentId, clientSecret, artist.username, navigate]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

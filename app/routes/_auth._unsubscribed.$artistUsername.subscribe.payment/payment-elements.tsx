@@ -1,7 +1,7 @@
 import { Elements } from '@stripe/react-stripe-js';
 import type { StripeElementsOptions } from '@stripe/stripe-js';
 import { useState, type ReactNode } from 'react';
-import { usePaymentProvider } from './payment-provider';
+import { usePaymentProvider } from '~/components/payment-provider';
 
 /**
  * Stripe Elements for a payment page. Only the Stripe card form imports this module, and the payment route loads

@@ -1,0 +1,56 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { useSubmit } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import type { Message } from '~/utils/messages';
+
+export const NOT_SENT = 'Not sent: check your connection and try again.';
+export const NOT_DELETED = 'Not deleted: check your connection and try again.';
+
+/** The fetcher of one message on its way, named by its clientId: Retry goes through the same one. */
+export const sendKey = (clientId: string) => `send-message:${clientId}`;
+
+/** What the page shows of a refused form: the reason on the field, or the one for the whole form. */
+export function replyError(reply: SubmissionResult<string[]> | undefined, field?: string) {
+  return (field && reply?.error?.[field]?.[0]) || reply?.error?.['']?.[0] || undefined;
+}
+
+/**
+ * This tab's messages on their way. Each shows at once as pending and goes to the page's action through a fetcher of
+ * its own, with the same clientId on every attempt, so a resend is never a second message. The pending copy goes
+ * once the stored one is here: among the `live` ones the socket brought, or the `loaded` ones of the loader, which
+ * runs again after the fetcher's answer.
+ */
+export function useSends(loaded: Message[], live: Message[], viewerId: string) {
+  const submit = useSubmit();
+  const [sends, setSends] = useState<Message[]>([]);
+  /** Messages not even posted, by clientId: the browser was offline (the page's revalidation would fail too). */
+  const [unsent, setUnsent] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    const stored = new Set([...loaded, ...live].flatMap((m) => (m.sender.id === viewerId && m.clientId ? [m.clientId] : [])));
+    setSends((current) =>
+      current.some((m) => stored.has(m.clientId ?? '')) ? current.filter((m) => !stored.has(m.clientId ?? '')) : current,
+    );
+  }, [loaded, live, viewerId]);
+
+  function post(message: Message) {
+    const clientId = message.clientId ?? '';
+    if (!navigator.onLine) {
+      setUnsent((current) => ({ ...current, [clientId]: NOT_SENT }));
+      return;
+    }
+    setUnsent(({ [clientId]: _, ...rest }) => rest);
+    const data = { intent: 'send', text: message.text, clientId, stay: 'true' };
+    submit(data, { method: 'post', navigate: false, fetcherKey: sendKey(clientId) });
+  }
+
+  return {
+    sends,
+    unsent,
+    send(message: Message) {
+      setSends((current) => [...current, message]);
+      post(message);
+    },
+    retry: post,
+  };
+}
