@@ -19,7 +19,14 @@ export function BookmarkButton({ itemId, bookmarked, errors }: { itemId: string;
           shown ? 'border-accent bg-accent text-navy' : 'border-white/40 text-white hover:border-accent hover:text-accent'
         }`}
       >
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="h-5 w-5" fill={shown ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
+        <svg
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          className="h-5 w-5"
+          fill={shown ? 'currentColor' : 'none'}
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M6 3h12v18l-6-4-6 4z" strokeLinejoin="round" />
         </svg>
         {shown ? 'Remove bookmark' : 'Bookmark'}

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, Link } from '@remix-run/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import type { PickableItem } from '~/utils/collections.server';
-import { CollectionFormSchema } from '~/utils/collection-form';
+import { CollectionFormSchema, type CollectionFormInput } from '~/utils/collection-form';
 import { parseForm } from '~/utils/form-schema';
-import { ErrorList, Field, FormAlert, inputClassName } from './forms';
+import { CheckboxField, ErrorList, FileField, FormAlert, InputField, TextareaField } from './forms';
 
 const schema = CollectionFormSchema;
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
@@ -34,7 +34,9 @@ export function CollectionForm({
   cancelTo: string;
   submitLabel: string;
 }) {
-  const [form, fields] = useForm({
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save';
+  const [form, fields] = useForm<CollectionFormInput>({
     id: 'collection',
     lastResult,
     defaultValue,
@@ -43,10 +45,9 @@ export function CollectionForm({
     onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const byId = new Map(items.map((item) => [item._id, item]));
-  const ordered = [...chosen.filter((id) => byId.has(id)).map((id) => byId.get(id)!), ...items.filter((item) => !chosen.includes(item._id))];
-  const itemErrors = (form.allErrors.items as string[] | undefined) ?? undefined;
-  const coverErrors = (form.allErrors.cover as string[] | undefined) ?? undefined;
-  const { key: descriptionKey, ...descriptionProps } = getTextareaProps(fields.description);
+  const ordered = [...chosen.flatMap((id) => byId.get(id) ?? []), ...items.filter((item) => !chosen.includes(item._id))];
+  // The api's refusal of the items (itemIds.3) is the list's, which has no field of its own.
+  const itemErrors = form.allErrors.items;
   // The list's inputs start again from the action's answer after a move.
   const listKey = chosen.join(',');
 
@@ -58,55 +59,37 @@ export function CollectionForm({
       </button>
       <FormAlert id={form.errorId} errors={form.errors} />
       <section className="space-y-5 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6">
-        <Field label="Title" inputProps={getInputProps(fields.title, { type: 'text' })} errors={fields.title.errors} errorId={fields.title.errorId} />
-        <div>
-          <label htmlFor={fields.description.id} className="mb-1.5 block text-sm font-medium text-white/90">
-            Description (optional)
-          </label>
-          <textarea key={descriptionKey} {...descriptionProps} rows={4} className={inputClassName(Boolean(fields.description.errors?.length))} />
-          <ErrorList id={fields.description.errorId} errors={fields.description.errors} />
-        </div>
+        <InputField field={fields.title} label="Title" />
+        <TextareaField field={fields.description} label="Description (optional)" />
         <div>
           <input type="hidden" name="coverId" value={cover?.id ?? ''} />
           <input type="hidden" name="coverName" value={cover?.name ?? ''} />
-          <label htmlFor="collection-cover" className="mb-1.5 block text-sm font-medium text-white/90">
-            Cover image (optional)
-          </label>
-          {cover ? (
-            <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
-              {cover.url ? <img src={cover.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
-              <p className="min-w-0 flex-1 text-sm text-white/85">
-                <span className="font-semibold text-white">Attached:</span> {cover.name || 'the current cover'}. Choose a file to replace it.
-              </p>
-              <label className="flex items-center gap-2 text-sm text-white">
-                <input type="checkbox" name="removeCover" className="h-4 w-4 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent" />
-                Remove it
-              </label>
-            </div>
-          ) : null}
-          <input
-            id="collection-cover"
-            name="cover"
-            type="file"
+          <FileField
+            field={fields.cover}
+            label="Cover image (optional)"
+            hint="JPEG, PNG, WebP or GIF, up to 15 MB."
             accept={IMAGE_ACCEPT}
-            aria-invalid={coverErrors?.length ? true : undefined}
-            aria-describedby={coverErrors?.length ? 'collection-cover-error' : 'collection-cover-hint'}
-            className="block w-full text-sm text-white/85 file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-white/25"
+            uploading={saving}
+            preview={
+              cover ? (
+                <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
+                  {cover.url ? <img src={cover.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
+                  <p className="min-w-0 flex-1 text-sm text-white/85">
+                    <span className="font-semibold text-white">Attached:</span> {cover.name || 'the current cover'}. Choose a file to
+                    replace it.
+                  </p>
+                  <CheckboxField field={fields.removeCover} label="Remove it" />
+                </div>
+              ) : null
+            }
           />
-          {!coverErrors?.length ? (
-            <p id="collection-cover-hint" className="mt-1 text-sm text-white/70">
-              JPEG, PNG, WebP or GIF, up to 15 MB.
-            </p>
-          ) : null}
-          <ErrorList id="collection-cover-error" errors={coverErrors} />
         </div>
       </section>
 
       <fieldset className="rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6" aria-describedby="collection-items-hint">
         <legend className="float-left w-full text-xl font-bold text-white">Items</legend>
         <p id="collection-items-hint" className="clear-left pt-2 text-sm text-white/70">
-          Tick the items to include. Fans see them in the order of their numbers (1 first); drafts and scheduled items
-          show once published.
+          Tick the items to include. Fans see them in the order of their numbers (1 first); drafts and scheduled items show once published.
         </p>
         <ErrorList id="collection-items-error" errors={itemErrors} />
         {ordered.length === 0 ? (
@@ -153,7 +136,14 @@ export function CollectionForm({
                     />
                     {isChosen ? (
                       <>
-                        <button type="submit" name="intent" value={`move-up:${item._id}`} formNoValidate disabled={position === 0} className={smallButton}>
+                        <button
+                          type="submit"
+                          name="intent"
+                          value={`move-up:${item._id}`}
+                          formNoValidate
+                          disabled={position === 0}
+                          className={smallButton}
+                        >
                           <span aria-hidden="true">↑</span>
                           <span className="sr-only">Move {item.title} up</span>
                         </button>

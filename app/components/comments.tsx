@@ -1,10 +1,14 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { COMMENT_MAX } from '#contract/content-rules';
+import { characterCount, COMMENT_MAX } from '#contract/content-rules';
 import type { Comment } from '#contract/content';
+import { CommentSchema } from '#contract/content-schemas';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
+import { parseForm } from '~/utils/form-schema';
 import { formatMoment } from './content-card';
-import { ErrorList, FormAlert, inputClassName, SubmitButton } from './forms';
+import { FormAlert, SubmitButton, TextareaField } from './forms';
+import { useHydrated } from './use-hydrated';
 
 /**
  * An item's comments (newest first, paged by links), the form to write one and a delete button on the ones the
@@ -19,7 +23,7 @@ export function Comments({
   limit,
   highlightId,
   pageHref,
-  textErrors,
+  actionResult,
   listErrors,
 }: {
   itemId: string;
@@ -29,44 +33,25 @@ export function Comments({
   limit: number;
   highlightId?: string;
   pageHref: (offset: number) => string;
-  textErrors?: string[];
+  /** The page action's reply to whichever of its forms was sent (content-action.server.ts). */
+  actionResult?: SubmissionResult<string[]>;
   listErrors?: string[];
 }) {
-  const navigation = useNavigation();
-  const posting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'comment';
   const linkClass =
     'rounded-full border border-white/30 px-4 py-2 text-sm font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+  const sent = actionResult?.initialValue;
   return (
     <section id="comments" aria-labelledby="comments-title" className="scroll-mt-24">
       <h2 id="comments-title" className="text-2xl font-bold text-white">
         Comments <span className="text-white/70">({total})</span>
       </h2>
 
-      {/* A new key after each post empties the textarea (the page stays mounted when JavaScript runs). */}
-      <Form key={`${total}`} method="post" preventScrollReset className="mt-4 space-y-3">
-        <input type="hidden" name="intent" value="comment" />
-        <input type="hidden" name="itemId" value={itemId} />
-        <label htmlFor="comment-text" className="block text-sm font-medium text-white/90">
-          Your comment
-        </label>
-        <textarea
-          id="comment-text"
-          name="text"
-          rows={3}
-          aria-invalid={textErrors?.length ? true : undefined}
-          aria-describedby={textErrors?.length ? 'comment-text-error' : 'comment-text-hint'}
-          className={inputClassName(Boolean(textErrors?.length))}
-        />
-        {textErrors?.length ? null : (
-          <p id="comment-text-hint" className="text-sm text-white/70">
-            Up to {COMMENT_MAX} characters. Everyone in the fan club can read it.
-          </p>
-        )}
-        <ErrorList id="comment-text-error" errors={textErrors} />
-        <SubmitButton pending={posting} className="sm:w-auto sm:px-8">
-          Post comment
-        </SubmitButton>
-      </Form>
+      {/* A new key after each post empties the form (the page stays mounted when JavaScript runs). */}
+      <CommentForm
+        key={total}
+        itemId={itemId}
+        lastResult={sent?.intent === 'comment' && sent.itemId === itemId ? actionResult : undefined}
+      />
 
       <div className="mt-6">
         <FormAlert errors={listErrors} />
@@ -100,6 +85,47 @@ export function Comments({
 }
 
 /**
+ * The fan's comment: checked as they type once they have sent it (the action checks it too, without JavaScript),
+ * with the count of its characters against the limit as they type.
+ */
+function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: SubmissionResult<string[]> }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const posting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'comment';
+  const [form, fields] = useForm<{ text: string }>({
+    id: 'comment',
+    lastResult,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseForm(formData, CommentSchema),
+  });
+  // As the schema counts: the text without its surrounding spaces.
+  const length = characterCount((fields.text.value ?? '').trim());
+  return (
+    <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-3">
+      <input type="hidden" name="intent" value="comment" />
+      <input type="hidden" name="itemId" value={itemId} />
+      <div>
+        <TextareaField
+          field={fields.text}
+          label="Your comment"
+          hint={`Up to ${COMMENT_MAX} characters. Everyone in the fan club can read it.`}
+          textareaProps={{ rows: 3 }}
+        />
+        {hydrated ? (
+          <p className={`mt-1 text-right text-sm ${length > COMMENT_MAX ? 'text-red-300' : 'text-white/70'}`}>
+            {length} / {COMMENT_MAX} characters
+          </p>
+        ) : null}
+      </div>
+      <SubmitButton pending={posting} className="sm:w-auto sm:px-8">
+        Post comment
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/**
  * The linked comment is brought into view: without JavaScript by `autofocus` (the browser focuses, and so scrolls
  * to, the element as the page loads; the URL carries no #fragment to do it), with JavaScript by scrolling to it
  * whenever the link changes, as after a client-side navigation.
@@ -116,12 +142,19 @@ function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; item
       ref={ref}
       id={`comment-${comment._id}`}
       aria-current={highlighted ? 'true' : undefined}
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- the linked comment is where the link leads (see above)
       autoFocus={highlighted}
       tabIndex={highlighted ? -1 : undefined}
       className={`scroll-mt-24 rounded-xl p-4 focus:outline-none ${highlighted ? 'bg-accent/10 ring-2 ring-accent' : 'bg-navy-light ring-1 ring-white/10'}`}
     >
       <div className="flex items-start gap-3">
-        <img src={comment.author.avatar || DEFAULT_AVATAR} alt="" width={36} height={36} className="h-9 w-9 shrink-0 rounded-full bg-white/10 object-cover" />
+        <img
+          src={comment.author.avatar || DEFAULT_AVATAR}
+          alt=""
+          width={36}
+          height={36}
+          className="h-9 w-9 shrink-0 rounded-full bg-white/10 object-cover"
+        />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
             <span className="font-semibold text-white">{comment.author.name || comment.author.username}</span>

@@ -1,20 +1,7 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
 import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
-/**
- * Form primitives shared by every form. Pass conform's `getInputProps(field, { type })` as inputProps: it
- * carries id, name, defaultValue, required, aria-invalid and aria-describedby; errorId ties the error text to it.
- */
-export interface FieldProps {
-  label: ReactNode;
-  inputProps: InputHTMLAttributes<HTMLInputElement> & { id: string; key?: string };
-  errors?: string[];
-  errorId?: string;
-  hint?: ReactNode;
-  className?: string;
-  /** Show the error style without a message of the field's own (a form-level error concerns this field too). */
-  invalid?: boolean;
-}
+/** Form primitives shared by every form: the fields below take conform's field; these are their parts. */
 
 const inputClass =
   'block w-full rounded-lg border bg-white/5 px-3 py-2.5 text-base text-white placeholder:text-white/60 ' +
@@ -22,50 +9,6 @@ const inputClass =
 
 export function inputClassName(invalid: boolean) {
   return `${inputClass} ${invalid ? 'border-red-400' : 'border-white/25'}`;
-}
-
-export function Field({ label, inputProps, errors, errorId, hint, className, invalid: forceInvalid }: FieldProps) {
-  const { key, ...props } = inputProps;
-  const invalid = Boolean(forceInvalid || errors?.length);
-  return (
-    <div className={className}>
-      <label htmlFor={props.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        {label}
-      </label>
-      <input key={key} {...props} className={inputClassName(invalid)} />
-      {hint && !invalid ? <p className="mt-1 text-sm text-white/70">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
-}
-
-/** A password input with a show/hide toggle (the toggle needs JavaScript; without it the field still works). */
-export function PasswordField(props: FieldProps) {
-  const [visible, setVisible] = useState(false);
-  const { key, ...inputProps } = props.inputProps;
-  const invalid = Boolean(props.invalid || props.errors?.length);
-  return (
-    <div className={props.className}>
-      <label htmlFor={inputProps.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        {props.label}
-      </label>
-      <div className="relative">
-        <input key={key} {...inputProps} type={visible ? 'text' : 'password'} className={`${inputClassName(invalid)} pr-20`} />
-        <button
-          type="button"
-          onClick={() => setVisible((v) => !v)}
-          aria-pressed={visible}
-          aria-controls={inputProps.id}
-          className="absolute inset-y-0 right-0 rounded-r-lg px-3 text-sm font-medium text-accent hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-        >
-          {visible ? 'Hide' : 'Show'}
-          <span className="sr-only"> password</span>
-        </button>
-      </div>
-      {props.hint && !invalid ? <p className="mt-1 text-sm text-white/70">{props.hint}</p> : null}
-      <ErrorList id={props.errorId} errors={props.errors} />
-    </div>
-  );
 }
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
@@ -164,17 +107,36 @@ type InputExtras = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | '
 export function InputField(
   props: FieldShell & {
     type?: 'text' | 'email' | 'number' | 'url' | 'tel' | 'search' | 'datetime-local' | 'date' | 'time';
+    /** A `value` here makes the input controlled (conform's useInputControl): conform's defaultValue is then left out. */
     inputProps?: InputExtras;
+    /** Beside the input, in its row (a calendar button, say). */
+    addon?: ReactNode;
   },
 ) {
-  const { field, label, hint, className, type = 'text', inputProps } = props;
-  const { key, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hintId(props) });
+  const { field, label, hint, className, type = 'text', inputProps, addon } = props;
+  const { key, defaultValue, ...conformProps } = getInputProps(field, { type, ariaDescribedBy: hintId(props) });
   const invalid = isInvalid(props);
+  const input = (
+    <input
+      key={key}
+      {...conformProps}
+      defaultValue={inputProps?.value === undefined ? defaultValue : undefined}
+      {...inputProps}
+      className={inputClassName(invalid)}
+    />
+  );
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
-      <input key={key} {...conformProps} {...inputProps} className={inputClassName(invalid)} />
-      <Hint field={field} hint={hint} invalid={isInvalid(props)} />
+      {addon ? (
+        <div className="flex gap-2">
+          {input}
+          {addon}
+        </div>
+      ) : (
+        input
+      )}
+      <Hint field={field} hint={hint} invalid={invalid} />
       <ErrorList id={field.errorId} errors={shownErrors(props)} />
     </div>
   );
@@ -237,7 +199,8 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
   return (
     <div className={className}>
       <Label field={field}>{label}</Label>
-      <select key={key} {...conformProps} className={inputClassName(invalid)}>
+      {/* The options' own background: the open list is drawn by the system, white by default under white text. */}
+      <select key={key} {...conformProps} className={`${inputClassName(invalid)} [&>option]:bg-navy`}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -252,8 +215,10 @@ export function SelectField(props: FieldShell & { options: readonly { value: str
 }
 
 /** A checkbox with its label beside it (a form posts 'on' when it is ticked: the schemas take that). */
-export function CheckboxField(props: FieldShell) {
-  const { field, label, hint, className } = props;
+export function CheckboxField(
+  props: FieldShell & { inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id' | 'type' | 'value' | 'defaultChecked'> },
+) {
+  const { field, label, hint, className, inputProps } = props;
   const { key, ...conformProps } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hintId(props) });
   return (
     <div className={className}>
@@ -261,6 +226,7 @@ export function CheckboxField(props: FieldShell) {
         <input
           key={key}
           {...conformProps}
+          {...inputProps}
           className="mt-0.5 h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
         />
         <label htmlFor={field.id} className="text-base text-white/90">

@@ -12,7 +12,11 @@ export function PollCard({ poll, itemId, errors }: { poll: Poll; itemId: string;
   const titleId = `poll-${poll._id}-title`;
   const errorId = `poll-${poll._id}-error`;
   return (
-    <section id={`poll-${poll._id}`} aria-labelledby={titleId} className="mt-5 scroll-mt-24 rounded-xl bg-navy-dark/60 p-4 ring-1 ring-white/10 sm:p-5">
+    <section
+      id={`poll-${poll._id}`}
+      aria-labelledby={titleId}
+      className="mt-5 scroll-mt-24 rounded-xl bg-navy-dark/60 p-4 ring-1 ring-white/10 sm:p-5"
+    >
       <p className="text-xs font-bold uppercase tracking-wider text-white/70">Poll</p>
       {poll.showResults ? (
         <>
@@ -70,7 +74,10 @@ export function PollResults({ poll }: { poll: Poll }) {
                   {mine ? <span className="ml-2 text-sm font-semibold text-accent">Your vote</span> : null}
                 </span>
                 <span className="shrink-0 text-sm text-white/80">
-                  {share}% <span className="sr-only">({votes} {votes === 1 ? 'vote' : 'votes'})</span>
+                  {share}%{' '}
+                  <span className="sr-only">
+                    ({votes} {votes === 1 ? 'vote' : 'votes'})
+                  </span>
                 </span>
               </div>
               <div className="mt-1 h-2.5 overflow-hidden rounded-full bg-white/10" aria-hidden="true">

@@ -2,7 +2,7 @@ import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-t
 import { useState, type ChangeEvent } from 'react';
 import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '#contract/content-rules';
 import type { CheckboxInput } from '#contract/content-schemas';
-import { ErrorList, Field } from './forms';
+import { CheckboxField, ErrorList, InputField } from './forms';
 import { useHydrated } from './use-hydrated';
 
 export interface PollFields {
@@ -17,16 +17,16 @@ const secondaryButton =
 
 /**
  * The poll editor (spec §3 Poll, §4, §5): on/off, the question, and 2–20 answers. Adding and removing answers are
- * conform's list intents on submit buttons, so they work without JavaScript (the action answers with the new list).
- * With JavaScript turning the poll on creates two empty answers when there are none, and turning it off hides the
- * fields but keeps what was typed.
+ * conform's list intents on submit buttons, so they work without JavaScript (the action answers with the new list);
+ * the form gives an empty poll its first two answers (post-form.tsx). With JavaScript turning the poll on creates two
+ * empty answers when there are none, and turning it off hides the fields but keeps what was typed.
  */
-export function PollEditor({
+export function PollEditor<Schema extends Record<string, unknown>>({
   form,
   field,
 }: {
-  form: FormMetadata<any, string[]>;
-  field: FieldMetadata<PollFields | undefined, any, string[]>;
+  form: FormMetadata<Schema, string[]>;
+  field: FieldMetadata<PollFields | undefined, Schema, string[]>;
 }) {
   const hydrated = useHydrated();
   const { enabled, title, answers } = field.getFieldset();
@@ -39,43 +39,21 @@ export function PollEditor({
     if (checked && list.length === 0) form.update({ name: answers.name, value: [{ text: '' }, { text: '' }] });
   }
 
-  const { key: enabledKey, ...enabledProps } = getInputProps(enabled, { type: 'checkbox' });
-  // Without JavaScript the list cannot grow on the toggle, so an empty poll starts with its two answer inputs.
-  const slots = list.length === 0 && !hydrated ? [0, 1] : [];
-
   return (
     <fieldset>
       <legend className="sr-only">Poll</legend>
       <div className="space-y-4">
-        <label className="flex items-center gap-3 text-base font-medium text-white">
-          <input
-            key={enabledKey}
-            {...enabledProps}
-            onChange={toggle}
-            className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
-          />
-          Add a poll
-        </label>
+        <CheckboxField field={enabled} label="Add a poll" inputProps={{ onChange: toggle }} />
         <div hidden={hydrated && !on} className="space-y-4 rounded-xl border border-white/15 p-4">
-          <Field
-            label="Poll question"
-            inputProps={getInputProps(title, { type: 'text' })}
-            errors={title.errors}
-            errorId={title.errorId}
-          />
+          <InputField field={title} label="Poll question" />
           <ol className="space-y-3" aria-label="Answers">
             {list.map((answer, index) => {
               const { id, text } = answer.getFieldset();
+              const { key: idKey, ...idProps } = getInputProps(id, { type: 'hidden' });
               return (
                 <li key={answer.key ?? answer.id} className="flex items-start gap-2">
-                  <input {...getInputProps(id, { type: 'hidden' })} key={id.key} />
-                  <Field
-                    className="flex-1"
-                    label={`Answer ${index + 1}`}
-                    inputProps={getInputProps(text, { type: 'text' })}
-                    errors={text.errors}
-                    errorId={text.errorId}
-                  />
+                  <input key={idKey} {...idProps} />
+                  <InputField className="flex-1" field={text} label={`Answer ${index + 1}`} />
                   {list.length > POLL_ANSWERS_MIN ? (
                     <button
                       {...form.remove.getButtonProps({ name: answers.name, index })}
@@ -90,14 +68,6 @@ export function PollEditor({
                 </li>
               );
             })}
-            {slots.map((index) => (
-              <li key={`slot-${index}`}>
-                <Field
-                  label={`Answer ${index + 1}`}
-                  inputProps={{ id: `${answers.id}-${index}`, name: `${answers.name}[${index}].text`, type: 'text' }}
-                />
-              </li>
-            ))}
           </ol>
           <ErrorList id={answers.errorId} errors={answers.errors} />
           <div className="flex flex-wrap items-center gap-3">
@@ -109,7 +79,7 @@ export function PollEditor({
               Add answer
             </button>
             <p className="text-sm text-white/70">
-              {Math.max(list.length, slots.length)} of {POLL_ANSWERS_MAX} answers
+              {list.length} of {POLL_ANSWERS_MAX} answers
             </p>
           </div>
         </div>

@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import { useState, type ReactNode } from 'react';
-import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
 import { CONTENT_TYPE_LABELS } from '#contract/content-types';
-import type { CheckboxInput } from '#contract/content-schemas';
+import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
 import { parseForm } from '~/utils/form-schema';
-import { ErrorList, Field, FormAlert, inputClassName, Spinner } from './forms';
+import { FormAlert, InputField, SelectField, Spinner } from './forms';
 import { PollEditor } from './poll-editor';
+import { AttachedFileField, PresaleFields, Section, type FilePreview } from './post-form-fields';
 import { RichTextEditor } from './rich-text-editor';
 import { ScheduleWidget } from './schedule-widget';
 import { useHydrated } from './use-hydrated';
@@ -28,11 +27,21 @@ export interface PostFormDefaults {
 /** What an edit form shows of the files the item has now. */
 export interface FilePreviews {
   thumbnail?: { id: string; url: string } | null;
-  media?: { id: string; kind: 'image' | 'audio' | 'video'; url: string } | null;
+  media?: FilePreview | null;
 }
 
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 const MEDIA_ACCEPT = 'audio/*,video/mp4,video/quicktime,video/webm,.mp3,.m4a,.aac,.wav,.ogg,.oga,.opus,.flac,.mp4,.mov,.webm';
+const IMAGE_HINT = 'JPEG, PNG, WebP or GIF, up to 15 MB.';
+
+/**
+ * A poll starts with its two answer inputs, so that it can be filled in without JavaScript (which cannot add them
+ * when the poll is ticked); they are sent and ignored while the poll is off.
+ */
+function withPollAnswers(defaults: PostFormDefaults = {}): PostFormDefaults {
+  if (defaults.poll?.answers?.length) return defaults;
+  return { ...defaults, poll: { ...defaults.poll, answers: [{ text: '' }, { text: '' }] } };
+}
 
 /**
  * The one form behind create-text, create-image, add-to-vault and the edit page: plain multipart HTML that works
@@ -56,34 +65,35 @@ export function PostForm({
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const pendingIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
+  const sending = pendingIntent === 'draft' || pendingIntent === 'publish';
   const schema = createPostFormSchema(kind);
   const [form, fields] = useForm<PostFormInput>({
     id: `post-${kind}`,
     lastResult,
-    defaultValue,
+    defaultValue: withPollAnswers(defaultValue),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseForm(formData, schema),
   });
-  const [category, setCategory] = useState(fields.tags.initialValue ?? '');
-  const captionLabel = kind === 'vault' ? 'Description' : 'Caption';
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-8">
       <FormAlert id={form.errorId} errors={form.errors} />
       <Section>
-        <Field label="Title" inputProps={getInputProps(fields.title, { type: 'text' })} errors={fields.title.errors} errorId={fields.title.errorId} />
-        <RichTextEditor field={fields.content} label={captionLabel} />
+        <InputField field={fields.title} label="Title" />
+        <RichTextEditor field={fields.content} label={kind === 'vault' ? 'Description' : 'Caption'} />
         {kind !== 'image' ? (
-          <CategorySelect
+          <SelectField
             field={fields.tags}
-            options={categoriesFor(kind)}
-            onChange={setCategory}
+            label="Category"
+            placeholder="Choose a category"
+            options={categoriesFor(kind).map((type) => ({ value: type, label: CONTENT_TYPE_LABELS[type] }))}
           />
         ) : null}
       </Section>
 
-      {kind === 'text' && (!hydrated || category === 'ticketPresale') ? (
+      {/* The category as chosen so far: conform follows the select as it changes. */}
+      {kind === 'text' && (!hydrated || fields.tags.value === 'ticketPresale') ? (
         <Section title="Ticket presale" hint={hydrated ? undefined : 'Only for the Ticket Presale category.'}>
           <PresaleFields field={fields.presale} />
         </Section>
@@ -91,30 +101,30 @@ export function PostForm({
 
       <Section title={kind === 'vault' ? 'Files' : kind === 'text' ? 'Thumbnail' : undefined}>
         {kind !== 'text' ? (
-          <FileField
+          <AttachedFileField
             label={kind === 'image' ? 'Photo' : 'Audio or video file'}
             hint={
-              kind === 'image'
-                ? 'JPEG, PNG, WebP or GIF, up to 15 MB.'
-                : 'Audio: MP3, M4A, AAC, WAV, OGG or FLAC, up to 200 MB. Video: MP4, MOV or WebM, up to 1 GB.'
+              kind === 'image' ? IMAGE_HINT : 'Audio: MP3, M4A, AAC, WAV, OGG or FLAC, up to 200 MB. Video: MP4, MOV or WebM, up to 1 GB.'
             }
             file={fields.media}
             keptId={fields.mediaId}
             keptName={fields.mediaName}
             accept={kind === 'image' ? IMAGE_ACCEPT : MEDIA_ACCEPT}
             preview={previews.media}
+            uploading={sending}
           />
         ) : null}
         {kind !== 'image' ? (
-          <FileField
+          <AttachedFileField
             label="Thumbnail (optional)"
-            hint="JPEG, PNG, WebP or GIF, up to 15 MB."
+            hint={IMAGE_HINT}
             file={fields.thumbnail}
             keptId={fields.thumbnailId}
             keptName={fields.thumbnailName}
             accept={IMAGE_ACCEPT}
             preview={previews.thumbnail ? { ...previews.thumbnail, kind: 'image' } : null}
             removable={fields.removeThumbnail}
+            uploading={sending}
           />
         ) : null}
       </Section>
@@ -159,166 +169,5 @@ export function PostForm({
         </button>
       </div>
     </Form>
-  );
-}
-
-function Section({ title, hint, children }: { title?: string; hint?: string; children: ReactNode }) {
-  return (
-    <section className="space-y-5 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-7">
-      {title ? (
-        <div>
-          <h2 className="text-lg font-semibold text-white">{title}</h2>
-          {hint ? <p className="mt-1 text-sm text-white/70">{hint}</p> : null}
-        </div>
-      ) : null}
-      {children}
-    </section>
-  );
-}
-
-function CategorySelect({
-  field,
-  options,
-  onChange,
-}: {
-  field: FieldMetadata<string | undefined, any, string[]>;
-  options: readonly (keyof typeof CONTENT_TYPE_LABELS)[];
-  onChange: (value: string) => void;
-}) {
-  const { key, ...props } = getSelectProps(field);
-  const invalid = Boolean(field.errors?.length);
-  return (
-    <div>
-      <label htmlFor={props.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        Category
-      </label>
-      <select
-        key={key}
-        {...props}
-        onChange={(event) => onChange(event.currentTarget.value)}
-        className={`${inputClassName(invalid)} [&>option]:bg-navy`}
-      >
-        <option value="">Choose a category</option>
-        {options.map((type) => (
-          <option key={type} value={type}>
-            {CONTENT_TYPE_LABELS[type]}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
-  );
-}
-
-function PresaleFields({
-  field,
-}: {
-  field: FieldMetadata<{ ticketUrl?: string; saleStartsAt?: string; saleEndsAt?: string } | undefined, any, string[]>;
-}) {
-  const { ticketUrl, saleStartsAt, saleEndsAt } = field.getFieldset();
-  return (
-    <>
-      <Field
-        label="Ticket link"
-        inputProps={{ ...getInputProps(ticketUrl, { type: 'text' }), inputMode: 'url', placeholder: 'https://' }}
-        errors={ticketUrl.errors}
-        errorId={ticketUrl.errorId}
-      />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field
-          label="Presale opens (GMT, optional)"
-          inputProps={getInputProps(saleStartsAt, { type: 'datetime-local' })}
-          errors={saleStartsAt.errors}
-          errorId={saleStartsAt.errorId}
-        />
-        <Field
-          label="Presale closes (GMT, optional)"
-          inputProps={getInputProps(saleEndsAt, { type: 'datetime-local' })}
-          errors={saleEndsAt.errors}
-          errorId={saleEndsAt.errorId}
-        />
-      </div>
-    </>
-  );
-}
-
-/**
- * A file input, and the file already attached (uploaded by an earlier submission of this form, or the item's
- * current one on the edit page): its id rides in a hidden input until another file replaces it.
- */
-function FileField({
-  label,
-  hint,
-  file,
-  keptId,
-  keptName,
-  accept,
-  preview,
-  removable,
-}: {
-  label: string;
-  hint: string;
-  file: FieldMetadata<File | undefined, any, string[]>;
-  keptId: FieldMetadata<string | undefined, any, string[]>;
-  keptName: FieldMetadata<string | undefined, any, string[]>;
-  accept: string;
-  preview?: { id: string; kind: 'image' | 'audio' | 'video'; url: string } | null;
-  removable?: FieldMetadata<CheckboxInput, any, string[]>;
-}) {
-  const invalid = Boolean(file.errors?.length);
-  const attached = keptId.initialValue;
-  const shown = preview && preview.id === attached ? preview : null;
-  const { key: removeKey, ...removeProps } = removable ? getInputProps(removable, { type: 'checkbox' }) : { key: undefined };
-  return (
-    <div>
-      <input {...getInputProps(keptId, { type: 'hidden' })} key={keptId.key} />
-      <input {...getInputProps(keptName, { type: 'hidden' })} key={keptName.key} />
-      <label htmlFor={file.id} className="mb-1.5 block text-sm font-medium text-white/90">
-        {label}
-      </label>
-      {attached ? (
-        <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
-          {shown?.kind === 'image' ? <img src={shown.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
-          {shown?.kind === 'audio' ? <audio src={shown.url} controls preload="none" className="max-w-full" /> : null}
-          <p className="min-w-0 flex-1 text-sm text-white/85">
-            <span className="font-semibold text-white">Attached:</span> {keptName.initialValue || 'the current file'}. Choose a
-            file to replace it.
-          </p>
-          {removable ? (
-            <label className="flex items-center gap-2 text-sm text-white">
-              <input key={removeKey} {...removeProps} className="h-4 w-4 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent" />
-              Remove it
-            </label>
-          ) : null}
-        </div>
-      ) : null}
-      <input
-        id={file.id}
-        name={file.name}
-        type="file"
-        accept={accept}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? file.errorId : `${file.id}-hint`}
-        className="block w-full text-sm text-white/85 file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-white/25"
-      />
-      {!invalid ? (
-        <p id={`${file.id}-hint`} className="mt-1 text-sm text-white/70">
-          {hint}
-        </p>
-      ) : null}
-      <ErrorList id={file.errorId} errors={file.errors} />
-    </div>
-  );
-}
-
-/** The frame of the artist's studio pages: the artist's name, a heading, a line of help, and the page. */
-export function StudioPage({ artistName, title, intro, children }: { artistName: string; title: string; intro?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-10 sm:px-6 sm:pt-14">
-      <p className="text-sm font-semibold uppercase tracking-widest text-accent">{artistName}</p>
-      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{title}</h1>
-      {intro ? <p className="mt-3 text-base text-white/80">{intro}</p> : null}
-      <div className="mt-8">{children}</div>
-    </div>
   );
 }

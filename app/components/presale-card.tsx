@@ -42,7 +42,9 @@ export function PresaleCard({
             <dt className="text-sm text-white/75">Your presale code</dt>
             <dd className="mt-1">
               {code.revokedAt ? (
-                <span className="text-base text-red-200">Your code {code.code} was revoked. Contact the artist if you think this is a mistake.</span>
+                <span className="text-base text-red-200">
+                  Your code {code.code} was revoked. Contact the artist if you think this is a mistake.
+                </span>
               ) : (
                 <code className="inline-block select-all rounded-lg bg-navy-dark px-4 py-2 font-mono text-2xl font-bold tracking-widest text-accent">
                   {code.code}
@@ -74,9 +76,23 @@ export function PresaleCard({
  * (a resale site, a group chat) names the fan it was made for. Look one up, or see the latest; revoke one and the
  * fan's page says so. Plain forms: a GET search and a POST per code.
  */
-export function PresaleCodes({ itemId, codes, query, error }: { itemId: string; codes: Page<PresaleCodeHolder>; query: string; error?: string }) {
+export function PresaleCodes({
+  itemId,
+  codes,
+  query,
+  error,
+}: {
+  itemId: string;
+  codes: Page<PresaleCodeHolder>;
+  query: string;
+  error?: string;
+}) {
   return (
-    <section id="presale-codes" aria-labelledby="presale-codes-title" className="mt-6 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6">
+    <section
+      id="presale-codes"
+      aria-labelledby="presale-codes-title"
+      className="mt-6 rounded-2xl bg-navy-light p-5 ring-1 ring-white/10 sm:p-6"
+    >
       <h2 id="presale-codes-title" className="text-xl font-bold text-white">
         Presale codes
       </h2>
@@ -97,7 +113,10 @@ export function PresaleCodes({ itemId, codes, query, error }: { itemId: string; 
             className="mt-1 block w-56 rounded-xl border border-white/20 bg-navy-dark px-3 py-2 font-mono text-base uppercase text-white placeholder:text-white/50 focus:outline-none focus:ring-2 focus:ring-accent"
           />
         </div>
-        <button type="submit" className="rounded-full bg-white/10 px-4 py-2 text-base font-semibold text-white hover:bg-white/20 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
+        <button
+          type="submit"
+          className="rounded-full bg-white/10 px-4 py-2 text-base font-semibold text-white hover:bg-white/20 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+        >
           Look up
         </button>
       </Form>
@@ -121,7 +140,10 @@ export function PresaleCodes({ itemId, codes, query, error }: { itemId: string; 
                   <input type="hidden" name="intent" value="revoke-code" />
                   <input type="hidden" name="itemId" value={itemId} />
                   <input type="hidden" name="codeId" value={code._id} />
-                  <button type="submit" className="rounded-full border border-red-300/60 px-4 py-1.5 text-sm font-semibold text-red-200 hover:bg-red-400/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300">
+                  <button
+                    type="submit"
+                    className="rounded-full border border-red-300/60 px-4 py-1.5 text-sm font-semibold text-red-200 hover:bg-red-400/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+                  >
                     Revoke<span className="sr-only"> code {code.code}</span>
                   </button>
                 </Form>

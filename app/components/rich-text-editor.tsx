@@ -1,7 +1,7 @@
-import { getTextareaProps, useInputControl, type FieldMetadata } from '@conform-to/react';
+import { useInputControl, type FieldMetadata } from '@conform-to/react';
 import { useEffect, useRef, type ClipboardEvent, type ReactNode } from 'react';
 import { CAPTION_MAX, visibleTextLength } from '#contract/content-rules';
-import { ErrorList, inputClassName } from './forms';
+import { ErrorList, TextareaField } from './forms';
 import { useHydrated } from './use-hydrated';
 
 /** Plain text (a caption that arrived from the textarea, or an old one) as paragraphs the editor can show. */
@@ -24,26 +24,29 @@ const SAFE_LINK = /^(https?:\/\/|mailto:)\S+$/i;
  * writes its HTML into a hidden input named `content`. The API sanitises whatever arrives and counts the 4000
  * characters on the visible text, as the counter here does.
  */
-export function RichTextEditor({ field, label }: { field: FieldMetadata<string | undefined, any, string[]>; label: string }) {
+export function RichTextEditor({
+  field,
+  label,
+}: {
+  field: FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+  label: string;
+}) {
   const hydrated = useHydrated();
-  const invalid = Boolean(field.errors?.length);
   if (!hydrated) {
-    const { key, ...props } = getTextareaProps(field);
-    return (
-      <div>
-        <label htmlFor={props.id} className="mb-1.5 block text-sm font-medium text-white/90">
-          {label}
-        </label>
-        <textarea key={key} {...props} rows={8} className={inputClassName(invalid)} />
-        {!invalid ? <p className="mt-1 text-sm text-white/70">Leave an empty line between paragraphs.</p> : null}
-        <ErrorList id={field.errorId} errors={field.errors} />
-      </div>
-    );
+    return <TextareaField field={field} label={label} hint="Leave an empty line between paragraphs." textareaProps={{ rows: 8 }} />;
   }
-  return <Editor field={field} label={label} invalid={invalid} />;
+  return <Editor field={field} label={label} invalid={Boolean(field.errors?.length)} />;
 }
 
-function Editor({ field, label, invalid }: { field: FieldMetadata<string | undefined, any, string[]>; label: string; invalid: boolean }) {
+function Editor({
+  field,
+  label,
+  invalid,
+}: {
+  field: FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+  label: string;
+  invalid: boolean;
+}) {
   const control = useInputControl(field);
   const editor = useRef<HTMLDivElement>(null);
   const labelId = `${field.id}-label`;
@@ -53,7 +56,9 @@ function Editor({ field, label, invalid }: { field: FieldMetadata<string | undef
     // An empty editor starts with a paragraph, so the first line typed is one too.
     editor.current.innerHTML = textToHtml(field.initialValue ?? '') || '<p><br></p>';
     document.execCommand('defaultParagraphSeparator', false, 'p');
-    // Once, on mount: React must not rewrite what the artist is typing.
+    // Once per field (on mount, or when conform gives the field a new key): React must not rewrite what the artist
+    // is typing, so a new initialValue alone does not come in.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [field.key]);
 
   const sync = () => control.change(editor.current?.innerHTML ?? '');
@@ -81,11 +86,20 @@ function Editor({ field, label, invalid }: { field: FieldMetadata<string | undef
 
   return (
     <div>
+      {/* Clicked, it does what a label does for the mouse; the keyboard reaches the editor by Tab. */}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
       <p id={labelId} className="mb-1.5 block text-sm font-medium text-white/90" onClick={() => editor.current?.focus()}>
         {label}
       </p>
-      <div className={`overflow-hidden rounded-lg border bg-white/5 focus-within:ring-2 focus-within:ring-accent ${invalid ? 'border-red-400' : 'border-white/25'}`}>
-        <div role="toolbar" aria-label="Formatting" aria-controls={field.id} className="flex flex-wrap gap-1 border-b border-white/15 px-2 py-1.5">
+      <div
+        className={`overflow-hidden rounded-lg border bg-white/5 focus-within:ring-2 focus-within:ring-accent ${invalid ? 'border-red-400' : 'border-white/25'}`}
+      >
+        <div
+          role="toolbar"
+          aria-label="Formatting"
+          aria-controls={field.id}
+          className="flex flex-wrap gap-1 border-b border-white/15 px-2 py-1.5"
+        >
           <ToolButton label="Bold" onClick={() => run('bold')}>
             <span className="font-bold">B</span>
           </ToolButton>

@@ -1,23 +1,10 @@
-import { getInputProps, useInputControl, type FieldMetadata } from '@conform-to/react';
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
+import { useInputControl, type FieldMetadata } from '@conform-to/react';
 import { useState, type ChangeEvent } from 'react';
-import { defaultSchedule, formatScheduleDate, parseScheduleDate, type CalendarDate } from '#contract/content-rules';
+import { defaultSchedule } from '#contract/content-rules';
 import type { CheckboxInput } from '#contract/content-schemas';
-import { ErrorList, inputClassName } from './forms';
+import { CheckboxField, InputField } from './forms';
+import { Calendar } from './schedule-calendar';
 import { useHydrated } from './use-hydrated';
-
-/** Spec §2: the year picker's default range. */
-export const YEAR_RANGE = 12;
-const WEEKDAYS = [
-  ['Mo', 'Monday'],
-  ['Tu', 'Tuesday'],
-  ['We', 'Wednesday'],
-  ['Th', 'Thursday'],
-  ['Fr', 'Friday'],
-  ['Sa', 'Saturday'],
-  ['Su', 'Sunday'],
-] as const;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 export interface ScheduleFields {
   enabled?: CheckboxInput;
@@ -37,16 +24,17 @@ export function maskTime(text: string) {
   return [digits.slice(0, 2), digits.slice(2)].filter(Boolean).join(':');
 }
 
-const utcToday = (now: Date): CalendarDate => ({ day: now.getUTCDate(), month: now.getUTCMonth() + 1, year: now.getUTCFullYear() });
-const dayNumber = ({ year, month, day }: CalendarDate) => Date.UTC(year, month - 1, day) / 86_400_000;
-
 /**
  * The post scheduling widget (spec §2, §4, §5). Without JavaScript it is a checkbox and two text inputs, which the
  * action validates. With JavaScript the inputs show only while "Schedule post" is on; turning it on with empty
  * inputs proposes 30 minutes from now (UTC); turning it off keeps the values (the schema then skips them); and a
  * calendar (weeks from Monday, past days disabled) with a year picker fills the date.
  */
-export function ScheduleWidget({ field }: { field: FieldMetadata<ScheduleFields | undefined, any, string[]> }) {
+export function ScheduleWidget<Schema extends Record<string, unknown>>({
+  field,
+}: {
+  field: FieldMetadata<ScheduleFields | undefined, Schema, string[]>;
+}) {
   const hydrated = useHydrated();
   const { enabled, date, time } = field.getFieldset();
   const [on, setOn] = useState(enabled.initialValue === 'on' || enabled.initialValue === 'true');
@@ -63,306 +51,46 @@ export function ScheduleWidget({ field }: { field: FieldMetadata<ScheduleFields 
     }
   }
 
-  const { defaultValue: _date, key: dateKey, ...dateProps } = getInputProps(date, { type: 'text' });
-  const { defaultValue: _time, key: timeKey, ...timeProps } = getInputProps(time, { type: 'text' });
-  const { key: enabledKey, ...enabledProps } = getInputProps(enabled, { type: 'checkbox' });
-  const showInputs = !hydrated || on;
+  const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
 
   return (
     <fieldset>
       <legend className="sr-only">Scheduling</legend>
       <div className="space-y-4">
-        <label className="flex items-center gap-3 text-base font-medium text-white">
-          <input
-            key={enabledKey}
-            {...enabledProps}
-            onChange={toggle}
-            className="h-5 w-5 rounded border-white/40 bg-white/10 accent-accent text-accent focus:ring-accent"
-          />
-          Schedule post
-        </label>
+        <CheckboxField field={enabled} label="Schedule post" inputProps={{ onChange: toggle }} />
         {!hydrated ? (
           <p className="text-sm text-white/70">Tick it to publish at a later date and time (GMT), at least 10 minutes from now.</p>
         ) : null}
-        <div hidden={!showInputs}>
+        <div hidden={hydrated && !on}>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div>
-              <label htmlFor={date.id} className="mb-1.5 block text-sm font-medium text-white/90">
-                Date (DD/MM/YYYY)
-              </label>
-              <div className="flex gap-2">
-                <input
-                  key={dateKey}
-                  {...dateProps}
-                  value={dateControl.value ?? ''}
-                  onChange={(event) => dateControl.change(maskDate(event.currentTarget.value))}
-                  onBlur={dateControl.blur}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="DD/MM/YYYY"
-                  maxLength={10}
-                  className={inputClassName(Boolean(date.errors?.length))}
-                />
-                {hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
-              </div>
-              <ErrorList id={date.errorId} errors={date.errors} />
-            </div>
-            <div>
-              <label htmlFor={time.id} className="mb-1.5 block text-sm font-medium text-white/90">
-                Time (HH:MM, GMT)
-              </label>
-              <input
-                key={timeKey}
-                {...timeProps}
-                value={timeControl.value ?? ''}
-                onChange={(event) => timeControl.change(maskTime(event.currentTarget.value))}
-                onBlur={timeControl.blur}
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="HH:MM"
-                maxLength={5}
-                className={inputClassName(Boolean(time.errors?.length))}
-              />
-              <ErrorList id={time.errorId} errors={time.errors} />
-            </div>
+            <InputField
+              field={date}
+              label="Date (DD/MM/YYYY)"
+              inputProps={{
+                ...typed,
+                value: dateControl.value ?? '',
+                onChange: (event) => dateControl.change(maskDate(event.currentTarget.value)),
+                onBlur: dateControl.blur,
+                placeholder: 'DD/MM/YYYY',
+                maxLength: 10,
+              }}
+              addon={hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
+            />
+            <InputField
+              field={time}
+              label="Time (HH:MM, GMT)"
+              inputProps={{
+                ...typed,
+                value: timeControl.value ?? '',
+                onChange: (event) => timeControl.change(maskTime(event.currentTarget.value)),
+                onBlur: timeControl.blur,
+                placeholder: 'HH:MM',
+                maxLength: 5,
+              }}
+            />
           </div>
         </div>
       </div>
     </fieldset>
-  );
-}
-
-const navButton =
-  'rounded-full p-2 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:opacity-30';
-
-/** The calendar behind the date input: a popover with a month grid and a year picker. */
-export function Calendar({
-  value,
-  onChange,
-  now = () => new Date(),
-  yearRange = YEAR_RANGE,
-}: {
-  value: string | undefined;
-  onChange: (value: string) => void;
-  now?: () => Date;
-  yearRange?: number;
-}) {
-  return (
-    <Popover className="relative">
-      <PopoverButton className="flex h-full items-center rounded-lg border border-white/25 bg-white/5 px-3 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
-        <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
-          <path
-            fillRule="evenodd"
-            d="M5.75 2a.75.75 0 0 1 .75.75V4h7V2.75a.75.75 0 0 1 1.5 0V4h.25A2.75 2.75 0 0 1 18 6.75v8.5A2.75 2.75 0 0 1 15.25 18H4.75A2.75 2.75 0 0 1 2 15.25v-8.5A2.75 2.75 0 0 1 4.75 4H5V2.75A.75.75 0 0 1 5.75 2Zm-1 5.5c-.69 0-1.25.56-1.25 1.25v6.5c0 .69.56 1.25 1.25 1.25h10.5c.69 0 1.25-.56 1.25-1.25v-6.5c0-.69-.56-1.25-1.25-1.25H4.75Z"
-            clipRule="evenodd"
-          />
-        </svg>
-        <span className="sr-only">Choose a date from the calendar</span>
-      </PopoverButton>
-      <PopoverPanel
-        anchor={{ to: 'bottom end', gap: 8, padding: 8 }}
-        className="z-40 w-[18.5rem] rounded-xl bg-navy-light p-3 shadow-xl ring-1 ring-white/15"
-      >
-        {({ close }) => (
-          <CalendarGrid
-            value={value}
-            now={now}
-            yearRange={yearRange}
-            onChange={(picked) => {
-              onChange(picked);
-              close();
-            }}
-          />
-        )}
-      </PopoverPanel>
-    </Popover>
-  );
-}
-
-/** The month grid (weeks from Monday, past days disabled, the selected day highlighted) and the year picker. */
-export function CalendarGrid({
-  value,
-  onChange,
-  now = () => new Date(),
-  yearRange = YEAR_RANGE,
-}: {
-  value: string | undefined;
-  onChange: (value: string) => void;
-  now?: () => Date;
-  yearRange?: number;
-}) {
-  const today = utcToday(now());
-  const selected = parseScheduleDate(value);
-  const minYear = today.year;
-  const maxYear = today.year + yearRange - 1;
-  const start = selected && selected.year >= minYear && selected.year <= maxYear ? selected : today;
-  const [view, setView] = useState({ year: start.year, month: start.month });
-  const [picking, setPicking] = useState(false);
-
-  if (picking) {
-    return (
-      <YearPicker
-        year={view.year}
-        minYear={minYear}
-        maxYear={maxYear}
-        onPick={(year) => {
-          const month = year === today.year ? Math.max(view.month, today.month) : view.month;
-          setView({ year, month });
-          setPicking(false);
-        }}
-      />
-    );
-  }
-
-  const firstWeekday = (new Date(Date.UTC(view.year, view.month - 1, 1)).getUTCDay() + 6) % 7;
-  const days = new Date(Date.UTC(view.year, view.month, 0)).getUTCDate();
-  const cells: (number | null)[] = [...Array<null>(firstWeekday).fill(null), ...Array.from({ length: days }, (_, i) => i + 1)];
-  while (cells.length % 7) cells.push(null);
-  const weeks = Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
-  const atFirstMonth = view.year < today.year || (view.year === today.year && view.month <= today.month);
-  const atLastMonth = view.year > maxYear || (view.year === maxYear && view.month === 12);
-  const step = (delta: number) =>
-    setView(({ year, month }) => {
-      const index = year * 12 + (month - 1) + delta;
-      return { year: Math.floor(index / 12), month: (index % 12) + 1 };
-    });
-
-  return (
-    <div>
-      <div className="mb-2 flex items-center justify-between gap-2">
-        <button type="button" className={navButton} onClick={() => step(-1)} disabled={atFirstMonth} aria-label="Previous month">
-          <Chevron direction="left" />
-        </button>
-        <button
-          type="button"
-          onClick={() => setPicking(true)}
-          className="rounded-full px-3 py-1.5 text-base font-semibold text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-          aria-label={`${MONTHS[view.month - 1]} ${view.year}: choose a year`}
-        >
-          {MONTHS[view.month - 1]} {view.year}
-        </button>
-        <button type="button" className={navButton} onClick={() => step(1)} disabled={atLastMonth} aria-label="Next month">
-          <Chevron direction="right" />
-        </button>
-      </div>
-      <table className="w-full table-fixed border-collapse text-center" aria-label={`${MONTHS[view.month - 1]} ${view.year}`}>
-        <thead>
-          <tr>
-            {WEEKDAYS.map(([short, long]) => (
-              <th key={short} scope="col" abbr={long} className="pb-1 text-xs font-semibold text-white/70">
-                {short}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {weeks.map((week, w) => (
-            <tr key={w}>
-              {week.map((day, d) => {
-                if (day === null) return <td key={d} />;
-                const cell = { year: view.year, month: view.month, day };
-                const past = dayNumber(cell) < dayNumber(today);
-                const isSelected = Boolean(selected && dayNumber(selected) === dayNumber(cell));
-                const isToday = dayNumber(today) === dayNumber(cell);
-                return (
-                  <td key={d} className="p-0.5">
-                    <button
-                      type="button"
-                      disabled={past}
-                      aria-pressed={isSelected}
-                      aria-current={isToday ? 'date' : undefined}
-                      aria-label={`${WEEKDAYS[d][1]} ${day} ${MONTHS[view.month - 1]} ${view.year}`}
-                      onClick={() => onChange(formatScheduleDate(new Date(Date.UTC(view.year, view.month - 1, day))))}
-                      className={`h-9 w-9 rounded-full text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:text-white/30 ${
-                        isSelected
-                          ? 'bg-accent font-bold text-navy'
-                          : `text-white hover:bg-white/10 ${isToday ? 'ring-1 ring-inset ring-accent/70' : ''}`
-                      }`}
-                    >
-                      {day}
-                    </button>
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Spec §2: a grid of 4 columns over 12 years; years outside minYear–maxYear are disabled. */
-export function YearPicker({
-  year,
-  minYear,
-  maxYear,
-  onPick,
-}: {
-  year: number;
-  minYear: number;
-  maxYear: number;
-  onPick: (year: number) => void;
-}) {
-  const [pageStart, setPageStart] = useState(Math.floor(year / YEAR_RANGE) * YEAR_RANGE);
-  const years = Array.from({ length: YEAR_RANGE }, (_, i) => pageStart + i);
-  return (
-    <div>
-      <div className="mb-2 flex items-center justify-between gap-2">
-        <button
-          type="button"
-          className={navButton}
-          onClick={() => setPageStart((start) => start - YEAR_RANGE)}
-          disabled={pageStart <= minYear}
-          aria-label="Earlier years"
-        >
-          <Chevron direction="left" />
-        </button>
-        <p className="text-base font-semibold text-white" id="year-picker-title">
-          {years[0]}–{years[years.length - 1]}
-        </p>
-        <button
-          type="button"
-          className={navButton}
-          onClick={() => setPageStart((start) => start + YEAR_RANGE)}
-          disabled={pageStart + YEAR_RANGE > maxYear}
-          aria-label="Later years"
-        >
-          <Chevron direction="right" />
-        </button>
-      </div>
-      <div role="group" aria-labelledby="year-picker-title" className="grid grid-cols-4 gap-1.5">
-        {years.map((candidate) => (
-          <button
-            key={candidate}
-            type="button"
-            disabled={candidate < minYear || candidate > maxYear}
-            aria-pressed={candidate === year}
-            onClick={() => onPick(candidate)}
-            className={`rounded-full py-2 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:text-white/30 ${
-              candidate === year ? 'bg-accent font-bold text-navy' : 'text-white hover:bg-white/10'
-            }`}
-          >
-            {candidate}
-          </button>
-        ))}
-      </div>
-    </div>
-  );
-}
-
-function Chevron({ direction }: { direction: 'left' | 'right' }) {
-  return (
-    <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
-      <path
-        fillRule="evenodd"
-        d={
-          direction === 'left'
-            ? 'M12.8 4.2a1 1 0 0 1 0 1.4L8.4 10l4.4 4.4a1 1 0 0 1-1.4 1.4l-5.1-5.1a1 1 0 0 1 0-1.4l5.1-5.1a1 1 0 0 1 1.4 0Z'
-            : 'M7.2 15.8a1 1 0 0 1 0-1.4l4.4-4.4-4.4-4.4a1 1 0 1 1 1.4-1.4l5.1 5.1a1 1 0 0 1 0 1.4l-5.1 5.1a1 1 0 0 1-1.4 0Z'
-        }
-        clipRule="evenodd"
-      />
-    </svg>
   );
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
-import { StudioPage } from '~/components/post-form';
+import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';

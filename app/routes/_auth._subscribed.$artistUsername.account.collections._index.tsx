@@ -47,7 +47,7 @@ export default function YourCollections() {
           <ul className="mt-4 divide-y divide-white/10 rounded-2xl bg-navy-light ring-1 ring-white/10">
             {collections.data.map((collection) => (
               <li key={collection._id} className="flex items-center gap-4 p-4">
-                {collection.cover?.thumbnailUrl ?? collection.cover?.url ? (
+                {(collection.cover?.thumbnailUrl ?? collection.cover?.url) ? (
                   <img
                     src={collection.cover.thumbnailUrl ?? collection.cover.url}
                     alt=""

@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CollectionForm } from '~/components/collection-form';
-import { StudioPage } from '~/components/post-form';
+import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';
 import { collectionFormAction, listPickableItems } from '~/utils/collections.server';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' },
+];
 
 /** /{artist}/account/collections/new: a title, a description, a cover and the chosen items in order. */
 export async function loader(args: LoaderFunctionArgs) {

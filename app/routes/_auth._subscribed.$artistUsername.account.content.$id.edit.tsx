@@ -1,15 +1,18 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { Spinner } from '~/components/forms';
-import { PostForm, StudioPage, type PostFormDefaults } from '~/components/post-form';
+import { PostForm, type PostFormDefaults } from '~/components/post-form';
+import { StudioPage } from '~/components/studio-page';
 import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';
-import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
+import { requireOwnArtist } from '~/utils/auth.server';
 import { formKindFor, isoToGmtInput } from '~/utils/content-form';
-import { getContent, postFormAction, type OwnContentItem } from '~/utils/content-create.server';
+import { editContentAction, getContent, type OwnContentItem } from '~/utils/content-create.server';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Edit “${data.item.title}” | Stagedoor` : 'Edit | Stagedoor' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Edit “${data.item.title}” | Stagedoor` : 'Edit | Stagedoor' },
+];
 
 /** The item as the post form's values (strings, a checkbox as 'on'), with its files kept by id. */
 function formDefaults(item: OwnContentItem): PostFormDefaults {
@@ -24,7 +27,11 @@ function formDefaults(item: OwnContentItem): PostFormDefaults {
       : undefined,
     schedule: schedule ? { enabled: schedule.enabled ? 'on' : undefined, date: schedule.date, time: schedule.time } : undefined,
     presale: item.presale
-      ? { ticketUrl: item.presale.ticketUrl, saleStartsAt: isoToGmtInput(item.presale.saleStartsAt), saleEndsAt: isoToGmtInput(item.presale.saleEndsAt) }
+      ? {
+          ticketUrl: item.presale.ticketUrl,
+          saleStartsAt: isoToGmtInput(item.presale.saleStartsAt),
+          saleEndsAt: isoToGmtInput(item.presale.saleEndsAt),
+        }
       : undefined,
     thumbnailId: item.thumbnail?._id,
     mediaId: item.media?._id,
@@ -33,12 +40,11 @@ function formDefaults(item: OwnContentItem): PostFormDefaults {
 
 /**
  * /{artist}/account/content/{id}/edit: the item's own creation form, filled in from GET /content/{id}, and a
- * Delete button. Saving replaces the item (PUT /content/{id}; poll answers keep their votes by id).
+ * Delete button (the action: editContentAction).
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
-  const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const item = await getContent(api, args.params.id ?? '');
+  const [{ artist }, item] = await Promise.all([requireOwnArtist(api, args.params.artistUsername), getContent(api, args.params.id ?? '')]);
   return {
     artist: { username: artist.username, name: artist.name },
     item: { id: item._id, title: item.title, typeLabel: item.typeLabel, state: item.state },
@@ -51,19 +57,7 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-export async function action(args: ActionFunctionArgs) {
-  const { request, params } = args;
-  const api = apiFor(args);
-  const { artist } = await requireOwnArtist(api, params.artistUsername);
-  const item = await getContent(api, params.id ?? '');
-  if (!(request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
-    const formData = await request.formData();
-    invariantResponse(formData.get('intent') === 'delete', 'Bad request', { status: 400 });
-    await api.delete(`/content/${encodeURIComponent(item._id)}`);
-    throw redirect(`/${artist.username}/account/content?deleted=true`);
-  }
-  return postFormAction(args, formKindFor(item.type, item.media?.kind), item._id);
-}
+export const action = editContentAction;
 
 const STATE_LABEL = { draft: 'Draft', scheduled: 'Scheduled', published: 'Published' } as const;
 
@@ -100,7 +94,9 @@ function DeleteItem({ title }: { title: string }) {
       <h2 id="delete-title" className="text-lg font-semibold text-white">
         Delete
       </h2>
-      <p className="mt-1 text-base text-white/80">Deleting removes it for everyone, with its poll votes, comments and bookmarks. This can't be undone.</p>
+      <p className="mt-1 text-base text-white/80">
+        Deleting removes it for everyone, with its poll votes, comments and bookmarks. This can't be undone.
+      </p>
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
         <input type="hidden" name="intent" value="delete" />
         {hydrated && !confirming ? (

@@ -9,7 +9,9 @@ import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
 import { listOwnContent, type OwnContentItem } from '~/utils/content-create.server';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' },
+];
 
 /** Published items per page; drafts and scheduled items are few, and shown up to UNPUBLISHED_LIMIT. */
 const PUBLISHED_PAGE_SIZE = 20;

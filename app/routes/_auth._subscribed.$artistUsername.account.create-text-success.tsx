@@ -9,7 +9,11 @@ import { getContent } from '~/utils/content-create.server';
 const MISSING_ID_MESSAGE = 'Search parameter id is required and must be a non-empty string.';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.status === 'published' ? 'Published' : data.status === 'draft' ? 'Saved as a draft' : 'Scheduled'} | Stagedoor` : 'Stagedoor' },
+  {
+    title: data
+      ? `${data.status === 'published' ? 'Published' : data.status === 'draft' ? 'Saved as a draft' : 'Scheduled'} | Stagedoor`
+      : 'Stagedoor',
+  },
 ];
 
 /**
@@ -41,7 +45,8 @@ const linkClass =
 
 export default function CreateTextSuccess() {
   const { artist, item, status, scheduledAt } = useLoaderData<typeof loader>();
-  const heading = status === 'published' ? 'Published' : status === 'draft' ? 'Saved as a draft' : `Scheduled for ${formatGmt(scheduledAt!)}`;
+  const heading =
+    status === 'published' ? 'Published' : status === 'draft' ? 'Saved as a draft' : `Scheduled for ${formatGmt(scheduledAt!)}`;
   const createAgain = CREATE_PAGE[item.mediaType] ?? 'create-text';
   return (
     <div className="mx-auto w-full max-w-2xl px-4 pb-20 pt-12 text-center sm:px-6 sm:pt-20">
@@ -56,10 +61,16 @@ export default function CreateTextSuccess() {
             : 'appears for your subscribers at that time. Until then only you can see it.'}
       </p>
       <div className="mt-8 flex flex-col items-stretch justify-center gap-3 sm:flex-row">
-        <Link to={`/${artist.username}/vault/${item.id}?type=${item.mediaType}&from=home`} className={`${linkClass} bg-accent text-navy hover:bg-accent-dark`}>
+        <Link
+          to={`/${artist.username}/vault/${item.id}?type=${item.mediaType}&from=home`}
+          className={`${linkClass} bg-accent text-navy hover:bg-accent-dark`}
+        >
           View it
         </Link>
-        <Link to={`/${artist.username}/account/${createAgain}`} className={`${linkClass} border border-white/40 text-white hover:bg-white/10`}>
+        <Link
+          to={`/${artist.username}/account/${createAgain}`}
+          className={`${linkClass} border border-white/40 text-white hover:bg-white/10`}
+        >
           Create another
         </Link>
         <Link to={`/${artist.username}`} className={`${linkClass} text-white/85 hover:text-white`}>

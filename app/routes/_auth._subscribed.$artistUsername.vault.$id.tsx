@@ -170,7 +170,14 @@ export default function VaultItem() {
         {item.presale ? (
           <div className="mt-8">
             <PresaleCard presale={item.presale} code={presaleCode} isOwner={isOwner} />
-            {presaleCodes ? <PresaleCodes itemId={item._id} codes={presaleCodes} query={codeQuery} error={errorsFor('revoke-code', 'presaleCodes')?.[0]} /> : null}
+            {presaleCodes ? (
+              <PresaleCodes
+                itemId={item._id}
+                codes={presaleCodes}
+                query={codeQuery}
+                error={errorsFor('revoke-code', 'presaleCodes')?.[0]}
+              />
+            ) : null}
           </div>
         ) : null}
 
@@ -186,7 +193,7 @@ export default function VaultItem() {
           limit={COMMENTS_PAGE_SIZE}
           highlightId={commentId}
           pageHref={pageHref}
-          textErrors={errorsFor('comment', 'text')}
+          actionResult={result}
           listErrors={errorsFor('delete-comment', 'comments')}
         />
       </div>

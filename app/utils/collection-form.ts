@@ -1,9 +1,15 @@
 import type { SubmissionResult } from '@conform-to/react';
 import * as z from 'zod/mini';
-import { CollectionSchema } from '#contract/content-schemas';
+import { CheckboxSchema, CollectionSchema } from '#contract/content-schemas';
 
-/** The form's own fields; the items are read from their checkboxes and order inputs. */
-export const CollectionFormSchema = z.pick(CollectionSchema, { title: true, description: true });
+/** The form's own fields (the browser checks them as the action does); the items are read from their checkboxes and order inputs. */
+export const CollectionFormSchema = z.object({
+  ...z.pick(CollectionSchema, { title: true, description: true }).shape,
+  cover: z.optional(z.file()),
+  removeCover: CheckboxSchema,
+});
+
+export type CollectionFormInput = z.input<typeof CollectionFormSchema>;
 
 /**
  * The form's values as the action reads them: its own fields, and what the page must show again after a refusal or a
@@ -16,6 +22,16 @@ export const CollectionFormValues = z.object({
   coverId: z.optional(z.string()),
   coverName: z.optional(z.string()),
 });
+
+/**
+ * The collection pages' forms, told apart by intent: save (also Enter in a field), a move of one item (its button says
+ * `move-up:{id}`, which the action reads as intent=move once it has moved the item), or the edit page's delete.
+ */
+export const CollectionActionSchema = z.discriminatedUnion('intent', [
+  z.object({ ...CollectionFormValues.shape, intent: z.optional(z.literal('save')) }),
+  z.object({ ...CollectionFormValues.shape, intent: z.literal('move') }),
+  z.object({ intent: z.literal('delete') }),
+]);
 
 /** The chosen items and the cover of a reply from the collection action (an empty reply: none). */
 export function keptChoices(result: Pick<SubmissionResult<string[]>, 'initialValue'> | undefined) {

@@ -1,5 +1,6 @@
+import type { Submission } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { CollectionFormValues } from './collection-form';
+import { CollectionActionSchema } from './collection-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
 import { listOwnContent, readPostForm, type MediaItem, type OwnContentItem } from './content-create.server';
@@ -22,9 +23,12 @@ export interface OwnCollection {
 }
 
 export async function listOwnCollections(api: ApiClient, username: string) {
-  const answer = await api.get<{ data: { data: OwnCollection[]; total: number } }>(`/performers/${encodeURIComponent(username)}/collections`, {
-    params: { limit: 100 },
-  });
+  const answer = await api.get<{ data: { data: OwnCollection[]; total: number } }>(
+    `/performers/${encodeURIComponent(username)}/collections`,
+    {
+      params: { limit: 100 },
+    },
+  );
   return answer.data;
 }
 
@@ -65,6 +69,8 @@ export async function listPickableItems(api: ApiClient, username: string): Promi
     }));
 }
 
+const MOVE = /^move-(up|down):(.+)$/;
+
 /**
  * The chosen items in their order: the checked `item` boxes, sorted by each one's `order-{id}` number (an empty or
  * unreadable number goes last), ties kept in the list's order. A `move-up:{id}` / `move-down:{id}` intent swaps the
@@ -79,8 +85,7 @@ export function chosenItems(formData: FormData) {
   });
   ranked.sort((a, b) => a.order - b.order || a.index - b.index);
   const ids = [...new Set(ranked.map((r) => r.id))];
-  const intent = String(formData.get('intent') ?? '');
-  const move = /^move-(up|down):(.+)$/.exec(intent);
+  const move = MOVE.exec(String(formData.get('intent') ?? ''));
   if (move) {
     const at = ids.indexOf(move[2]);
     const to = move[1] === 'up' ? at - 1 : at + 1;
@@ -90,41 +95,58 @@ export function chosenItems(formData: FormData) {
 }
 
 /**
- * The action of /{artist}/account/collections/new and …/{id}/edit: a multipart form (the cover streams to
- * POST /media?kind=image), or the edit page's delete form. A move intent re-shows the form with the new order;
- * save creates or replaces the collection and goes to its fan-facing page.
+ * The action of /{artist}/account/collections/new and …/{id}/edit (CollectionActionSchema): the multipart collection
+ * form (the cover streams to POST /media?kind=image), or the edit page's delete button. A move shows the form again in
+ * the new order; save creates or replaces the collection and goes to its fan-facing page.
  */
 export async function collectionFormAction(args: ActionFunctionArgs, collectionId?: string) {
   const { request, params } = args;
   const api = apiFor(args);
   const { artist } = await requireOwnArtist(api, params.artistUsername);
-  const contentType = request.headers.get('Content-Type') ?? '';
-  if (collectionId && contentType.startsWith('application/x-www-form-urlencoded')) {
-    const form = await request.formData();
-    invariantResponse(form.get('intent') === 'delete', 'Bad request', { status: 400 });
-    await api.delete(`/collections/${encodeURIComponent(collectionId)}`);
-    throw redirect(`/${artist.username}/account/collections?deleted=true`);
-  }
-  invariantResponse(contentType.startsWith('multipart/form-data'), 'Bad request', { status: 400 });
-  const { formData, uploads, uploadErrors } = await readPostForm(api, request, { cover: 'image' });
+  const { formData, uploads, uploadErrors } = (request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')
+    ? await readPostForm(api, request, { cover: 'image' })
+    : { formData: await request.formData(), uploads: {}, uploadErrors: {} };
+  // The chosen items (a move applied), the cover kept or not: written into the form, so that a reply shows them.
   const itemIds = chosenItems(formData);
-  const removeCover = formData.get('removeCover') === 'on' && !uploads.cover;
   formData.delete('itemIds');
   itemIds.forEach((id, index) => formData.set(`itemIds[${index}]`, id));
-  if (removeCover) formData.delete('coverId');
-  const submission = parseGuardedForm(formData, CollectionFormValues);
-  if (String(formData.get('intent') ?? '').startsWith('move-')) return formReply(submission, {}, 200);
+  if (formData.get('removeCover') === 'on' && !uploads.cover) formData.delete('coverId');
+  if (MOVE.test(String(formData.get('intent') ?? ''))) formData.set('intent', 'move');
+  const submission = parseGuardedForm(formData, CollectionActionSchema);
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
+    // A form that names no intent we know is not one of our pages' forms.
+    if (submission.status !== 'success' && submission.error?.intent) throw new Response('Bad request', { status: 400 });
     return formReply(submission, { fieldErrors: uploadErrors });
   }
-  const { title, description, coverId } = submission.value;
-  const body = { title, description, coverId: coverId || null, itemIds };
-  let saved: OwnCollection;
+  const value = submission.value;
+  switch (value.intent) {
+    case 'delete':
+      invariantResponse(collectionId, 'Bad request', { status: 400 });
+      await api.delete(`/collections/${encodeURIComponent(collectionId)}`);
+      return redirect(`/${artist.username}/account/collections?deleted=true`);
+    case 'move':
+      return formReply(submission, {}, 200);
+    case 'save':
+    case undefined: {
+      const body = { title: value.title, description: value.description, coverId: value.coverId || null, itemIds };
+      return saveCollection(api, artist.username, submission, body, collectionId);
+    }
+  }
+}
+
+/** Creates the collection, or replaces `collectionId`; the api's refusal comes back on the form's fields. */
+async function saveCollection<Output>(
+  api: ApiClient,
+  artistUsername: string,
+  submission: Submission<unknown, string[], Output>,
+  body: { title: string; description: string; coverId: string | null; itemIds: string[] },
+  collectionId?: string,
+) {
   try {
     const answer = collectionId
       ? await api.put<{ data: OwnCollection }>(`/collections/${encodeURIComponent(collectionId)}`, body)
       : await api.post<{ data: OwnCollection }>('/collections', body);
-    saved = answer.data;
+    return redirect(`/${artistUsername}/collection/${answer.data._id}`);
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     const fieldErrors: Record<string, string[]> = {};
@@ -134,5 +156,4 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
     }
     return formReply(submission, Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] });
   }
-  throw redirect(`/${artist.username}/collection/${saved._id}`);
 }

@@ -1,9 +1,10 @@
+import type { Submission } from '@conform-to/react';
 import { redirect, unstable_parseMultipartFormData, type ActionFunctionArgs, type UploadHandlerPart } from '@remix-run/node';
 import { randomUUID } from 'node:crypto';
 import type { ContentType } from '#contract/content-types';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
-import { createPostFormSchema, postBody, type PostFormKind } from './content-form';
+import { createEditFormSchema, createPostFormSchema, formKindFor, postBody, type PostFormKind, type PostFormValue } from './content-form';
 import { parseGuardedForm } from './form-guard.server';
 import { formReply } from './form-reply.server';
 
@@ -152,7 +153,7 @@ async function streamToMedia(api: ApiClient, part: UploadHandlerPart, rule: File
   }
   if (rule === 'audio-or-video' && media.kind === 'image') {
     await deleteMedia(api, media._id);
-    return { error: 'This file type isn\'t supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.' };
+    return { error: "This file type isn't supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video." };
   }
   return { id: media._id, name: part.filename ?? '', kind: media.kind };
 }
@@ -194,7 +195,13 @@ export function formFieldErrors(errors: Record<string, string[]>) {
   const renamed: Record<string, string[]> = {};
   for (const [path, messages] of Object.entries(errors)) {
     const name =
-      path === 'thumbnailId' ? 'thumbnail' : path === 'mediaId' ? 'media' : path === 'type' ? 'tags' : path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+      path === 'thumbnailId'
+        ? 'thumbnail'
+        : path === 'mediaId'
+          ? 'media'
+          : path === 'type'
+            ? 'tags'
+            : path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
     renamed[name] = [...(renamed[name] ?? []), ...messages];
   }
   return renamed;
@@ -232,35 +239,78 @@ const FILE_RULES: Record<PostFormKind, Record<string, FileRule>> = {
   vault: { thumbnail: 'image', media: 'audio-or-video' },
 };
 
+const isMultipart = (request: Request) => (request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data');
+
 /**
- * The action of every post form (create-text, create-image, add-to-vault and the edit page): guard, stream the
- * files to the api, parse with the form's zod schema, then create or replace the item and go to the success page
- * (post/redirect/get). Validation and api field errors come back onto the form's fields with status 400; the
- * ids of files already uploaded come back in the form's values, so they are not sent again.
+ * The action of the creation pages (create-text, create-image, add-to-vault): guard, stream the files to the api,
+ * parse with the form's zod schema, then create the item and go to the success page (post/redirect/get).
+ * Validation and api field errors come back onto the form's fields with status 400; the ids of files already
+ * uploaded come back in the form's values, so they are not sent again.
  */
-export async function postFormAction(args: ActionFunctionArgs, kind: PostFormKind, itemId?: string) {
+export async function postFormAction(args: ActionFunctionArgs, kind: PostFormKind) {
   const { request, params } = args;
   const api = apiFor(args);
   const { artist } = await requireOwnArtist(api, params.artistUsername);
-  invariantResponse((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data'), 'Bad request', { status: 400 });
+  invariantResponse(isMultipart(request), 'Bad request', { status: 400 });
   const { formData, uploadErrors } = await readPostForm(api, request, FILE_RULES[kind]);
-  const draft = formData.get('intent') === 'draft';
   const submission = parseGuardedForm(formData, createPostFormSchema(kind));
-  if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
-    return formReply(submission, { fieldErrors: uploadErrors });
+  if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) return refusal(submission, uploadErrors);
+  return savePost(api, { artist: artist.username, kind }, submission, submission.value);
+}
+
+/**
+ * The action of the edit page: the item's post form (draft or publish, which replaces the item; its files streamed
+ * as on the creation pages) and the delete button (a plain form), told apart by intent.
+ */
+export async function editContentAction(args: ActionFunctionArgs) {
+  const { request, params } = args;
+  const api = apiFor(args);
+  const [{ artist }, item] = await Promise.all([requireOwnArtist(api, params.artistUsername), getContent(api, params.id ?? '')]);
+  const kind = formKindFor(item.type, item.media?.kind);
+  const { formData, uploadErrors } = isMultipart(request)
+    ? await readPostForm(api, request, FILE_RULES[kind])
+    : { formData: await request.formData(), uploadErrors: {} };
+  const submission = parseGuardedForm(formData, createEditFormSchema(kind));
+  if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) return refusal(submission, uploadErrors);
+  const value = submission.value;
+  switch (value.intent) {
+    case 'delete':
+      await api.delete(`/content/${encodeURIComponent(item._id)}`);
+      return redirect(`/${artist.username}/account/content?deleted=true`);
+    case 'draft':
+    case 'publish':
+    case undefined:
+      return savePost(api, { artist: artist.username, kind, itemId: item._id }, submission, value);
   }
-  const body = postBody(kind, submission.value, draft);
-  let item: OwnContentItem;
+}
+
+/** A form that did not pass, with the messages of any refused file on its field. */
+function refusal<Output>(submission: Submission<unknown, string[], Output>, uploadErrors: Record<string, string[]>) {
+  // A form that names no intent we know is not one of our pages' forms.
+  if (submission.status !== 'success' && submission.error?.intent) throw new Response('Bad request', { status: 400 });
+  return formReply(submission, { fieldErrors: uploadErrors });
+}
+
+/**
+ * Creates the item, or replaces `itemId` (PUT /content/{id}; poll answers keep their votes by id), and goes to the
+ * success page. The api's refusal comes back on the fields the form shows, and any other message in its alert.
+ */
+async function savePost<Output>(
+  api: ApiClient,
+  page: { artist: string; kind: PostFormKind; itemId?: string },
+  submission: Submission<unknown, string[], Output>,
+  value: PostFormValue,
+) {
+  const body = postBody(page.kind, value, value.intent === 'draft');
   try {
-    const answer = itemId
-      ? await api.put<{ data: OwnContentItem }>(`/content/${encodeURIComponent(itemId)}`, body)
+    const answer = page.itemId
+      ? await api.put<{ data: OwnContentItem }>(`/content/${encodeURIComponent(page.itemId)}`, body)
       : await api.post<{ data: OwnContentItem }>('/content', body);
-    item = answer.data;
+    return redirect(successPath(page.artist, answer.data));
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    const { onForm, elsewhere } = placeFieldErrors(kind, formFieldErrors(error.fieldErrors));
+    const { onForm, elsewhere } = placeFieldErrors(page.kind, formFieldErrors(error.fieldErrors));
     const placed = Object.keys(onForm).length || elsewhere.length;
     return formReply(submission, placed ? { fieldErrors: onForm, formErrors: elsewhere } : { formErrors: [error.message] });
   }
-  throw redirect(successPath(artist.username, item));
 }

@@ -25,7 +25,8 @@ export type PostFormKind = 'text' | 'image' | 'vault';
 export const postFormMessages = {
   photoRequired: 'Please add a photo.',
   mediaRequired: 'Please add an audio or video file.',
-  mediaNotAudioOrVideo: "This file type isn't supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.",
+  mediaNotAudioOrVideo:
+    "This file type isn't supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.",
 } as const;
 
 /** A vault item's category: one of the nine (spec §1). */
@@ -59,10 +60,17 @@ const fileFields = {
   mediaName: z.optional(z.string()),
 };
 
+/**
+ * What the form's submit buttons say: keep it as a draft, or publish (at the scheduled time when the schedule is on).
+ * A form sent without either (conform's add and remove answer, or Enter in a field) publishes.
+ */
+const PostIntentSchema = z.optional(z.enum(['draft', 'publish']));
+
 /** Every field of the three forms (the pages share one form component). */
 export function createPostFormSchema(kind: PostFormKind, options: ScheduleOptions = {}) {
   return z
     .object({
+      intent: PostIntentSchema,
       title: PostTitleSchema,
       content: CaptionSchema,
       tags: kind === 'text' ? TagsSchema : kind === 'vault' ? VaultCategorySchema : z.optional(z.string()),
@@ -92,6 +100,11 @@ export function createPostFormSchema(kind: PostFormKind, options: ScheduleOption
 
 export type PostFormValue = z.output<ReturnType<typeof createPostFormSchema>>;
 export type PostFormInput = z.input<ReturnType<typeof createPostFormSchema>>;
+
+/** The edit page's two forms, told apart by intent: the item's post form (draft or publish), or its delete button. */
+export function createEditFormSchema(kind: PostFormKind, options: ScheduleOptions = {}) {
+  return z.discriminatedUnion('intent', [createPostFormSchema(kind, options), z.object({ intent: z.literal('delete') })]);
+}
 
 function presaleBody(presale: PostFormValue['presale']) {
   return {

@@ -2,7 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CalendarGrid, ScheduleWidget } from '~/components/schedule-widget';
+import { CalendarGrid } from '~/components/schedule-calendar';
+import { ScheduleWidget } from '~/components/schedule-widget';
 
 /** The widget inside a conform form, as the post pages use it. */
 function Harness({ defaultValue }: { defaultValue?: { enabled?: string; date?: string; time?: string } }) {
@@ -75,7 +76,9 @@ describe('schedule widget', () => {
     render(<Harness defaultValue={{ enabled: 'on', date: '19/06/2026', time: '10:00' }} />);
     await user.click(screen.getByRole('button', { name: 'Choose a date from the calendar' }));
     const grid = await screen.findByRole('table', { name: 'June 2026' });
-    const headers = within(grid).getAllByRole('columnheader').map((th) => th.textContent);
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
     expect(headers).toEqual(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
     // 1 June 2026 is a Monday: the first cell of the first week.
     const firstRow = within(grid).getAllByRole('row')[1];
