@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import path from 'node:path';
 import type { Config } from '#contract/config';
 import { adminRoutes } from './admin/routes.js';
+import { redactSecrets } from '#contract/log-redaction';
 import { createLimiters } from './auth/rate-limits.js';
 import { authRoutes } from './auth/routes.js';
 import { createCacheForDb } from './cache/broadcast.js';
@@ -20,7 +21,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { loadUnsubscribeSecret } from './notifications/unsubscribe.js';
 import { createTestGateway } from './payments/test-gateway.js';
 import { messageRoutes } from './messages/routes.js';
-import { paymentRoutes } from './payments/routes.js';
+import { createGateway, paymentRoutes } from './payments/routes.js';
 import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
@@ -34,6 +35,8 @@ export interface ApiOptions {
   db: Db;
   /** Replaces the configured mailer (tests point it at their own outbox). */
   mailer?: Mailer;
+  /** Where log lines go (standard output by default; tests read them). */
+  logStream?: { write(line: string): void };
   /**
    * Enables the operator endpoints (/admin/…) for callers presenting this token. Only the server that holds
    * the embedded database's lock sets it, so the CLI can act through it (api/db/lock.ts).
@@ -43,26 +46,33 @@ export interface ApiOptions {
   now?: () => Date;
 }
 
-/**
- * Proxies whose X-Forwarded-For is believed: loopback and private networks (the web tier on the same machine,
- * a load balancer in the same network). A client on the internet cannot choose its own address this way, so
- * the per-address rate limits hold.
- */
 /** A request slower than this is logged at info however it ended. */
 const SLOW_REQUEST_MS = 1000;
 
-const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
-
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
-export async function createApi({ config, db, mailer, adminToken, now = () => new Date() }: ApiOptions) {
+export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout, now = () => new Date() }: ApiOptions) {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
     // Two log lines for every request cost about 14 % of the api's CPU under load (docs/benchmarks.md): requests
     // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: TRUSTED_PROXIES,
+    // X-Forwarded-For is believed from TRUSTED_PROXIES only (loopback by default): no one else, a neighbour on the
+    // same private network included, chooses the address the per-address rate limits count.
+    trustProxy: config.trustedProxies,
   });
+  // Many request helpers send Content-Type: application/json on a call without a payload (a delete, "mark all
+  // read"): such a call is read as having no body rather than refused as empty JSON. A body is parsed as Fastify
+  // parses it, prototype poisoning refused.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body.length === 0 ? done(null, undefined) : parseJson(request, String(body), done),
+  );
   // Once closing, every answer asks its client to close the connection: an idle keep-alive connection (Fastify
   // keeps them 72 s) would otherwise hold the shutdown open.
   app.addHook('onResponse', async (request, reply) => {
@@ -130,7 +140,8 @@ export async function createApi({ config, db, mailer, adminToken, now = () => ne
   performerRoutes(app, ctx);
   performerProfileRoutes(app, ctx);
   subscriptionRoutes(app, ctx);
-  paymentRoutes(app, ctx);
+  const gateway = createGateway(ctx);
+  paymentRoutes(app, ctx, gateway);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage);
@@ -143,7 +154,7 @@ export async function createApi({ config, db, mailer, adminToken, now = () => ne
     unsubscribeSecret: await loadUnsubscribeSecret(db),
   });
   notificationRoutes(app, notifications);
-  defineJobs(ctx, notifications, config.stripe.secretKey ? null : createTestGateway(db, config));
+  defineJobs(ctx, notifications, config.stripe.secretKey ? null : createTestGateway(db, config), gateway);
   // The queue's tables exist before the first request can send a job.
   await ctx.jobs.start();
 

@@ -13,13 +13,33 @@ export const messages = {
   usernameTooShort: 'Username must be at least 3 characters',
   usernameTooLong: 'Username must be at most 30 characters',
   usernameCharacters: 'Username must only contain letters and numbers',
+  usernameReserved: 'This username is the name of a Stagedoor page. Please choose another.',
   passwordTooShort: 'Password must be at least 10 characters long',
   passwordTooLong: 'Password must be at most 200 characters long',
   passwordComplexity:
     'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
   passwordsDiffer: 'Passwords do not match',
+  currentPasswordRequired: 'Please enter your current password to change your email address or password.',
+  currentPasswordIncorrect: 'Your current password is not correct.',
   confirmRequired: 'Please confirm your password',
 } as const;
+
+/**
+ * Usernames that are the first part of a path the web or the api uses: an artist called `lite` or `messages` would
+ * have a page that is not theirs (/{username} is the artist's home). The web's pages, its own paths and public
+ * files, the api's routes and its realtime socket (tests/api/accounts.test.ts derives them and fails on a path
+ * left out), and a few words kept for pages to come.
+ */
+export const RESERVED_USERNAMES: readonly string[] = [
+  // The web: pages, its own paths, public files.
+  'discover', 'lite', 'login', 'logout', 'messages', 'password', 'join', 'subscribe', 'account',
+  'healthz', 'build', 'images', 'favicon', 'static', 'assets',
+  // The api: route prefixes and the realtime socket (socket.io).
+  'admin', 'auth', 'bookmarks', 'collections', 'comments', 'content', 'conversations', 'media', 'notifications',
+  'payment', 'payments', 'performers', 'polls', 'presales', 'subscriptions', 'users', 'socket', 'api',
+  // Words a page may take later, or that would pass for us.
+  'stagedoor', 'support', 'help', 'settings', 'about', 'privacy', 'terms', 'cookies', 'search', 'signup', 'register',
+];
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 30;
@@ -42,6 +62,7 @@ export const UsernameSchema = z.string(required(messages.usernameTooShort)).chec
   z.minLength(USERNAME_MIN, { error: messages.usernameTooShort, abort: true }),
   z.maxLength(USERNAME_MAX, { error: messages.usernameTooLong, abort: true }),
   z.regex(/^[a-z0-9]+$/, { error: messages.usernameCharacters }),
+  z.refine((username) => !RESERVED_USERNAMES.includes(username), { error: messages.usernameReserved }),
 );
 
 /** The strong password of registration and reset. */
@@ -78,6 +99,16 @@ export const RegisterSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
   password: PasswordSchema,
+});
+
+/**
+ * The body of PUT /users: the sign-up details, and the current password, which changing the email address or the
+ * password needs (a session alone must not be enough to take an account over). The fan still signing up may leave
+ * it out (the register step's edit).
+ */
+export const AccountChangesSchema = z.object({
+  ...RegisterSchema.shape,
+  currentPassword: z.optional(LoginPasswordSchema),
 });
 
 export const ResetRequestSchema = z.object({

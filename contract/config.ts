@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -18,6 +19,25 @@ const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
 const port = (fallback: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(fallback));
 
+/** The named ranges both Fastify and express understand (proxy-addr), for a configuration that reads plainly. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, a CIDR range (10.0.0.0/8, fd00::/8) or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(value: string) {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address, bits, ...rest] = value.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+const proxyList = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() ? value.split(',').map((part) => part.trim()).filter(Boolean) : undefined),
+  z
+    .array(z.string().refine(isProxyAddress, 'must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.5,10.1.0.0/16'))
+    .default(['loopback']),
+);
+
 const EnvSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).default('local')),
   /** all: web and api in one process; web or api: one tier alone, so the tiers scale separately. */
@@ -25,6 +45,11 @@ const EnvSchema = z.object({
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   PORT: port(3000),
   API_PORT: port(8080),
+  /**
+   * The proxies whose X-Forwarded-For both tiers believe: the load balancer, and the web tier's address when it runs
+   * apart from the api. Anyone else's header is ignored, so no client chooses its own address for the rate limits.
+   */
+  TRUSTED_PROXIES: proxyList,
   /** Where the browser reaches the api (spec: the environment's API base). */
   PUBLIC_API_URL: optionalUrl,
   /** Where the web server reaches the api; defaults to loopback on API_PORT. */
@@ -110,6 +135,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     port: e.PORT,
     apiPort: e.API_PORT,
+    trustedProxies: e.TRUSTED_PROXIES,
     publicApiUrl: stripSlash(e.PUBLIC_API_URL ?? defaults.publicApiUrl),
     apiUrl: stripSlash(e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`),
     publicWebUrl: stripSlash(e.PUBLIC_WEB_URL ?? defaults.publicWebUrl),

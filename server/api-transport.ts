@@ -22,12 +22,21 @@ export function webApiTransport(config: { apiUrl: string; apiPort: number }, api
   return httpTransport(config.apiUrl);
 }
 
-/** The caller's address arrives as X-Forwarded-For from loopback, as from a proxy on this host. */
+/**
+ * The api client names the browser's address in X-Forwarded-For; here it becomes the address the call comes from,
+ * so the api's per-address limits count the fan whatever TRUSTED_PROXIES holds (loopback need not be trusted).
+ */
 function inProcess(api: InjectableApi): ApiTransport {
-  return ({ method, url, headers, body, signal }) => {
+  return ({ method, url, headers: given, body, signal }) => {
     signal.throwIfAborted();
+    const headers: Record<string, string> = {};
+    let remoteAddress = '127.0.0.1';
+    for (const [name, value] of Object.entries(given)) {
+      if (name.toLowerCase() === 'x-forwarded-for') remoteAddress = value;
+      else headers[name] = value;
+    }
     const answered = Promise.resolve(
-      api.app.inject({ method, url, headers, payload: body instanceof ReadableStream ? nodeStream(body) : body, remoteAddress: '127.0.0.1' }),
+      api.app.inject({ method, url, headers, payload: body instanceof ReadableStream ? nodeStream(body) : body, remoteAddress }),
     ).then((answer) => ({ status: answer.statusCode, text: answer.body }));
     // inject cannot be called off: the page stops waiting for it instead.
     const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));

@@ -7,11 +7,14 @@ import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
 import { createDiskStorage } from '../api/storage/disk.js';
 import { ConfigError, parseConfig } from '#contract/config';
+import { redactConsole } from './console-redaction.js';
 import { webApiTransport } from './api-transport.js';
 import { createWebServer } from './web.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
 async function main() {
+  // Before anything can log: no line of the web tier carries a secret (the api's logger redacts its own).
+  redactConsole();
   let config;
   try {
     config = parseConfig();

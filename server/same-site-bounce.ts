@@ -1,15 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
+import { safeRedirect } from '../app/utils/safe-redirect.js';
 import { SESSION_COOKIE } from '../app/utils/session-cookie.js';
 
 /**
  * A SameSite=Strict cookie is not sent on a navigation that starts on another site (a link in a mail, a chat
  * app, a payment provider's return). Such a request must not be read as "signed out", so it is answered with a
  * tiny page that requests the same URL again: that second navigation starts on our own origin, carries the
- * cookie, and the real page decides. It works without JavaScript (meta refresh).
+ * cookie, and the real page decides. It works without JavaScript (meta refresh). The path is the visitor's: one
+ * that a browser would read as another host (`//evil.example/x`) is not sent on, the home page is.
  */
 export function sameSiteBounce(req: Request, res: Response, next: NextFunction) {
   if (!isCrossSiteNavigation(req) || hasCookie(req.headers.cookie, SESSION_COOKIE)) return next();
-  const target = escapeHtml(req.originalUrl);
+  const target = escapeHtml(safeRedirect(req.originalUrl, '/'));
   res
     .status(200)
     .set('Cache-Control', 'no-store')

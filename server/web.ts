@@ -23,8 +23,8 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
 
   const app = express();
   app.disable('x-powered-by');
-  // Only a proxy on this host or a private network may say who the client is (as on the api).
-  app.set('trust proxy', ['loopback', 'linklocal', 'uniquelocal']);
+  // Only the configured proxies may say who the client is (as on the api).
+  app.set('trust proxy', config.trustedProxies);
   // Brotli's default window is 4 MB, made and dropped for every page although no page is near 256 KB: a smaller
   // window compresses our pages as well and keeps the process's memory flat under a crowd (docs/benchmarks.md).
   app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));

@@ -38,6 +38,11 @@ export function createLimiters(redis?: Redis) {
     forgotPerEmail: limiter({ keyPrefix: 'forgot-email', points: 5, duration: 60 * 60 }),
     forgotPerAddress: limiter({ keyPrefix: 'forgot-address', points: 30, duration: 60 * 60 }),
     registerPerAddress: limiter({ keyPrefix: 'register-address', points: 30, duration: 60 * 60 }),
+    /** Trying promo codes (the check, or a payment naming one): a fan has a few to type, a guesser many. */
+    promoPerUser: limiter({ keyPrefix: 'promo-user', points: 20, duration: 15 * 60 }),
+    promoPerAddress: limiter({ keyPrefix: 'promo-address', points: 60, duration: 15 * 60 }),
+    /** Setting a password through a reset link hashes it (argon2id): a flood of them would starve other requests. */
+    passwordChangePerAddress: limiter({ keyPrefix: 'password-change-address', points: 20, duration: 60 * 60 }),
     /** For the limits a route keeps with its own numbers (comments, messages), in the same store. */
     limiter,
   };

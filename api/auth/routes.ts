@@ -101,19 +101,22 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
   });
 
   app.post('/auth/password-change', async (request) => {
+    await consume(limiters.passwordChangePerAddress, request.ip);
     const query = parse(z.object({ token: z.string({ error: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200, RESET_TOKEN_INVALID) }), request.query);
     const body = parse(z.object({ password: PasswordSchema }), request.body);
+    const tokenHash = hashToken(query.token);
+    const invalid = () => badRequest(RESET_TOKEN_INVALID, { token: [RESET_TOKEN_INVALID] });
+    // The token is checked before the password is hashed: a junk token must not cost an argon2 hash.
+    const usable = `token_hash = $1 AND used_at IS NULL AND expires_at > now()`;
+    if (!(await one(db, `SELECT 1 FROM password_resets WHERE ${usable}`, [tokenHash]))) throw invalid();
     const passwordHash = await hashPassword(body.password);
     const userId = await db.transaction(async (tx) => {
-      // Spending the token and changing the password happen together: a token works once.
-      const reset = await one<{ userId: string }>(
-        tx,
-        `UPDATE password_resets SET used_at = now()
-          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-          RETURNING user_id AS "userId"`,
-        [hashToken(query.token)],
-      );
-      if (!reset) throw badRequest(RESET_TOKEN_INVALID, { token: [RESET_TOKEN_INVALID] });
+      // Spending the token and changing the password happen together: a token works once (asked again here, as
+      // another request may have spent it while this one hashed).
+      const reset = await one<{ userId: string }>(tx, `UPDATE password_resets SET used_at = now() WHERE ${usable} RETURNING user_id AS "userId"`, [
+        tokenHash,
+      ]);
+      if (!reset) throw invalid();
       await tx.query('UPDATE users SET password_hash = $1, updated_at = now() WHERE id = $2', [passwordHash, reset.userId]);
       await tx.query('UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [reset.userId]);
       await revokeUserSessions(tx, reset.userId);

@@ -218,6 +218,8 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
     const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;
     const thumbnailRow = row.thumbnailId ? media.get(row.thumbnailId) : undefined;
     const presale = presales.get(row.id);
+    // Only the artist is shown an item fans cannot see yet: its links are made for the artist.
+    const audience = row.state === 'published' ? 'fans' : 'artist';
     return {
       row,
       poll: polls.get(row.id) ?? null,
@@ -235,8 +237,8 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
         publishAt: new Date(row.publishAt).toISOString(),
         createdAt: iso(row.createdAt),
         updatedAt: iso(row.updatedAt),
-        thumbnail: thumbnailRow ? serializeMedia(thumbnailRow, signer) : null,
-        media: mediaRow ? serializeMedia(mediaRow, signer) : null,
+        thumbnail: thumbnailRow ? serializeMedia(thumbnailRow, signer, audience) : null,
+        media: mediaRow ? serializeMedia(mediaRow, signer, audience) : null,
         presale: presale
           ? { ticketUrl: presale.ticketUrl, saleStartsAt: iso(presale.saleStartsAt), saleEndsAt: iso(presale.saleEndsAt) }
           : null,

@@ -14,10 +14,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
   transformTags: {
     a: (tagName, attribs): sanitizeHtml.Tag => {
       const href = (attribs.href ?? '').trim();
-      if (!SAFE_HREF.test(href)) return { tagName: 'span', attribs: {} };
+      if (!SAFE_HREF.test(href)) return { tagName, attribs: {} };
       return { tagName, attribs: { href, rel: 'noopener noreferrer nofollow', target: '_blank' } };
     },
   },
+  // A link refused above has lost its href: it goes, its text stays. (Renaming it to a tag outside the list, as we
+  // did, left sanitize-html remembering the new name at that depth, and the next link there closed with </span>.)
+  exclusiveFilter: (frame) => (frame.tag === 'a' && !frame.attribs.href ? 'excludeTag' : false),
 };
 
 /**

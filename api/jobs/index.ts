@@ -9,16 +9,24 @@ import {
   VISIBLE_QUEUE,
   type NotificationServices,
 } from '../notifications/fanout.js';
+import type { PaymentGateway } from '../payments/gateway.js';
 import { remindUpcomingRenewals, renewDueSubscriptions, type RenewalCharger } from '../payments/renewals.js';
+import { expirePendingPayments } from '../payments/service.js';
 
 export const RENEWALS_QUEUE = 'renewals.sweep';
+export const PENDING_PAYMENTS_QUEUE = 'payments.expire';
 
 /**
  * Every queue the api works, with what runs its jobs, how often it is retried and how many of its jobs one api
  * node runs at once (times JOB_CONCURRENCY). A fan-out sends mail over SMTP and pushes, mostly waiting on the
  * network: two batches at once keep a few thousand mails a minute going while the event loop stays free for pages.
  */
-export function defineJobs(ctx: ApiContext, notifications: NotificationServices, testGateway: RenewalCharger | null) {
+export function defineJobs(
+  ctx: ApiContext,
+  notifications: NotificationServices,
+  testGateway: RenewalCharger | null,
+  gateway: PaymentGateway,
+) {
   const { jobs } = ctx;
   const fanout = createFanout(notifications);
 
@@ -42,7 +50,12 @@ export function defineJobs(ctx: ApiContext, notifications: NotificationServices,
     { retryLimit: 3, retryDelay: 60 },
   );
 
-  // Recurring work, once across every api node: renewals hourly, the digest at 08:00 UTC.
+  // Payments left waiting for authentication past their time: called off, their promo codes freed, abandoned at the
+  // gateway. (A payment starting or a code being checked expires them too, so a code's limit is exact there.)
+  jobs.define(PENDING_PAYMENTS_QUEUE, () => expirePendingPayments(ctx.db, gateway), { retryLimit: 3, retryDelay: 60 });
+
+  // Recurring work, once across every api node: renewals hourly, pending payments every 5 minutes, the digest at 08:00 UTC.
   jobs.every(RENEWALS_QUEUE, '7 * * * *');
+  jobs.every(PENDING_PAYMENTS_QUEUE, '*/5 * * * *');
   jobs.every(DIGEST_QUEUE, '0 8 * * *');
 }

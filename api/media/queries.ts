@@ -4,7 +4,8 @@ import type { MediaKind } from '#contract/content-types';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { ImageVariants } from './images.js';
-import type { MediaSigner, MediaVariant } from './signing.js';
+import { VISIBLE } from '../content/access.js';
+import type { MediaAudience, MediaSigner, MediaVariant } from './signing.js';
 
 export interface MediaRow {
   id: string;
@@ -80,6 +81,23 @@ export function findMedia(db: Queryable, id: string) {
   return one<MediaRow>(db, `SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = $1`, [id]);
 }
 
+/**
+ * A file, and whether fans may see something that uses it now: a published item (or a scheduled one whose time has
+ * come) or a collection's cover. One query on the media key and the indexes of those references, as it runs for
+ * every picture and song a page shows.
+ */
+export function findMediaForServing(db: Queryable, id: string) {
+  return one<MediaRow & { inSight: boolean }>(
+    db,
+    `SELECT ${MEDIA_COLUMNS},
+            (EXISTS (SELECT 1 FROM content_items c WHERE c.media_id = m.id AND ${VISIBLE})
+             OR EXISTS (SELECT 1 FROM content_items c WHERE c.thumbnail_id = m.id AND ${VISIBLE})
+             OR EXISTS (SELECT 1 FROM collections k WHERE k.cover_id = m.id)) AS "inSight"
+       FROM media m WHERE m.id = $1`,
+    [id],
+  );
+}
+
 export async function findMediaByIds(db: Queryable, ids: string[]) {
   if (ids.length === 0) return new Map<string, MediaRow>();
   const rows = await db.query<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media m WHERE m.id = ANY($1::text[])`, [ids]);
@@ -91,7 +109,7 @@ export async function findMediaByIds(db: Queryable, ids: string[]) {
  * (`thumbnailUrl`, 480 px) and its display size (`largeUrl`, 1280 px; null when the picture is no wider than its
  * thumbnail, or is animated: pages then show `url`).
  */
-export function serializeMedia(row: MediaRow, signer: MediaSigner): Media {
+export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: MediaAudience = 'fans'): Media {
   return {
     _id: row.id,
     kind: row.kind,
@@ -100,9 +118,9 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner): Media {
     duration: row.duration,
     width: row.width,
     height: row.height,
-    url: signer.url(row.id),
-    thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb') : null,
-    largeUrl: row.largeKey ? signer.url(row.id, 'large') : null,
+    url: signer.url(row.id, 'original', audience),
+    thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb', audience) : null,
+    largeUrl: row.largeKey ? signer.url(row.id, 'large', audience) : null,
   };
 }
 

@@ -10,7 +10,7 @@ import type { ContentServices } from '../content/services.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { storeImageVariants, type ImageVariants } from './images.js';
-import { findMedia, insertMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
+import { findMedia, findMediaForServing, insertMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
 import type { MediaVariant } from './signing.js';
@@ -23,6 +23,7 @@ const ServeQuery = z.object({
   size: z.enum(['thumb', 'large']).optional(),
   expires: z.string().max(20).optional(),
   sig: z.string().max(100).optional(),
+  for: z.literal('artist').optional(),
 });
 
 const linkMessages = {
@@ -151,7 +152,8 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
         image,
         originalName: (part.filename ?? '').slice(0, 255),
       });
-      return reply.status(201).send(ok(serializeMedia(row, signer)));
+      // Attached to nothing yet: only its artist may open it.
+      return reply.status(201).send(ok(serializeMedia(row, signer, 'artist')));
     } catch (error) {
       await Promise.all([key, image?.thumbKey, image?.largeKey].map((stored) => (stored ? storage.remove(stored) : undefined)));
       throw error;
@@ -165,12 +167,14 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
   }
 
   /**
-   * Serve a file with HTTP Range support to the artist and their active subscribers: either through a signed
-   * link from a content response (no header needed, so `<audio src>` works) or with the Authorization header.
+   * Serve a file with HTTP Range support: either through a signed link from a content response (no header needed,
+   * so `<audio src>` works) or with the Authorization header. The artist who owns it always gets it; a fan (an
+   * active subscriber, or anyone holding a fans' link) only while an item they may see uses it: a draft, a
+   * scheduled item, an upload attached to nothing, or a published item turned back into a draft is not theirs.
    */
   app.get<{ Params: { id: string } }>('/media/:id', async (request, reply) => {
     const query = parse(ServeQuery, request.query);
-    const media = await findMedia(db, request.params.id);
+    const media = await findMediaForServing(db, request.params.id);
     if (!media) throw notFound('File not found');
     const variant: MediaVariant = query.size ?? 'original';
     const stored = storedVariant(media, variant);
@@ -178,14 +182,18 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
 
     let maxAge: number;
     if (query.expires !== undefined || query.sig !== undefined) {
-      const check = signer.check(media.id, variant, query.expires, query.sig);
+      const check = signer.check(media.id, variant, query.expires, query.sig, query.for ?? 'fans');
       if (check === 'invalid') throw forbidden(linkMessages.invalid);
       if (check === 'expired') throw forbidden(linkMessages.expired);
+      if (query.for !== 'artist' && !media.inSight) throw notFound('File not found');
       maxAge = Math.max(0, Math.min(86_400, Number(query.expires) - Math.floor(Date.now() / 1000)));
     } else {
       const viewer = await viewerForToken(services, bearerToken(request));
       if (!viewer) throw unauthorized(linkMessages.signIn);
-      if (viewer.id !== media.ownerId && !(await hasAccess(services, viewer.id, media.ownerId))) throw forbidden();
+      if (viewer.id !== media.ownerId) {
+        if (!(await hasAccess(services, viewer.id, media.ownerId))) throw forbidden();
+        if (!media.inSight) throw notFound('File not found');
+      }
       maxAge = 0;
     }
 

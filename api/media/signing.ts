@@ -3,6 +3,12 @@ import { one, type Queryable } from '../db/client.js';
 
 export type MediaVariant = 'original' | 'thumb' | 'large';
 
+/**
+ * Whom a link was made for. Fans' links open a file only while an item they may see uses it; the artist's (made
+ * for their drafts, scheduled items and fresh uploads, which only they are shown) open it always.
+ */
+export type MediaAudience = 'fans' | 'artist';
+
 /** A signed link lives two to three hours: long enough to listen to an album, and stable for an hour so it caches. */
 const LINK_WINDOW_SECONDS = 3600;
 const LINK_MIN_LIFE_WINDOWS = 2;
@@ -17,16 +23,17 @@ export async function loadMediaSecret(db: Queryable): Promise<Buffer> {
   return Buffer.from(row.value, 'hex');
 }
 
-export function signature(secret: Buffer, id: string, variant: MediaVariant, expires: number) {
-  return createHmac('sha256', secret).update(`${id}\n${variant}\n${expires}`).digest('base64url');
+export function signature(secret: Buffer, id: string, variant: MediaVariant, expires: number, audience: MediaAudience = 'fans') {
+  const signed = `${id}\n${variant}\n${expires}${audience === 'artist' ? '\nartist' : ''}`;
+  return createHmac('sha256', secret).update(signed).digest('base64url');
 }
 
 export type LinkCheck = 'valid' | 'expired' | 'invalid';
 
 export interface MediaSigner {
   /** An absolute link to a media file that works without an Authorization header until it expires. */
-  url(id: string, variant?: MediaVariant): string;
-  check(id: string, variant: MediaVariant, expires: string | undefined, sig: string | undefined): LinkCheck;
+  url(id: string, variant?: MediaVariant, audience?: MediaAudience): string;
+  check(id: string, variant: MediaVariant, expires: string | undefined, sig: string | undefined, audience?: MediaAudience): LinkCheck;
 }
 
 /**
@@ -35,15 +42,16 @@ export interface MediaSigner {
  */
 export function createMediaSigner(secret: Buffer, baseUrl: string, clock: () => number = Date.now): MediaSigner {
   return {
-    url(id, variant = 'original') {
+    url(id, variant = 'original', audience = 'fans') {
       const windowStart = Math.floor(clock() / 1000 / LINK_WINDOW_SECONDS);
       const expires = (windowStart + LINK_MIN_LIFE_WINDOWS + 1) * LINK_WINDOW_SECONDS;
       const size = variant === 'original' ? '' : `size=${variant}&`;
-      return `${baseUrl}/media/${encodeURIComponent(id)}?${size}expires=${expires}&sig=${signature(secret, id, variant, expires)}`;
+      const sig = signature(secret, id, variant, expires, audience);
+      return `${baseUrl}/media/${encodeURIComponent(id)}?${size}expires=${expires}&sig=${sig}${audience === 'artist' ? '&for=artist' : ''}`;
     },
-    check(id, variant, expires, sig) {
+    check(id, variant, expires, sig, audience = 'fans') {
       if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
-      const expected = Buffer.from(signature(secret, id, variant, Number(expires)));
+      const expected = Buffer.from(signature(secret, id, variant, Number(expires), audience));
       const given = Buffer.from(sig);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
       return Number(expires) * 1000 > clock() ? 'valid' : 'expired';

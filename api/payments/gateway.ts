@@ -21,7 +21,9 @@ export type FailureReason =
   | 'authentication_failed'
   | 'gateway_unreachable'
   /** Another payment for the same membership succeeded first: this one was called off. */
-  | 'superseded';
+  | 'superseded'
+  /** It waited for the fan's authentication too long, or the fan started another: called off. */
+  | 'expired';
 
 export const FAILURE_MESSAGES: Record<FailureReason, string> = {
   card_declined: 'Your card was declined. Please use a different card, or contact your bank.',
@@ -34,6 +36,7 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
   gateway_unreachable:
     'We could not reach our payment provider, so you have not been charged. Please try again in a moment.',
   superseded: 'You have already paid for this membership with another payment, so this one was called off and not charged.',
+  expired: 'This payment was not confirmed in time, or you started another one, so it was called off and you have not been charged.',
 };
 
 

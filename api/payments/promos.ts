@@ -9,7 +9,6 @@ import { badRequest, unprocessable } from '../http.js';
  */
 
 export const PROMO_UNKNOWN = 'This promo code is not valid.';
-export const PROMO_WRONG_ARTIST = 'This promo code is not valid for this artist.';
 export const PROMO_EXPIRED = 'This promo code has expired.';
 export const PROMO_USED_UP = 'This promo code has already been used the maximum number of times.';
 
@@ -36,12 +35,14 @@ export function discountedCents(priceCents: number, promo: Pick<PromoRow, 'perce
   return Math.max(0, priceCents - (promo.amountOffCents ?? 0));
 }
 
-/** Finds a usable code for this artist or throws 400 with errors.promo saying why it cannot be used. */
+/**
+ * Finds a usable code for this artist or throws 400 with errors.promo saying why it cannot be used. Only this
+ * artist's codes are looked at: another artist's code is "not valid", as one that exists nowhere, so guessing
+ * here tells no one which codes other artists have.
+ */
 export async function resolvePromo(db: Queryable, artistId: string, code: string): Promise<PromoRow> {
-  const trimmed = code.trim();
-  const rows = await db.query<PromoRow>(`${PROMO_SELECT} WHERE lower(code) = lower($1)`, [trimmed]);
-  const promo = rows.find((row) => row.artistId === artistId);
-  if (!promo) throw badRequest(rows.length ? PROMO_WRONG_ARTIST : PROMO_UNKNOWN, { promo: [rows.length ? PROMO_WRONG_ARTIST : PROMO_UNKNOWN] });
+  const promo = await one<PromoRow>(db, `${PROMO_SELECT} WHERE artist_id = $1 AND lower(code) = lower($2)`, [artistId, code.trim()]);
+  if (!promo) throw badRequest(PROMO_UNKNOWN, { promo: [PROMO_UNKNOWN] });
   if (promo.expiresAt && new Date(promo.expiresAt).getTime() <= Date.now()) throw badRequest(PROMO_EXPIRED, { promo: [PROMO_EXPIRED] });
   if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions) throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
   return promo;

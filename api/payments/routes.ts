@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { consume } from '../auth/rate-limits.js';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { ApiError, notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from './gateway.js';
 import { discountedCents, resolvePromo } from './promos.js';
-import { confirm, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
+import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
 import { createStripeGateway } from './stripe-gateway.js';
 import { createTestGateway, tokenizeTestCard } from './test-gateway.js';
 import { approvalPage } from './approval-page.js';
@@ -34,9 +35,21 @@ export function createGateway(ctx: ApiContext): PaymentGateway {
 }
 
 export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = createGateway(ctx)) {
-  const { db } = ctx;
+  const { db, limiters } = ctx;
   const pc: PaymentsContext = { db, cache: ctx.cache, jobs: ctx.jobs, config: ctx.config, gateway, log: ctx.log };
   const testGateway = gateway.name === 'test' ? createTestGateway(db, ctx.config) : null;
+  /**
+   * The approval page is a page of the api's origin that approves a payment: no script runs on it, no other site
+   * may frame it (a click on "Approve" must be the fan's own), its forms post only to itself (which sends the fan
+   * back to the web), and its address, which holds the payment's secret, goes to no one as a Referer.
+   */
+  const approvalPageHeaders = {
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(ctx.config.publicWebUrl).origin}; frame-ancestors 'none'; base-uri 'none'`,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  };
   subscriptionManageRoutes(app, ctx, gateway);
 
   /** Which gateway the payment page should show (and Stripe's publishable key for Elements). */
@@ -48,6 +61,8 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
   app.post('/payment/subscribe/performers', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const body = parse(SubscribeBody, request.body);
+    // A code tried with a payment counts as one tried at the check (per fan: the web makes this call for the fan).
+    if (body.promo) await consume(limiters.promoPerUser, viewer.id);
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' && header ? header : undefined;
     if (key && !IDEMPOTENCY_KEY.test(key)) {
@@ -56,11 +71,16 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     return ok(await subscribe(pc, viewer, body, key));
   });
 
-  /** What the payment page shows for a promo code: the price before and after, or why the code cannot be used. */
+  /** What the payment page shows a signed-in fan for a promo code: the price before and after, or why it cannot be used. */
   app.get('/payment/promo-codes/check', async (request) => {
+    const viewer = await requireViewer(ctx, request);
     const query = parse(PromoQuery, request.query);
+    await consume(limiters.promoPerUser, viewer.id);
+    await consume(limiters.promoPerAddress, request.ip);
     const artist = await findPayableArtist(db, query.performerId);
     if (!artist) throw notFound('Artist not found');
+    // Redemptions held by payments that were never finished are free again before the code is judged.
+    await expirePendingPayments(db, gateway);
     const promo = await resolvePromo(db, artist.id, query.code);
     return ok({
       code: promo.code,
@@ -85,6 +105,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
 
   // Routes that read the raw body: the webhook's signature covers the exact bytes; the approval page posts a form.
   app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),
@@ -109,7 +130,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     /** The stand-in for a bank's 3-D Secure page: the fan approves or fails, and goes back to the return URL. */
     scope.get<{ Params: { id: string }; Querystring: { secret?: string } }>('/payment/test-gateway/authenticate/:id', async (request, reply) => {
       const payment = await actionPayment(request.params.id, request.query.secret);
-      reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8');
+      reply.headers(approvalPageHeaders).type('text/html; charset=utf-8');
       return approvalPage(payment);
     });
 

@@ -310,6 +310,31 @@ export function storedPayment(p: Pick<PaymentRow, 'id' | 'gatewaySubscriptionId'
   };
 }
 
+/** How long a payment may wait for its fan's authentication (3-D Secure) after its last step. */
+export const PENDING_PAYMENT_MINUTES = 30;
+
+/**
+ * Calls off payments waiting for authentication that will not be finished: any that waited PENDING_PAYMENT_MINUTES
+ * since its last step, and, given a fan and an artist, all of that fan's for that artist at once (they start another).
+ * Each gives its promo redemption back, so abandoned payments cannot use a code up, and is abandoned at the
+ * gateway, so it cannot be completed (and charged) there afterwards.
+ */
+export async function expirePendingPayments(db: Queryable, gateway: PaymentGateway | null, fan?: { userId: string; artistId: string }) {
+  const expired = await db.query<PaymentRow>(
+    `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'expired', failure_message = $1, updated_at = now()
+      WHERE status = 'requires_action' AND kind = 'subscribe'
+        AND (updated_at < now() - make_interval(mins => $2) OR (user_id = $3 AND artist_id = $4))
+      RETURNING id, promo_code_id AS "promoCodeId", gateway_subscription_id AS "gatewaySubscriptionId",
+                gateway_payment_id AS "gatewayPaymentId", action_result AS "actionResult", action_secret AS "actionSecret",
+                card_id AS "cardId"`,
+    [FAILURE_MESSAGES.expired, PENDING_PAYMENT_MINUTES, fan?.userId ?? null, fan?.artistId ?? null],
+  );
+  for (const payment of expired) {
+    if (payment.promoCodeId) await releasePromo(db, payment.promoCodeId);
+    if (gateway?.abandon) await gateway.abandon(storedPayment(payment));
+  }
+}
+
 /** Asks the gateway, and turns a gateway that cannot be reached into a failed payment instead of a 500. */
 async function ask(ctx: { log: { error(o: unknown, m: string): void } }, fn: () => Promise<GatewayOutcome>): Promise<GatewayOutcome> {
   try {
@@ -341,7 +366,7 @@ export interface PaymentsContext {
   jobs: JobQueue;
   config: Config;
   gateway: PaymentGateway;
-  log: { error(o: unknown, m: string): void };
+  log: { error(o: unknown, m: string): void; warn(o: unknown, m: string): void };
 }
 
 export interface SubscribeInput {
@@ -430,6 +455,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     [viewer.id, artist.id, FAILURE_MESSAGES.processing_error],
   );
   for (const row of stale) if (row.promoCodeId) await releasePromo(db, row.promoCodeId);
+  await expirePendingPayments(db, gateway, { userId: viewer.id, artistId: artist.id });
 
   const promo: PromoRow | null = input.promo?.trim() ? await resolvePromo(db, artist.id, input.promo) : null;
   const amountCents = discountedCents(artist.yearlyPriceCents, promo);

@@ -23,17 +23,29 @@ export function findUserById(db: Queryable, id: string) {
   return one<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
 }
 
-/** Usernames that would shadow a route of the web app; they count as taken. */
-const RESERVED_USERNAMES = new Set([
-  'login', 'logout', 'discover', 'password', 'join', 'subscribe', 'account', 'admin', 'api', 'healthz',
-  'build', 'images', 'media', 'static', 'assets', 'stagedoor', 'support', 'help', 'settings', 'favicon',
-]);
+/** How long after registering a fan counts as signing up, if they have neither paid nor joined a club. */
+export const SIGN_UP_MINUTES = 60;
+
+/**
+ * A fan still in the sign-up funnel: registered within SIGN_UP_MINUTES, no payment made, no subscription. Such a
+ * fan may correct the details just given (the register step's edit) without the password they just chose.
+ */
+export async function isSigningUp(db: Queryable, userId: string) {
+  const row = await one(
+    db,
+    `SELECT 1 FROM users u
+      WHERE u.id = $1 AND NOT u.is_performer AND u.created_at > now() - make_interval(mins => $2)
+        AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id)
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.user_id = u.id AND p.status = 'succeeded')`,
+    [userId, SIGN_UP_MINUTES],
+  );
+  return row !== undefined;
+}
 
 export type Conflict = 'username' | 'email' | undefined;
 
 /** Which unique field another user already holds: the username is checked first (spec: 400 before 422). */
 export async function findConflict(db: Queryable, username: string, email: string, exceptUserId?: string): Promise<Conflict> {
-  if (RESERVED_USERNAMES.has(username.toLowerCase())) return 'username';
   const rows = await db.query<{ username: string; email: string }>(
     `SELECT lower(username) AS username, lower(email) AS email FROM users
       WHERE (lower(username) = lower($1) OR lower(email) = lower($2)) AND id IS DISTINCT FROM $3`,

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { apiFor } from '~/utils/api.server';
-import { requireUser } from '~/utils/auth.server';
+import { requireUser, safeRedirect } from '~/utils/auth.server';
 import { confirmPayment } from '~/utils/payments.server';
 
 export const meta: MetaFunction = () => [{ title: 'Finishing your payment | Stagedoor' }];
@@ -18,10 +18,11 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(api);
   const artist = params.artistUsername ?? '';
   const paymentId = new URL(request.url).searchParams.get('payment');
-  const paymentPage = `/${artist}/subscribe/payment`;
+  // The artist's place in the URL is the visitor's: `%2F%2Fevil.example` there would make these paths another host.
+  const paymentPage = safeRedirect(`/${artist}/subscribe/payment`);
   if (!paymentId) throw redirect(paymentPage);
   const payment = await confirmPayment(api, paymentId);
-  if (payment.status === 'succeeded') throw redirect(`/${artist}/subscribe/success`);
+  if (payment.status === 'succeeded') throw redirect(safeRedirect(`/${artist}/subscribe/success`));
   if (payment.status === 'requires_action' && payment.nextAction?.type === 'redirect') throw redirect(payment.nextAction.url);
   throw redirect(`${paymentPage}?${new URLSearchParams({ payment: paymentId })}`);
 }

@@ -6,6 +6,7 @@ import { formatDay, StateBadge, TypeLabel, wideImageSources } from '~/components
 import { MediaPlayer } from '~/components/media-player';
 import { PollCard } from '~/components/poll-card';
 import { PresaleCard, PresaleCodes } from '~/components/presale-card';
+import { safeRedirect } from '~/utils/auth.server';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
 import { isVaultCategory, type ItemOrigin } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
@@ -32,7 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const from = readOrigin(search);
   // A collection opened through the item route has its own page.
   if (search.get('type') === 'collection') {
-    throw redirect(`/${artistUsername}/collection/${encodeURIComponent(id)}${from ? `?from=${from}` : ''}`);
+    throw redirect(safeRedirect(`/${artistUsername}/collection/${encodeURIComponent(id)}${from ? `?from=${from}` : ''}`));
   }
   const commentId = search.get('commentId') || undefined;
   const collectionId = search.get('collectionId') || undefined;

@@ -9,12 +9,7 @@ import { mapArtist, mapCurrentUser, mapSubscription, type Artist, type CurrentUs
  * cost nothing.
  */
 
-/** Only a path on this site (starts with one slash, not two) may be a redirect target. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/discover') {
-  if (!to || typeof to !== 'string') return fallback;
-  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback;
-  return to;
-}
+export { safeRedirect } from './safe-redirect';
 
 /** The signed-in user, or null when there is no session (an expired or refused token counts as none). */
 export async function getOptionalUser(api: ApiClient): Promise<CurrentUser | null> {

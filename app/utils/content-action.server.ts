@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { pollMessages } from '#contract/content-rules';
 import { CommentSchema } from '#contract/content-schemas';
 import { apiFor, isHttpError } from './api.server';
-import { requireUser } from './auth.server';
+import { requireUser, safeRedirect } from './auth.server';
 import { parseGuardedForm, readFormData } from './form-guard.server';
 import { apiErrorReply, formReply } from './form-reply.server';
 
@@ -38,7 +38,7 @@ export async function contentAction({ request, context, params }: ActionFunction
     return formReply(submission);
   }
   const url = new URL(request.url);
-  const back = (hash: string) => redirect(`${url.pathname}${url.search}${hash}`, 303);
+  const back = (hash: string) => redirect(safeRedirect(`${url.pathname}${url.search}${hash}`), 303);
   const value = submission.value;
   try {
     switch (value.intent) {
@@ -50,12 +50,12 @@ export async function contentAction({ request, context, params }: ActionFunction
         // Back to the first page of comments, where the newest one is.
         url.searchParams.delete('commentsOffset');
         url.searchParams.delete('commentId');
-        return redirect(`${url.pathname}${url.search}#comment-${created.data._id}`, 303);
+        return redirect(safeRedirect(`${url.pathname}${url.search}#comment-${created.data._id}`), 303);
       }
       case 'delete-comment':
         await api.delete(`/comments/${enc(value.commentId)}`);
         if (url.searchParams.get('commentId') === value.commentId) url.searchParams.delete('commentId');
-        return redirect(`${url.pathname}${url.search}#comments`, 303);
+        return redirect(safeRedirect(`${url.pathname}${url.search}#comments`), 303);
       case 'bookmark': {
         const path = `/content/${enc(value.itemId)}/bookmark`;
         await (value.bookmarked === 'true' ? api.post(path) : api.delete(path));

@@ -83,8 +83,8 @@ const ROWS: Record<string, Row> = {
   'PUT /subscriptions/:id/auto-renew': { request: (w) => ({ method: 'PUT', path: `/subscriptions/${w.subscription}/auto-renew`, body: { autoRenew: true } }), expect: { ...signedIn(404), subscriber: 200 } },
   'GET /payment/gateway': { request: () => ({ method: 'GET', path: '/payment/gateway' }), expect: all(200) },
   'POST /payment/subscribe/performers': { request: () => ({ method: 'POST', path: '/payment/subscribe/performers', body: { type: 'free' } }), expect: signedIn(400) },
-  // Public: the register step checks a promo code before the fan has an account.
-  'GET /payment/promo-codes/check': { request: (w) => ({ method: 'GET', path: '/payment/promo-codes/check', query: { performerId: w.users.owner.id, code: 'NOPE' } }), expect: all(400) },
+  // The payment step checks a promo code for a signed-in fan; the answer is the same for every viewer.
+  'GET /payment/promo-codes/check': { request: (w) => ({ method: 'GET', path: '/payment/promo-codes/check', query: { performerId: w.users.owner.id, code: 'NOPE' } }), expect: signedIn(400) },
   'GET /payment/:id': { request: (w) => ({ method: 'GET', path: `/payment/${w.payment}` }), expect: { ...signedIn(404), subscriber: 200 } },
   'POST /payment/:id/confirm': { request: (w) => ({ method: 'POST', path: `/payment/${w.payment}/confirm`, body: {} }), expect: { ...signedIn(404), subscriber: 200 } },
   'POST /payment/webhooks/stripe': { request: () => ({ method: 'POST', path: '/payment/webhooks/stripe', body: {} }), expect: all(404) },

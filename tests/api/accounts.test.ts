@@ -1,15 +1,21 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_TAKEN, INCORRECT_DETAILS, USERNAME_TAKEN } from '../../api/auth/routes';
-import { messages } from '#contract/accounts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { messages, RESERVED_USERNAMES } from '#contract/accounts';
 import {
   call,
   clientAddress,
   describeEachDatabase,
   FAN_PASSWORD,
   login,
+  mailsTo,
+  makeArtist,
   registerFan,
+  subscribe,
   startTestApi,
   uniqueName,
+  waitForMail,
   type TestApi,
 } from '../helpers/api';
 
@@ -62,12 +68,24 @@ describeEachDatabase('accounts', (database) => {
     expect(both.status).toBe(400);
   });
 
-  it('counts usernames that would shadow a page of the web app as taken', async () => {
+  it('refuses a username that is the first part of a path the web or the api uses, with a clear message', async () => {
+    // Every first path segment a username could spell: the web's route files and public files, the web tier's own
+    // paths, the api's routes and its realtime socket. A page added without reserving its name fails here.
+    const pages = fs
+      .readdirSync(path.resolve('app/routes'))
+      .map((file) => file.replace(/\.tsx?$/, '').split('.').find((segment) => !segment.startsWith('_')))
+      .filter((segment): segment is string => Boolean(segment) && !segment!.startsWith('$'));
+    const publicFiles = fs.readdirSync(path.resolve('public')).map((name) => name.replace(/\..*$/, ''));
+    const apiPrefixes = t.api.routes.map((route) => route.url.split('/')[1]);
+    const used = [...new Set([...pages, ...publicFiles, ...apiPrefixes, 'healthz', 'build', 'socket'])].filter((name): name is string => typeof name === 'string' && /^[a-z0-9]{3,30}$/.test(name));
+    expect(used).toEqual(expect.arrayContaining(['lite', 'messages', 'discover', 'login', 'logout', 'password', 'images', 'media', 'socket']));
+    expect(used.filter((name) => !RESERVED_USERNAMES.includes(name))).toEqual([]);
+
     const other = uniqueName();
-    for (const username of ['discover', 'login', 'Password']) {
+    for (const username of [...used, 'Password', ' LITE ']) {
       const answer = await register({ username, email: `${other}@example.com`, password: FAN_PASSWORD });
       expect(answer.status, username).toBe(400);
-      expect(answer.body.errors).toEqual({ username: [USERNAME_TAKEN] });
+      expect(answer.body.errors, username).toEqual({ username: [messages.usernameReserved] });
     }
   });
 
@@ -265,6 +283,98 @@ describeEachDatabase('accounts', (database) => {
     const anonymous = await call(t.url, 'PUT', '/users', { body: { username: fan.username, email: fan.email, password: FAN_PASSWORD } });
     expect(anonymous.status).toBe(401);
     expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data).toMatchObject({ username: fan.username, email: fan.email });
+  });
+
+  describe('PUT /users needs the current password to change the email or the password (finding 6)', () => {
+    /** A fan past sign-up: registered over an hour ago. */
+    async function settledFan() {
+      const fan = await registerFan(t);
+      await t.db.query(`UPDATE users SET created_at = now() - interval '2 hours' WHERE id = $1`, [fan.id]);
+      return fan;
+    }
+    const put = (fan: { token: string }, body: Record<string, unknown>) => call(t.url, 'PUT', '/users', { token: fan.token, body });
+    const NEW_PASSWORD = 'Another-Pass-2';
+
+    it('a stolen session alone changes neither: a missing current password is 400, a wrong one 422, on the field', async () => {
+      const fan = await settledFan();
+      const newEmail = `${uniqueName('thief')}@example.com`;
+      for (const changes of [
+        { username: fan.username, email: newEmail, password: NEW_PASSWORD },
+        { username: fan.username, email: fan.email, password: NEW_PASSWORD },
+      ]) {
+        const missing = await put(fan, changes);
+        expect(missing.status).toBe(400);
+        expect(missing.body).toEqual({ status: 400, message: messages.currentPasswordRequired, errors: { currentPassword: [messages.currentPasswordRequired] } });
+        const wrong = await put(fan, { ...changes, currentPassword: 'Not-The-Password-1' });
+        expect(wrong.status).toBe(422);
+        expect(wrong.body).toEqual({ status: 422, message: messages.currentPasswordIncorrect, errors: { currentPassword: [messages.currentPasswordIncorrect] } });
+      }
+      expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data.email).toBe(fan.email);
+      expect((await login(t, fan.email, fan.password)).status).toBe(200);
+      expect(await mailsTo(t, fan.email)).toEqual([]);
+    });
+
+    it('with the current password both change, and the old address is told', async () => {
+      const fan = await settledFan();
+      const newEmail = `${uniqueName('moved')}@example.com`;
+      const answer = await put(fan, { username: fan.username, email: newEmail, password: NEW_PASSWORD, currentPassword: fan.password });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.email).toBe(newEmail);
+      expect((await login(t, newEmail, NEW_PASSWORD)).status).toBe(200);
+      const notice = await waitForMail(t, fan.email);
+      expect(notice.subject).toBe('The email address of your Stagedoor account was changed');
+      expect(notice.text).toContain(newEmail);
+      expect(await mailsTo(t, newEmail)).toEqual([]);
+      // The password alone: the address is told too.
+      const again = await put(fan, { username: fan.username, email: newEmail, password: 'Third-Pass-3!', currentPassword: NEW_PASSWORD });
+      expect(again.status).toBe(200);
+      expect((await waitForMail(t, newEmail)).subject).toBe('Your Stagedoor password was changed');
+    });
+
+    it('the username alone, or the email with the password sent unchanged, needs nothing more', async () => {
+      const fan = await settledFan();
+      const renamed = uniqueName('renamed');
+      expect((await put(fan, { username: renamed, email: fan.email, password: fan.password })).status).toBe(200);
+      // Sending the password it already has proves it: the email may change with it.
+      const newEmail = `${uniqueName('moved')}@example.com`;
+      expect((await put(fan, { username: renamed, email: newEmail, password: fan.password })).status).toBe(200);
+      expect((await waitForMail(t, fan.email)).subject).toBe('The email address of your Stagedoor account was changed');
+    });
+
+    it('guessing the current password counts as failed log-ins: 10, then 429', async () => {
+      const fan = await settledFan();
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const guess = await put(fan, { username: fan.username, email: fan.email, password: NEW_PASSWORD, currentPassword: `Guess-${attempt}-Pass` });
+        expect(guess.status, `guess ${attempt}`).toBe(422);
+      }
+      expect((await put(fan, { username: fan.username, email: fan.email, password: NEW_PASSWORD, currentPassword: fan.password })).status).toBe(429);
+      // Guessing through the new-password field (a match needs no current password) is counted too.
+      const other = await settledFan();
+      for (let attempt = 1; attempt <= 10; attempt++) expect((await put(other, { username: other.username, email: other.email, password: `Guess-${attempt}-Pass` })).status).toBe(400);
+      expect((await put(other, { username: other.username, email: other.email, password: other.password })).status).toBe(429);
+    });
+
+    it('the sign-up step’s edit keeps working as the register page sends it, for a fan signing up only', async () => {
+      // Registered minutes ago, nothing paid, no subscription: the register page's ?edit=true body, without currentPassword.
+      const fan = await registerFan(t);
+      const newEmail = `${uniqueName('typo')}@example.com`;
+      const edited = await put(fan, { username: fan.username, email: newEmail, password: NEW_PASSWORD });
+      expect(edited.status).toBe(200);
+      expect((await waitForMail(t, fan.email)).subject).toBe('The email address of your Stagedoor account was changed');
+
+      // A member (a subscription), or a fan who paid, is past sign-up, however recent.
+      const member = await registerFan(t);
+      const artist = await registerFan(t, 'artist');
+      await makeArtist(t, artist);
+      await subscribe(t, member.id, artist.id);
+      expect((await put(member, { username: member.username, email: member.email, password: NEW_PASSWORD })).status).toBe(400);
+      const payer = await registerFan(t);
+      await t.db.query(
+        `INSERT INTO payments (user_id, artist_id, gateway, status, amount_cents, list_price_cents) VALUES ($1, $2, 'test', 'succeeded', 100, 100)`,
+        [payer.id, artist.id],
+      );
+      expect((await put(payer, { username: payer.username, email: payer.email, password: NEW_PASSWORD })).status).toBe(400);
+    });
   });
 
   it('answers unknown paths with 404 in the same envelope', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemMessages } from '../../api/content/routes';
+import { formatScheduleDate, formatScheduleTime } from '#contract/content-schemas';
 import { signature } from '../../api/media/signing';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, localLink, subscribe, upload, wav, type ContentUser as TestUser } from './content-fixtures';
@@ -236,6 +237,82 @@ describeEachDatabase('media', (database) => {
       expect((await as(stranger.token)).status).toBe(403);
       await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [fan.id]);
       expect((await as(fan.token)).status).toBe(403);
+    });
+
+    describe('files of items fans may not see (finding 3)', () => {
+      const VARIANTS = ['url', 'thumbnailUrl', 'largeUrl'] as const;
+      const bearer = (id: string, token: string, size?: string) =>
+        fetch(new URL(`/media/${id}${size ? `?size=${size}` : ''}`, t.url), { headers: { authorization: `Bearer ${token}` } });
+      /** Each variant of a photo, by its signed links and by id with the Authorization header. */
+      async function statuses(media: { _id: string; url: string; thumbnailUrl: string; largeUrl: string }, token: string) {
+        const signed = await Promise.all(VARIANTS.map(async (variant) => (await fetch(localLink(t, media[variant]))).status));
+        const byId = await Promise.all([undefined, 'thumb', 'large'].map(async (size) => (await bearer(media._id, token, size)).status));
+        return [...signed, ...byId];
+      }
+      const schedule = (minutes: number) => {
+        const at = new Date(Date.now() + minutes * 60_000);
+        return { enabled: true, date: formatScheduleDate(at), time: formatScheduleTime(at) };
+      };
+      async function photo(artist: TestUser, extra: Record<string, unknown> = {}) {
+        const image = await uploaded(artist, await png(2400, 1600), { filename: 'photo.png', type: 'image/png' });
+        const created = await call(t.url, 'POST', '/content', { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: image._id, ...extra } });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        return { item: created.body.data, image };
+      }
+
+      it('a published photo turned back into a draft: its files stop for subscribers, links and ids alike', async () => {
+        const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+        await subscribe(t, fan, artist);
+        const { item } = await photo(artist);
+        const seen = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data;
+        expect(await statuses(seen.media, fan.token)).toEqual([200, 200, 200, 200, 200, 200]);
+
+        const drafted = await call(t.url, 'PUT', `/content/${item._id}`, { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id, draft: true } });
+        expect(drafted.body.data.state).toBe('draft');
+        expect((await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).status).toBe(404);
+        expect(await statuses(seen.media, fan.token)).toEqual([404, 404, 404, 404, 404, 404]);
+
+        // The artist always: by id, and by the links the draft now carries for them.
+        const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
+        expect(await statuses(own.media, artist.token)).toEqual([200, 200, 200, 200, 200, 200]);
+
+        // Published again, the fan's links work again.
+        await call(t.url, 'PUT', `/content/${item._id}`, { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id } });
+        expect(await statuses(seen.media, fan.token)).toEqual([200, 200, 200, 200, 200, 200]);
+      });
+
+      it('drafts, scheduled items and uploads attached to nothing: the artist’s own, never a subscriber’s', async () => {
+        const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+        await subscribe(t, fan, artist);
+        const draft = await photo(artist, { draft: true });
+        const scheduled = await photo(artist, { schedule: schedule(60) });
+        const loose = await uploaded(artist, await png(2400, 1600), { filename: 'loose.png', type: 'image/png' });
+        for (const [name, media] of [
+          ['draft', (await call(t.url, 'GET', `/content/${draft.item._id}`, { token: artist.token })).body.data.media],
+          ['scheduled', (await call(t.url, 'GET', `/content/${scheduled.item._id}`, { token: artist.token })).body.data.media],
+          ['upload', loose],
+        ] as const) {
+          // The artist's links work for the artist; a subscriber who learns the id gets nothing.
+          expect(await statuses(media, artist.token), name).toEqual([200, 200, 200, 200, 200, 200]);
+          const byId = await Promise.all([undefined, 'thumb', 'large'].map(async (size) => (await bearer(media._id, fan.token, size)).status));
+          expect(byId, name).toEqual([404, 404, 404]);
+        }
+
+        // The scheduled photo's time comes: subscribers see it, and its file.
+        await t.db.query(`UPDATE content_items SET publish_at = now() - interval '1 second' WHERE id = $1`, [scheduled.item._id]);
+        const out = (await call(t.url, 'GET', `/content/${scheduled.item._id}`, { token: fan.token })).body.data;
+        expect(await statuses(out.media, fan.token)).toEqual([200, 200, 200, 200, 200, 200]);
+      });
+
+      it('a link made for the artist is not a subscriber’s link: its signature says whom it is for', async () => {
+        const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+        await subscribe(t, fan, artist);
+        const { item } = await photo(artist, { draft: true });
+        const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
+        const asFans = new URL(localLink(t, own.media.url));
+        asFans.searchParams.delete('for');
+        expect((await fetch(asFans)).status).toBe(403);
+      });
     });
 
     it('unsubscribed viewers get no links at all', async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import sharp from 'sharp';
+import Stripe from 'stripe';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -18,9 +19,11 @@ const nasty = fc.oneof(
   fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udfff', '\u202e', '\ufeff', '💥'.repeat(300), 'x'.repeat(10_000), '../../etc/passwd', '%2e%2e%2f', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
 );
 const value = fc.oneof(nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(nasty, { maxLength: 3 }));
-const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('text', 'title', 'content', 'tags', 'poll', 'schedule', 'email', 'password', 'username', 'answerId', 'source', 'sourceId', 'type', 'performerId', 'code', 'itemIds', 'fileIds', 'presale', 'draft', 'limit'), value));
-const query = fc.dictionary(fc.constantFrom('limit', 'offset', 'sort', 'types', 'section', 'state', 'commentId', 'code', 'performer', 'q', 'token', 'size', 'sig', 'expires'), fc.oneof(nasty, fc.integer().map(String)), { maxKeys: 4 });
+const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('text', 'title', 'content', 'tags', 'poll', 'schedule', 'email', 'password', 'username', 'answerId', 'source', 'sourceId', 'type', 'performerId', 'code', 'itemIds', 'fileIds', 'presale', 'draft', 'limit', 'currentPassword', 'promo'), value));
+const query = fc.dictionary(fc.constantFrom('limit', 'offset', 'sort', 'types', 'section', 'state', 'commentId', 'code', 'performer', 'q', 'token', 'size', 'sig', 'expires', 'for', 'secret', 'performerId'), fc.oneof(nasty, fc.integer().map(String)), { maxKeys: 4 });
 const segment = fc.oneof(fc.uuid(), nasty.filter((s) => s.length > 0 && s.length < 3000), fc.constantFrom('..', '%2e%2e', '%00', '%ff', 'a%2Fb', ' '));
+
+const WEBHOOK_SECRET = 'whsec_hostile';
 
 const TABLES = ['users', 'sessions', 'subscriptions', 'content_items', 'comments', 'bookmarks', 'collections', 'conversations', 'messages', 'media', 'poll_votes', 'presale_codes'];
 
@@ -30,7 +33,7 @@ describeEachDatabase('hostile input', (database) => {
   let artist: ContentUser;
 
   beforeAll(async () => {
-    t = await startTestApi({ database: database.name, adminToken: 'hostile-admin-token' });
+    t = await startTestApi({ database: database.name, adminToken: 'hostile-admin-token', env: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET } });
     [fan, artist] = await Promise.all([createFan(t), createArtist(t)]);
     await subscribe(t, fan.id, artist.id);
   });
@@ -104,6 +107,81 @@ describeEachDatabase('hostile input', (database) => {
       expect(answer.status, `${method} ${url}: ${answer.text}`).toBe(400);
       expect(JSON.parse(answer.text).message).toEqual(expect.any(String));
     }
+  });
+
+  it('reads a JSON content type with no body as no body, on every route (many request helpers send one)', async () => {
+    // A conversation of the fan's, so the calls that take no payload succeed rather than answer 404.
+    const opened = await fetch(`${t.url}/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` },
+      body: JSON.stringify({ source: 'performer', sourceId: artist.id }),
+    });
+    const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+    const sent = await fetch(`${t.url}/messages/conversations/${conversationId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` },
+      body: JSON.stringify({ text: 'hello', fileIds: [], type: 'text' }),
+    });
+    const messageId = ((await sent.json()) as { data: { _id: string } }).data._id;
+    const bodiless = (method: string, url: string) =>
+      fetch(`${t.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` }, body: '' });
+
+    expect((await bodiless('POST', `/messages/read-all/${conversationId}`)).status).toBe(200);
+    expect((await bodiless('DELETE', `/messages/${messageId}`)).status).toBe(200);
+
+    const writes = t.api.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && r.url !== '/auth/logout');
+    for (const route of writes) {
+      const url = route.url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      const answer = await bodiless(route.method, url);
+      const text = await answer.text();
+      expect(answer.status, `${route.method} ${url}: ${text}`).toBeLessThan(500);
+      expect(text, `${route.method} ${url}`).not.toMatch(/Body cannot be empty/i);
+    }
+  });
+
+  it('answers any correctly signed Stripe webhook below 500: a malformed event is a 400, not a half-applied 500', { timeout: 60_000 }, async () => {
+    const stripeId = fc.oneof(fc.constantFrom('sub_1', 'in_1', 'evt_1', ''), nasty, fc.integer(), fc.constant(null), fc.dictionary(fc.constantFrom('id', 'object'), value));
+    const object = fc.record(
+      {
+        id: stripeId,
+        subscription: stripeId,
+        status: fc.oneof(fc.constantFrom('active', 'canceled'), value),
+        cancel_at_period_end: value,
+        ended_at: fc.oneof(fc.integer(), value),
+        amount_paid: fc.oneof(fc.integer(), value),
+        amount_due: fc.oneof(fc.integer(), value),
+        parent: fc.oneof(value, fc.record({ subscription_details: fc.oneof(value, fc.record({ subscription: stripeId, metadata: value })) })),
+        lines: fc.oneof(value, fc.record({ data: fc.oneof(value, fc.array(fc.record({ period: fc.oneof(value, fc.record({ end: fc.oneof(fc.integer(), value) })) }), { maxLength: 2 })) })),
+        items: fc.oneof(value, fc.record({ data: fc.oneof(value, fc.array(fc.record({ current_period_end: fc.oneof(fc.integer(), value) }), { maxLength: 2 })) })),
+      },
+      { requiredKeys: [] },
+    );
+    const event = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record(
+        {
+          id: fc.oneof(fc.uuid().map((id) => `evt_${id}`), stripeId),
+          type: fc.oneof(fc.constantFrom('invoice.paid', 'invoice.payment_failed', 'customer.subscription.updated', 'customer.subscription.deleted', 'charge.refunded'), value),
+          created: fc.oneof(fc.integer({ min: 0, max: 4_000_000_000 }), value),
+          data: fc.oneof(value, fc.record({ object: fc.oneof(object, value) })),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(event, async (payload) => {
+        const raw = JSON.stringify(payload) ?? 'null';
+        const response = await fetch(`${t.url}/payment/webhooks/stripe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: raw, secret: WEBHOOK_SECRET }) },
+          body: raw,
+          signal: AbortSignal.timeout(5000),
+        });
+        const text = await response.text();
+        expect(response.status, `${raw.slice(0, 300)}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('refuses uploads that are not what they claim, and keeps nothing of them', async () => {

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BAD_SIGNATURE } from '../../api/payments/webhooks';
+import { BAD_SIGNATURE, MALFORMED_EVENT } from '../../api/payments/webhooks';
 import { createPromo } from '../../api/payments/promos';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-stand-in';
@@ -17,6 +17,7 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
   let stand: StripeStandIn;
   let t: TestApi;
   let artist: TestUser;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     stand = await startStripeStandIn();
@@ -28,7 +29,9 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_URL: stand.url,
         PUBLIC_WEB_URL: 'http://web.test',
+        LOG_LEVEL: 'warn',
       },
+      logStream: { write: (line: string) => void logLines.push(line) },
     });
     artist = await registerFan(t, 'stripeartist');
     await makeArtist(t, artist, { yearlyPriceCents: 4999, name: 'Stripe Artist' });
@@ -51,7 +54,7 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
   const gatewaySubscriptionId = async (paymentId: string) =>
     (await t.db.query<{ id: string }>('SELECT gateway_subscription_id AS id FROM payments WHERE id = $1', [paymentId]))[0].id;
 
-  async function webhook(event: Record<string, unknown>, secret = WEBHOOK_SECRET) {
+  async function webhook(event: unknown, secret = WEBHOOK_SECRET) {
     const payload = JSON.stringify(event);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
     return call(t.url, 'POST', '/payment/webhooks/stripe', { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } });
@@ -131,6 +134,16 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
     stand.authenticate(await gatewaySubscriptionId(other.body.data._id), false);
     const failed = await call(t.url, 'POST', `/payment/${other.body.data._id}/confirm`, { token: failing.token });
     expect(failed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'authentication_failed' } });
+  });
+
+  it('a payment left waiting for 3-D Secure is cancelled at Stripe when its fan starts another, so it can never charge', async () => {
+    const fan = await registerFan(t);
+    const waiting = await pay(fan, { cardId: 'pm_card_authenticationRequired' });
+    const subId = await gatewaySubscriptionId(waiting.body.data._id);
+    expect((await pay(fan, { cardId: 'pm_card_visa' })).body.data.status).toBe('succeeded');
+    expect(stand.subscriptions.get(subId)!.status).toBe('canceled');
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting.body.data._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
   });
 
   it('a promo code becomes a once-only Stripe coupon on the first invoice', async () => {
@@ -249,6 +262,35 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
       const unsigned = await call(t.url, 'POST', '/payment/webhooks/stripe', { body: JSON.stringify(event('invoice.paid', {})), headers: { 'content-type': 'application/json' } });
       expect(unsigned.status).toBe(400);
       expect(await row(subscriptionId)).toEqual(before);
+    });
+
+    it('a correctly signed but malformed event answers 400, is logged, and changes nothing (it answered 500)', async () => {
+      const { subId, subscriptionId } = await paidSubscription();
+      const before = await row(subscriptionId);
+      const events = await t.db.query('SELECT id FROM stripe_events');
+      const malformed: unknown[] = [
+        null,
+        [],
+        'an event',
+        {},
+        { id: 5, type: 'invoice.paid', created: 1, data: { object: {} } },
+        { id: 'evt_no_data', type: 'invoice.paid', created: 1, data: null },
+        { id: 'evt_bad_created', type: 'invoice.paid', created: 'soon', data: { object: {} } },
+        event('invoice.paid', { id: 7, parent: { subscription_details: { subscription: subId } }, amount_paid: 'lots' }),
+        event('invoice.paid', { id: 'in_bad_lines', parent: { subscription_details: { subscription: subId } }, lines: { data: [{ period: { end: 'never' } }] } }),
+        event('invoice.payment_failed', { id: 'in_bad_amount', subscription: subId, amount_due: -5 }),
+        event('customer.subscription.updated', { id: subId, status: 'active', cancel_at_period_end: 'yes' }),
+        event('customer.subscription.updated', { id: subId, status: 'active', items: { data: [{ current_period_end: 'later' }] } }),
+        event('customer.subscription.deleted', { id: { nested: true }, ended_at: 'x' }),
+      ];
+      for (const payload of malformed) {
+        const answer = await webhook(payload);
+        expect(answer.status, JSON.stringify(payload)).toBe(400);
+        expect(answer.body.message, JSON.stringify(payload)).toBe(MALFORMED_EVENT);
+      }
+      expect(await row(subscriptionId)).toEqual(before);
+      expect(await t.db.query('SELECT id FROM stripe_events')).toEqual(events);
+      expect(logLines.filter((line) => line.includes('malformed Stripe webhook')).length).toBe(malformed.length);
     });
 
     it('customer.subscription.updated out of order: the newer state wins; deleted is final', async () => {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPromo } from '../../api/payments/promos';
-import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP, PROMO_WRONG_ARTIST } from '../../api/payments/promos';
+import { PROMO_EXPIRED, PROMO_UNKNOWN, PROMO_USED_UP } from '../../api/payments/promos';
+import { TOO_MANY } from '../../api/auth/rate-limits';
 import { renewDueSubscriptions } from '../../api/payments/renewals';
+import { expirePendingPayments } from '../../api/payments/service';
 import { createTestGateway, NOT_A_TEST_CARD, EXPIRED_MESSAGE } from '../../api/payments/test-gateway';
 import { FAILURE_MESSAGES } from '../../api/payments/gateway';
-import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
+import { call, clientAddress, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 
 /**
  * Subscribing through POST /payment/subscribe/performers with the test gateway (the default without Stripe keys):
@@ -18,6 +20,10 @@ const CARDS = {
   expired: '4000 0000 0000 0069',
   insufficient: '4000 0000 0000 9995',
 };
+
+/** The promo code limits of docs/security.md: tries per fan and per address in 15 minutes. */
+const PROMO_TRIES_PER_FAN = 20;
+const PROMO_TRIES_PER_ADDRESS = 60;
 
 describeEachDatabase('payments with the test gateway', (database) => {
   let t: TestApi;
@@ -58,6 +64,10 @@ describeEachDatabase('payments with the test gateway', (database) => {
   }
 
   const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(sql, params))[0].n;
+
+  /** GET /payment/promo-codes/check as a signed-in fan, from an address of its own unless given one. */
+  const checkPromo = (fan: TestUser | undefined, performerId: string, code: string, address = clientAddress()) =>
+    call(t.url, 'GET', '/payment/promo-codes/check', { token: fan?.token, query: { performerId, code }, headers: { 'x-forwarded-for': address } });
 
   it('says which gateway is in use', async () => {
     const answer = await call(t.url, 'GET', '/payment/gateway');
@@ -190,6 +200,25 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
   });
 
+  it('the approval page runs no script and cannot be framed: a CSP of its own, X-Frame-Options DENY', async () => {
+    const fan = await registerFan(t);
+    const payment = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    const url = new URL(payment.nextAction.url);
+    const page = await fetch(new URL(url.pathname + url.search, t.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(policy.split(';').map((d) => [d.trim().split(/\s+/)[0], d.trim().split(/\s+/).slice(1)]));
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['default-src']).toEqual(["'none'"]);
+    expect(directives['script-src']).toBeUndefined();
+    // Its forms post to itself, which sends the fan back to the web's confirm page.
+    expect(directives['form-action']).toEqual(["'self'", 'http://web.test']);
+    // The address holds the page's secret: it goes to no one as a Referer.
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('failing authentication fails the payment with authentication_failed', async () => {
     const fan = await registerFan(t);
     const payment = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
@@ -205,7 +234,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await subscribed(fan, paid)).toBe(false);
   });
 
-  it('a payment waiting for authentication is called off when another payment for the club succeeds first', async () => {
+  it('a payment waiting for authentication is called off when its fan starts another for the club', async () => {
     const fan = await registerFan(t);
     const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
     expect((await pay(fan, { cardId: await card(fan, CARDS.success) })).body.data.status).toBe('succeeded');
@@ -214,7 +243,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const page = await (await fetch(new URL(url.pathname + url.search, t.url))).text();
     expect(page).toContain('already been answered');
     const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
-    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'superseded' } });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
     expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'succeeded'`, [fan.id])).toBe(1);
   });
 
@@ -229,14 +258,15 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'failed'`, [fan.id])).toBe(1);
   });
 
-  it('promo codes: percent and amount off, expired, used up, for another artist, unknown', async () => {
+  it('promo codes: percent and amount off, expired, used up, unknown (another artist’s reads as unknown)', async () => {
     await createPromo(t.db, { artist: paid.username, code: 'HALF', percentOff: 50 });
     await createPromo(t.db, { artist: paid.username, code: 'TENOFF', amountOff: 1000 });
     await createPromo(t.db, { artist: paid.username, code: 'OLD', percentOff: 10, expiresAt: new Date(Date.now() - 1000) });
     await createPromo(t.db, { artist: paid.username, code: 'ONCE', percentOff: 20, maxRedemptions: 1 });
     await createPromo(t.db, { artist: other.username, code: 'OTHERS', percentOff: 20 });
 
-    const check = await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'half' } });
+    const checker = await registerFan(t);
+    const check = await checkPromo(checker, paid.id, 'half');
     expect(check.body.data).toMatchObject({ code: 'HALF', percentOff: 50, price: 49.99, discountedPrice: 24.99 });
 
     const half = await registerFan(t);
@@ -254,7 +284,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const cardId = await card(fan, CARDS.success);
     for (const [code, message] of [
       ['OLD', PROMO_EXPIRED],
-      ['OTHERS', PROMO_WRONG_ARTIST],
+      ['OTHERS', PROMO_UNKNOWN],
       ['NOPE', PROMO_UNKNOWN],
     ]) {
       const answer = await pay(fan, { cardId, promo: code });
@@ -272,9 +302,81 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const usedUp = await pay(second, { cardId: await card(second, CARDS.success), promo: 'ONCE' });
     expect(usedUp.status).toBe(400);
     expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
-    expect((await call(t.url, 'GET', '/payment/promo-codes/check', { query: { performerId: paid.id, code: 'ONCE' } })).body.errors!.promo).toEqual([
+    expect((await checkPromo(checker, paid.id, 'ONCE')).body.errors!.promo).toEqual([
       PROMO_USED_UP,
     ]);
+  });
+
+  it('the promo check needs a log-in, is limited per fan and per address, and says nothing of other artists’ codes', async () => {
+    await createPromo(t.db, { artist: other.username, code: 'ELSEWHERE', percentOff: 10 });
+    const fan = await registerFan(t);
+    expect((await checkPromo(undefined, paid.id, 'ELSEWHERE')).status).toBe(401);
+
+    // Another artist's code answers exactly as a code that exists nowhere.
+    const elsewhere = await checkPromo(fan, paid.id, 'ELSEWHERE');
+    const nowhere = await checkPromo(fan, paid.id, 'NOWHERE');
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual(nowhere.body);
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'ELSEWHERE' })).body).toEqual(
+      (await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'NOWHERE' })).body,
+    );
+
+    // Per fan, from any address: 20 tries (the two checks and the two payments with a code above count), then 429,
+    // at the check and at a payment naming a code.
+    for (let attempt = 5; attempt <= PROMO_TRIES_PER_FAN; attempt++) expect((await checkPromo(fan, paid.id, `GUESS${attempt}`)).status, `try ${attempt}`).toBe(400);
+    const limited = await checkPromo(fan, paid.id, 'GUESSMORE');
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe(TOO_MANY);
+    expect((await pay(fan, { cardId: await card(fan, CARDS.success), promo: 'GUESSMORE' })).status).toBe(429);
+
+    // Per address, whichever fans: 60 tries.
+    const address = clientAddress();
+    const fans = await Promise.all([registerFan(t), registerFan(t), registerFan(t), registerFan(t)]);
+    for (let attempt = 1; attempt <= PROMO_TRIES_PER_ADDRESS; attempt++) {
+      const answer = await checkPromo(fans[attempt % 3], paid.id, `SPRAY${attempt}`, address);
+      expect(answer.status, `try ${attempt}`).toBe(400);
+    }
+    expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE', address)).status).toBe(429);
+    expect((await checkPromo(fans[3], paid.id, 'SPRAYMORE')).status).toBe(400);
+  });
+
+  it('a payment left waiting for 3-D Secure gives its promo code back: at once when its fan pays again, else after 30 minutes', async () => {
+    await createPromo(t.db, { artist: paid.username, code: 'TWICE', percentOff: 10, maxRedemptions: 2 });
+    const payment = async (fan: TestUser, id: string) => (await call(t.url, 'GET', `/payment/${id}`, { token: fan.token })).body.data;
+
+    // One fan starts two payments with the code and abandons both on the bank's page.
+    const abandoner = await registerFan(t);
+    const authenticating = await card(abandoner, CARDS.authenticate);
+    const first = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
+    const second = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
+    expect([first.status, second.status]).toEqual(['requires_action', 'requires_action']);
+    expect(await payment(abandoner, first._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired', message: FAILURE_MESSAGES.expired } });
+    // Its approval page no longer approves anything.
+    const approval = new URL(first.nextAction.url);
+    expect(await (await fetch(new URL(approval.pathname + approval.search, t.url))).text()).not.toContain('Approve payment');
+
+    // So the code still has a redemption for another fan; the second abandoned payment holds the other.
+    const other = await registerFan(t);
+    expect((await pay(other, { cardId: await card(other, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded', promo: 'TWICE' });
+    const tooLate = await registerFan(t);
+    const usedUp = await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' });
+    expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
+
+    // Half an hour without a step, the second expires too and its redemption is free again.
+    await t.db.query(`UPDATE payments SET updated_at = now() - interval '31 minutes' WHERE id = $1`, [second._id]);
+    expect((await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded' });
+    expect(await payment(abandoner, second._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
+    expect(await count(`SELECT times_redeemed AS n FROM promo_codes WHERE code = 'TWICE'`, [])).toBe(2);
+  });
+
+  it('a payment waiting for 3-D Secure expires after 30 minutes by itself, and can no longer be confirmed', async () => {
+    const fan = await registerFan(t);
+    const waiting = (await pay(fan, { cardId: await card(fan, CARDS.authenticate) })).body.data;
+    await t.db.query(`UPDATE payments SET updated_at = now() - interval '31 minutes' WHERE id = $1`, [waiting._id]);
+    await expirePendingPayments(t.api.ctx.db, null);
+    const confirmed = await call(t.url, 'POST', `/payment/${waiting._id}/confirm`, { token: fan.token });
+    expect(confirmed.body.data).toMatchObject({ status: 'failed', failure: { reason: 'expired' }, subscription: null });
+    expect(await subscribed(fan, paid)).toBe(false);
   });
 
   it('a double submit with one idempotency key makes one payment, even when both arrive at once', async () => {

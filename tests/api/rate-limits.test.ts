@@ -12,6 +12,7 @@ const LOGINS_PER_ADDRESS = 100;
 const RESETS_PER_EMAIL = 5;
 const RESETS_PER_ADDRESS = 30;
 const REGISTRATIONS_PER_ADDRESS = 30;
+const PASSWORD_CHANGES_PER_ADDRESS = 20;
 
 describeEachDatabase('rate limits', (database) => {
   let t: TestApi;
@@ -97,6 +98,18 @@ describeEachDatabase('rate limits', (database) => {
     }
     expect((await forgot(`${uniqueName('spray')}@example.com`, address)).status).toBe(429);
     expect((await forgot(`${uniqueName('spray')}@example.com`)).status).toBe(200);
+  });
+
+  it(`limits password changes (reset links) to ${PASSWORD_CHANGES_PER_ADDRESS} an hour per address, counting refused ones`, async () => {
+    const address = clientAddress();
+    const change = (from: string) =>
+      call(t.url, 'POST', '/auth/password-change', { query: { token: 'junk' }, body: { password: 'Fresh-Start-2026!' }, headers: { 'x-forwarded-for': from } });
+    for (let request = 1; request <= PASSWORD_CHANGES_PER_ADDRESS; request++) expect((await change(address)).status, `request ${request}`).toBe(400);
+    const limited = await change(address);
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe(TOO_MANY);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await change(clientAddress())).status).toBe(400);
   });
 
   it(`limits registrations to ${REGISTRATIONS_PER_ADDRESS} an hour per address, counting refused ones`, async () => {

@@ -83,6 +83,8 @@ export interface StartOptions {
   adminToken?: string;
   /** Use this DATA_DIR instead of a fresh temp folder (kept on close). */
   dataDir?: string;
+  /** Where the api's log lines go (with LOG_LEVEL set in env). */
+  logStream?: { write(line: string): void };
   /** The clock of the api's sweeps (renewals, reminders, digests). */
   now?: () => Date;
 }
@@ -95,7 +97,7 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
   // On PostgreSQL the job queue's tables go in a schema of this test's own too, so tests never work each other's jobs.
   const jobs = { JOBS_SCHEMA: schema ? `${schema}_jobs` : 'pgboss', JOB_POLL_SECONDS: '0.5', JOB_TIMEOUT_SECONDS: '5' };
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...jobs, ...options.env } as unknown as NodeJS.ProcessEnv);
-  const api = await createApi({ config, db, adminToken: options.adminToken, now: options.now });
+  const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream, now: options.now });
   const port = await api.listen(0, '127.0.0.1');
   await api.startWorkers();
   return {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sanitizeCaption } from '../../api/content/sanitize';
 import { visibleText, visibleTextLength } from '#contract/content-text';
@@ -63,6 +64,56 @@ describe('caption sanitising', () => {
     expect(sanitizeCaption('<div class="x" style="color:red"><h1>Title</h1><p><span>text</span></p></div>')).toBe('Title<p>text</p>');
     expect(sanitizeCaption('<iframe src="https://evil.example"></iframe><p>ok</p>')).toBe('<p>ok</p>');
   });
+  it('closes every link it opens as a link: a refused link before a kept one made <a>…</span>', () => {
+    expect(sanitizeCaption('<p><a href="javascript:x">no</a> <a href="https://x.example">yes</a></p>')).toBe(
+      '<p>no <a href="https://x.example" rel="noopener noreferrer nofollow" target="_blank">yes</a></p>',
+    );
+  });
+
+  it('whatever markup comes in, what goes out is well formed, of the editor’s tags only, with safe links', { timeout: 60_000 }, () => {
+    const ALLOWED = new Set(['p', 'br', 'strong', 'b', 'em', 'i', 'a', 'ul', 'ol', 'li']);
+    const piece = fc.oneof(
+      fc.constantFrom('<p>', '</p>', '<b>', '</b>', '<i>', '</i>', '<ul>', '<li>', '</li>', '</ul>', '<br>', '<br />', '</a>', '<a>'),
+      fc.constantFrom(
+        '<span>',
+        '</span>',
+        '<div>',
+        '</div>',
+        '<script>',
+        '</script>',
+        '<style>',
+        '<img src=x onerror=y>',
+        '<svg><a href="https://s.example">',
+      ),
+      fc
+        .constantFrom('https://x.example', 'javascript:alert(1)', '/account', 'mailto:a@b.example', ' JaVaScRiPt:x', 'data:text/html,x', '')
+        .map((href) => `<a href="${href}">`),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
+        (input) => {
+          const output = sanitizeCaption(input);
+          const open: string[] = [];
+          for (const [tag, closing, name, attributes] of output.matchAll(/<(\/?)([a-z0-9]+)([^>]*)>/gi)) {
+            const lower = name.toLowerCase();
+            expect(ALLOWED.has(lower), `${tag} in ${output} from ${input}`).toBe(true);
+            if (lower === 'br') continue;
+            if (closing) expect(open.pop(), `${tag} in ${output} from ${input}`).toBe(lower);
+            else open.push(lower);
+            if (lower === 'a' && !closing)
+              expect(attributes, `${tag} from ${input}`).toMatch(
+                /^ href="(https?:\/\/|mailto:)[^"]*" rel="noopener noreferrer nofollow" target="_blank"$/,
+              );
+          }
+          expect(open, `${output} from ${input}`).toEqual([]);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it('turns a plain-text caption into paragraphs, escaping what looks like markup', () => {
     expect(sanitizeCaption('First line\nsecond line\n\nNew paragraph & more')).toBe(
       '<p>First line<br />second line</p><p>New paragraph &amp; more</p>',

@@ -78,6 +78,12 @@ describe('registration form (email, username, password)', () => {
     expect(errors(RegisterSchema, { ...valid, username })).toEqual({ username: [message] });
   });
 
+  it.each(['lite', 'Messages', ' socket ', 'discover'])('username %j, the name of a page, is refused in the browser too', (username) => {
+    expect(errors(RegisterSchema, { ...valid, username })).toEqual({
+      username: ['This username is the name of a Stagedoor page. Please choose another.'],
+    });
+  });
+
   it('trims and lowercases the username, and lowercases the email', () => {
     expect(RegisterSchema.parse({ ...valid, username: '  NightOwl99 ', email: 'Fan@Example.COM' })).toEqual({
       ...valid,

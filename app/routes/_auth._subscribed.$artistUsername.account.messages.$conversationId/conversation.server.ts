@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as z from 'zod';
 import { SendMessageSchema } from '#contract/message-schemas';
 import { apiFor, isHttpError } from '~/utils/api.server';
-import { requireUser } from '~/utils/auth.server';
+import { requireUser, safeRedirect } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { deleteMessage, readAll, sendMessage } from '~/utils/messages.server';
@@ -37,7 +37,7 @@ export async function conversationAction(args: ActionFunctionArgs) {
   const conversationId = params.conversationId ?? '';
   const value = submission.value;
   const url = new URL(request.url);
-  const backToLatest = () => redirect(`${url.pathname}${url.search}#latest`, 303);
+  const backToLatest = () => redirect(safeRedirect(`${url.pathname}${url.search}#latest`), 303);
 
   switch (value.intent) {
     case 'send':

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '#contract/config';
+
+const parse = (env: Record<string, string>) => parseConfig(env as unknown as NodeJS.ProcessEnv);
+
+describe('TRUSTED_PROXIES', () => {
+  it('trusts loopback only by default', () => {
+    expect(parse({}).trustedProxies).toEqual(['loopback']);
+    expect(parse({ TRUSTED_PROXIES: ' ' }).trustedProxies).toEqual(['loopback']);
+  });
+
+  it('reads addresses and CIDR ranges separated by commas', () => {
+    expect(parse({ TRUSTED_PROXIES: '10.0.0.5, 10.1.0.0/16,fd00::/8 ,::1,loopback' }).trustedProxies).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+  });
+
+  it('refuses anything else with one line naming the variable', () => {
+    for (const value of ['10.0.0', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.0/8/1', '*']) {
+      expect(() => parse({ TRUSTED_PROXIES: value }), value).toThrow(ConfigError);
+      expect(() => parse({ TRUSTED_PROXIES: value }), value).toThrow(
+        /^Invalid environment variable TRUSTED_PROXIES: must be IP addresses or CIDR ranges/,
+      );
+    }
+  });
+});
