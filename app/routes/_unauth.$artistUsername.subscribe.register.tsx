@@ -12,10 +12,10 @@ import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
 import { subscribeToArtist } from '~/utils/payments.server';
 import { sessionCookie } from '~/utils/session.server';
-import { RegisterSchema } from '#contract/accounts';
+import { AccountChangesSchema, RegisterSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 
-type RegisterFields = { username: string; email: string; password: string };
+type RegisterFields = { username: string; email: string; password: string; currentPassword?: string };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -61,8 +61,10 @@ export async function action(args: ActionFunctionArgs) {
   const editing = Boolean(edit && api.token);
   const artist = await requireArtist(api, args.params.artistUsername);
 
-  const submission = parseGuardedForm(await readFormData(args.request), RegisterSchema);
-  if (submission.status !== 'success') return formReply(submission, { hideFields: ['password'] });
+  // Editing takes the current password too: a fan past the sign-up step changes their email or password with it.
+  const submission = parseGuardedForm(await readFormData(args.request), editing ? AccountChangesSchema : RegisterSchema);
+  const hideFields = ['password', 'currentPassword'];
+  if (submission.status !== 'success') return formReply(submission, { hideFields });
 
   let newToken: unknown;
   try {
@@ -73,8 +75,8 @@ export async function action(args: ActionFunctionArgs) {
   } catch (error) {
     if (editing && isHttpError(error, 403)) throw api.logoutRedirect();
     // Spec §5, §8: the api's 400 and 422 are conflicts (the username, the email); the form's reply is a 400 either way.
-    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields: ['password'] });
-    if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields: ['password'] });
+    if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields });
+    if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields });
     throw error;
   }
   if (editing) throw redirect(nextStep(artist, promo));
@@ -99,7 +101,7 @@ interface RegisterResponse {
  */
 function conflictErrors(error: HttpError): Record<string, string[]> {
   const fromApi = Object.fromEntries(
-    Object.entries(error.fieldErrors).filter(([field]) => field === 'username' || field === 'email' || field === 'password'),
+    Object.entries(error.fieldErrors).filter(([field]) => ['username', 'email', 'password', 'currentPassword'].includes(field)),
   );
   if (Object.keys(fromApi).length) return fromApi;
   const message = error.body?.message ?? (error.status === 422 ? 'That email is already taken.' : 'That username is already taken.');
@@ -115,10 +117,10 @@ export default function Register() {
     id: 'register',
     lastResult,
     defaultValue: defaults,
-    constraint: formConstraint(RegisterSchema),
+    constraint: formConstraint(editing ? AccountChangesSchema : RegisterSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseForm(formData, RegisterSchema),
+    onValidate: ({ formData }) => parseForm(formData, editing ? AccountChangesSchema : RegisterSchema),
   });
   const free = artist.yearlyPrice === 0;
 
@@ -178,6 +180,14 @@ export default function Register() {
           inputProps={{ autoComplete: 'new-password' }}
           hint="At least 10 characters, with an uppercase letter, a lowercase letter, a number and a special character."
         />
+        {editing ? (
+          <PasswordInputField
+            field={fields.currentPassword}
+            label="Current password"
+            inputProps={{ autoComplete: 'current-password' }}
+            hint="Needed to change your email address or password once your account is more than an hour old."
+          />
+        ) : null}
         <SubmitButton pending={pending}>{editing ? 'Save and continue' : free ? 'Join for free' : 'Continue to payment'}</SubmitButton>
       </Form>
     </FormPage>
