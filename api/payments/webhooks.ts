@@ -15,8 +15,6 @@ import { queueMail } from '../mail/jobs.js';
  * - customer.subscription.deleted is final: nothing after it brings the subscription back.
  */
 
-type Event = { id: string; type: string; created: number; data: { object: Record<string, any> } };
-
 export const BAD_SIGNATURE = 'The webhook signature is not valid.';
 export const MALFORMED_EVENT = 'The webhook event is not a Stripe event we can read.';
 
@@ -52,28 +50,39 @@ const SubscriptionObject = z.looseObject({
   items: z.looseObject({ data: z.array(z.looseObject({ current_period_end: Timestamp.nullish() })) }).nullish(),
 });
 
-const EventEnvelope = z.looseObject({ id: StripeId, type: z.string().min(1).max(255), created: Timestamp, data: z.looseObject({ object: z.looseObject({}) }) });
+type Invoice = z.infer<typeof InvoiceObject>;
+type StripeSubscription = z.infer<typeof SubscriptionObject>;
 
-const EVENT_OBJECTS: Record<string, z.ZodType> = {
-  'invoice.paid': InvoiceObject,
-  'invoice.payment_failed': InvoiceObject,
-  'customer.subscription.updated': SubscriptionObject,
-  'customer.subscription.deleted': SubscriptionObject,
-};
+const envelope = { id: StripeId, created: Timestamp };
+const event = <Type extends string, Object extends z.ZodType>(type: Type, object: Object) =>
+  z.looseObject({ ...envelope, type: z.literal(type), data: z.looseObject({ object }) });
 
-function readEvent(pc: PaymentsContext, payload: unknown): Event {
-  const envelope = EventEnvelope.safeParse(payload);
-  const object = envelope.success ? EVENT_OBJECTS[envelope.data.type]?.safeParse(envelope.data.data.object) : undefined;
-  const error = envelope.error ?? object?.error;
-  if (error) {
-    const { id, type } = envelope.success ? envelope.data : { id: undefined, type: undefined };
-    pc.log.warn({ eventId: id, eventType: type, issues: error.issues.slice(0, 3).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'malformed Stripe webhook');
+/** Every event: what the deduplication needs. */
+const Envelope = z.looseObject({ ...envelope, type: z.string().min(1).max(255), data: z.looseObject({ object: z.looseObject({}) }) });
+
+/** The events we act on, each with its object read; any other event is acknowledged and left alone. */
+const KnownEvent = z.discriminatedUnion('type', [
+  event('invoice.paid', InvoiceObject),
+  event('invoice.payment_failed', InvoiceObject),
+  event('customer.subscription.updated', SubscriptionObject),
+  event('customer.subscription.deleted', SubscriptionObject),
+]);
+type KnownEvent = z.infer<typeof KnownEvent>;
+const KNOWN_TYPES = new Set<string>(KnownEvent.options.map((option) => option.shape.type.value));
+
+function readEvent(pc: PaymentsContext, payload: unknown) {
+  const read = Envelope.safeParse(payload);
+  const known = read.success && KNOWN_TYPES.has(read.data.type) ? KnownEvent.safeParse(payload) : undefined;
+  if (!read.success || known?.success === false) {
+    const { id, type } = read.success ? read.data : { id: undefined, type: undefined };
+    const issues = (read.error ?? known?.error)?.issues.slice(0, 3).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    pc.log.warn({ eventId: id, eventType: type, issues }, 'malformed Stripe webhook');
     throw badRequest(MALFORMED_EVENT);
   }
-  return payload as Event;
+  return { id: read.data.id, type: read.data.type, known: known?.data };
 }
 
-function verify(pc: PaymentsContext, rawBody: string, signature: string | undefined): Event {
+function verify(pc: PaymentsContext, rawBody: string, signature: string | undefined) {
   const secret = pc.config.stripe.webhookSecret;
   if (!secret) throw new ApiError(404, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
   if (!signature) throw badRequest(BAD_SIGNATURE);
@@ -91,7 +100,7 @@ export async function handleStripeWebhook(pc: PaymentsContext, rawBody: string, 
   const fresh = await one(pc.db, 'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);
   if (!fresh) return { received: true, duplicate: true };
   try {
-    await apply(pc, event);
+    if (event.known) await apply(pc, event.known);
   } catch (error) {
     // Not applied: forget the event so Stripe's retry applies it.
     await pc.db.query('DELETE FROM stripe_events WHERE id = $1', [event.id]);
@@ -103,16 +112,16 @@ export async function handleStripeWebhook(pc: PaymentsContext, rawBody: string, 
 const idOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined;
 
-function invoiceSubscriptionId(invoice: Record<string, any>) {
+function invoiceSubscriptionId(invoice: Invoice) {
   return idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
 }
 
-function invoicePeriodEnd(invoice: Record<string, any>): Date | undefined {
-  const ends: number[] = (invoice.lines?.data ?? []).map((line: any) => line?.period?.end).filter((end: unknown) => typeof end === 'number');
+function invoicePeriodEnd(invoice: Invoice): Date | undefined {
+  const ends = (invoice.lines?.data ?? []).map((line) => line.period?.end).filter((end): end is number => typeof end === 'number');
   return ends.length ? new Date(Math.max(...ends) * 1000) : undefined;
 }
 
-function subscriptionPeriodEnd(subscription: Record<string, any>): Date | undefined {
+function subscriptionPeriodEnd(subscription: StripeSubscription): Date | undefined {
   const end = subscription.items?.data?.[0]?.current_period_end ?? subscription.current_period_end;
   return typeof end === 'number' ? new Date(end * 1000) : undefined;
 }
@@ -127,11 +136,11 @@ async function openPayment(pc: PaymentsContext, subscriptionId: string | undefin
   return undefined;
 }
 
-async function apply(pc: PaymentsContext, event: Event) {
-  const object = event.data.object;
+async function apply(pc: PaymentsContext, event: KnownEvent) {
   const created = new Date(event.created * 1000);
   switch (event.type) {
     case 'invoice.paid': {
+      const object = event.data.object;
       const subscriptionId = invoiceSubscriptionId(object);
       if (!subscriptionId) return;
       const periodEnd = invoicePeriodEnd(object);
@@ -169,6 +178,7 @@ async function apply(pc: PaymentsContext, event: Event) {
       return;
     }
     case 'invoice.payment_failed': {
+      const object = event.data.object;
       const subscriptionId = invoiceSubscriptionId(object);
       if (!subscriptionId) return;
       // A failed renewal: recorded; access lasts until the paid year ends, and Stripe retries by its own schedule.
@@ -184,6 +194,7 @@ async function apply(pc: PaymentsContext, event: Event) {
       return;
     }
     case 'customer.subscription.updated': {
+      const object = event.data.object;
       if (object.status === 'canceled') return endSubscription(pc, object, created);
       await pc.db.query(
         `UPDATE subscriptions
@@ -196,14 +207,14 @@ async function apply(pc: PaymentsContext, event: Event) {
       return;
     }
     case 'customer.subscription.deleted':
-      return endSubscription(pc, object, created);
+      return endSubscription(pc, event.data.object, created);
     default:
       return;
   }
 }
 
 /** The subscription ended at Stripe: access ends when it ended (or now), and no later event revives it. */
-async function endSubscription(pc: PaymentsContext, object: Record<string, any>, created: Date) {
+async function endSubscription(pc: PaymentsContext, object: StripeSubscription, created: Date) {
   const endedAt = typeof object.ended_at === 'number' ? new Date(object.ended_at * 1000) : created;
   const ended = await pc.db.query<{ userId: string; artistId: string }>(
     `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
