@@ -7,7 +7,8 @@ import { CommentSchema } from '#contract/content-schemas';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { parseForm } from '~/utils/form-schema';
 import { formatMoment } from './content-card';
-import { FormAlert, SubmitButton, TextareaField } from './forms';
+import { TextareaField } from './forms';
+import { FormAlert, SubmitButton } from './form-parts';
 import { useHydrated } from './use-hydrated';
 
 /**

@@ -2,7 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react';
 import { formatPrice } from '#contract/money';
 import { TestCardFormSchema } from '#contract/payment-schemas';
-import { FormAlert, InputField, SubmitButton } from '~/components/forms';
+import { InputField } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { Artist } from '~/utils/mappers';
 import { usePaying } from './payment-forms';
