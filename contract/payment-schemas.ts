@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { required } from './zod-required';
 
 /**
  * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same
@@ -31,7 +32,6 @@ export function isExpired(expMonth: number, expYear: number, now = new Date()) {
   return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
 }
 
-const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
 
 export const CardNumberSchema = z.pipe(
   z.pipe(
