@@ -79,6 +79,9 @@ export function PostForm({
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-8">
+      {/* Enter in a field presses a form's first submit button, here the poll's "Remove" or "Add answer" (and a
+          Publish would tell every fan): this disabled one comes first, so Enter sends nothing. */}
+      <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
       <FormAlert id={form.errorId} errors={form.errors} />
       <Section>
         <InputField field={fields.title} label="Title" />
