@@ -52,11 +52,20 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   await expect(fanPage.getByText(`No messages yet. Say hello to ${ARTIST.name}.`)).toBeVisible();
   await expectNoA11yViolations(fanPage);
 
+  // The loaders that load again after the send, by route id: the page and the root's badge, not the layouts.
+  const reloaded: string[] = [];
+  fanPage.on('request', (sent) => {
+    const routeId = new URL(sent.url()).searchParams.get('_data');
+    if (routeId && sent.method() === 'GET') reloaded.push(routeId);
+  });
   const hello = `Hello from the front row ${Date.now()}`;
   await fanPage.getByLabel('Message', { exact: true }).fill(hello);
   await fanPage.getByLabel('Message', { exact: true }).press('Enter');
   await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(1);
   await expect(fanPage.getByLabel('Message', { exact: true })).toHaveValue('');
+  await expect.poll(() => reloaded).toContain('root');
+  expect(reloaded).not.toContain('routes/_auth');
+  expect(reloaded).not.toContain('routes/_auth._subscribed');
 
   // Without a reload: the conversation appears in the artist's list, and the top bar's total goes up by one.
   const row = artistPage.getByRole('link', { name: new RegExp(fan.username) });
