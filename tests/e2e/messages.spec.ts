@@ -64,6 +64,8 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(1);
   await expect(fanPage.getByLabel('Message', { exact: true })).toHaveValue('');
   await expect.poll(() => reloaded).toContain('root');
+  // The day's heading above the first message of the day.
+  await expect(fanPage.getByTestId('day')).toHaveText(['Today']);
   expect(reloaded).not.toContain('routes/_auth');
   expect(reloaded).not.toContain('routes/_auth._subscribed');
 
