@@ -102,7 +102,7 @@ export default function ConversationPage() {
   // What arrived by the socket since the page loaded, this tab's messages on their way, and what was deleted; merged
   // with the loader's page by id, so an event, a refetch and a send's stored copy for the same message show it once.
   const [live, setLive] = useState<Message[]>([]);
-  const { sends, unsent, send, retry } = useSends(data.messages, live, viewer.id);
+  const { sends, unsent, send, retry, resendFailed } = useSends(data.messages, live, viewer.id);
   const { deleted, hide, remove, deleteError } = useDeletion();
   const [recipientReadAt, setRecipientReadAt] = useState(conversation.recipientReadAt);
   useEffect(() => setRecipientReadAt(conversation.recipientReadAt), [conversation.recipientReadAt]);
@@ -125,6 +125,7 @@ export default function ConversationPage() {
     if (conversationId === conversation.id && readerId !== viewer.id) setRecipientReadAt(readAt);
   });
   useRealtimeEvent('connect', () => {
+    resendFailed();
     if (!getSocket()?.recovered) revalidator.revalidate();
   });
 
