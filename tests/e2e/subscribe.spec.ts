@@ -252,6 +252,13 @@ test('the fan turns auto-renewal off and on again from the account page', async 
   await expect(page.getByText('Ends on', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Turn auto-renewal back on' }).click();
   await expect(page.getByRole('status')).toHaveText('Auto-renewal is on again.');
+
+  // Later, from any page of the club: the account menu, then "Your membership" (two taps to cancel).
+  await page.goto('/thelatenights/posts');
+  await page.getByRole('button', { name: /^Logged in as / }).click();
+  await page.getByRole('menuitem', { name: 'Your membership' }).click();
+  await expect(page).toHaveURL('/thelatenights/account#membership-title');
+  await expect(page.getByRole('button', { name: 'Turn off auto-renewal' })).toBeVisible();
 });
 
 test('the artist edits their offer on the account page and sees their subscribers', async ({ page, context, request }) => {
