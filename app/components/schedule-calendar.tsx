@@ -1,5 +1,5 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatScheduleDate, parseScheduleDate, type CalendarDate } from '#contract/content-rules';
 
 /** Spec §2: the year picker's default range. */
@@ -45,9 +45,11 @@ export function Calendar({
         </svg>
         <span className="sr-only">Choose a date from the calendar</span>
       </PopoverButton>
+      {/* Placed by CSS under its button rather than anchored (an anchored panel goes to a portal at the end of the
+          body, outside the page's landmarks); the grid takes the focus as it opens (useFocusOnOpen). */}
       <PopoverPanel
-        anchor={{ to: 'bottom end', gap: 8, padding: 8 }}
-        className="z-40 w-[18.5rem] rounded-xl bg-navy-light p-3 shadow-xl ring-1 ring-white/15"
+        aria-label="Calendar"
+        className="absolute right-0 top-full z-40 mt-2 w-[18.5rem] rounded-xl bg-navy-light p-3 shadow-xl ring-1 ring-white/15"
       >
         {({ close }) => (
           <CalendarGrid
@@ -84,6 +86,12 @@ export function CalendarGrid({
   const start = selected && selected.year >= minYear && selected.year <= maxYear ? selected : today;
   const [view, setView] = useState({ year: start.year, month: start.month });
   const [picking, setPicking] = useState(false);
+  // Opening the calendar puts the focus on the chosen day (else today, else the first day that can be chosen).
+  const grid = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const days = grid.current?.querySelectorAll<HTMLButtonElement>('td button:not(:disabled)');
+    (grid.current?.querySelector<HTMLButtonElement>('[data-autofocus]') ?? days?.[0])?.focus();
+  }, []);
 
   if (picking) {
     return (
@@ -114,7 +122,7 @@ export function CalendarGrid({
     });
 
   return (
-    <div>
+    <div ref={grid}>
       <div className="mb-2 flex items-center justify-between gap-2">
         <button type="button" className={navButton} onClick={() => step(-1)} disabled={atFirstMonth} aria-label="Previous month">
           <Chevron direction="left" />
@@ -157,6 +165,7 @@ export function CalendarGrid({
                       disabled={past}
                       aria-pressed={isSelected}
                       aria-current={isToday ? 'date' : undefined}
+                      data-autofocus={(selected ? isSelected : isToday && !past) || undefined}
                       aria-label={`${WEEKDAYS[d][1]} ${day} ${MONTHS[view.month - 1]} ${view.year}`}
                       onClick={() => onChange(formatScheduleDate(new Date(Date.UTC(view.year, view.month - 1, day))))}
                       className={`h-9 w-9 rounded-full text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:text-white/30 ${

@@ -139,6 +139,28 @@ test.describe('an artist with JavaScript', () => {
     expect(item.poll?.answers.map((answer) => answer.text)).toEqual(['Neon Vespers', 'Glasshouse', 'Low Tide']);
   });
 
+  test('the calendar opens with the focus on today, inside the page, with nothing for axe to find', async ({ page }) => {
+    await openForm(page, '/novaricci/account/create-text');
+    await page.getByRole('checkbox', { name: 'Add a poll' }).check();
+    await page.getByRole('checkbox', { name: 'Schedule post' }).check();
+    const opener = page.getByRole('button', { name: 'Choose a date from the calendar' });
+    await opener.click();
+    const calendar = page.getByRole('main').getByLabel('Calendar');
+    await expect(calendar).toBeVisible();
+    await expect(calendar.locator('button[aria-current="date"]')).toBeFocused();
+    await expectNoA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(calendar).toBeHidden();
+    await expect(opener).toBeFocused();
+    // Picking a day fills the date, and the calendar opens on it next time.
+    await opener.click();
+    await calendar.getByRole('button', { name: 'Next month' }).click();
+    await calendar.getByRole('button', { name: /^\w+day 15 / }).click();
+    await expect(page.getByLabel('Date (DD/MM/YYYY)')).toHaveValue(/^15\/\d\d\/\d{4}$/);
+    await opener.click();
+    await expect(calendar.locator('button[aria-pressed="true"]')).toBeFocused();
+  });
+
   test('posts a photo', async ({ page, request }) => {
     await openForm(page, '/novaricci/account/create-image');
     await expect(page.getByRole('heading', { level: 1, name: 'Post a photo' })).toBeVisible();
