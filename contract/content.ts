@@ -76,6 +76,13 @@ export interface Collection {
   itemCount: number;
 }
 
+/** GET /collections/{id}: the collection, a page of its items, and the categories among all its items (for its filters). */
+export interface CollectionDetail extends Collection {
+  items: Page<ContentItem>;
+  /** The content types present among the items the viewer may see, whatever the filter: the filter chips offered. */
+  types: ContentType[];
+}
+
 export interface PresaleCode {
   _id: string;
   code: string;

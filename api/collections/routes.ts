@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CollectionSchema } from '#contract/content-schemas';
+import type { CollectionDetail } from '#contract/content';
+import type { ContentType } from '#contract/content-types';
 import type { Viewer } from '../auth/viewer.js';
 import { findArtistId, requireArtist, requireContentAccess, VISIBLE } from '../content/access.js';
 import { paging, TypesParam } from '../content/params.js';
@@ -147,7 +149,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       : 'ci.position, c.id';
     const where = `ci.collection_id = $1 AND ($2::boolean OR ${VISIBLE}) AND ${typesCondition('$3')}`;
     const params = [request.params.id, access.owner, query.types ?? null];
-    const [rows, count] = await Promise.all([
+    const [rows, count, present] = await Promise.all([
       db.query<ItemRow>(
         `${itemSelect()} JOIN collection_items ci ON ci.item_id = c.id WHERE ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`,
         [...params, query.limit, query.offset],
@@ -156,10 +158,16 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
         `SELECT count(*)::int AS total FROM collection_items ci JOIN content_items c ON c.id = ci.item_id WHERE ${where}`,
         params,
       ),
+      db.query<{ type: ContentType }>(
+        `SELECT DISTINCT c.type FROM collection_items ci JOIN content_items c ON c.id = ci.item_id
+          WHERE ci.collection_id = $1 AND ($2::boolean OR ${VISIBLE}) ORDER BY c.type`,
+        [request.params.id, access.owner],
+      ),
     ]);
     const [serialized] = await serializeCollections([collection]);
     const items = await serializeItems(services, signer, rows, access.viewer.id);
-    return ok({ ...serialized, items: { data: items, total: count[0]?.total ?? 0 } });
+    const detail: CollectionDetail = { ...serialized!, items: { data: items, total: count[0]?.total ?? 0 }, types: present.map((row) => row.type) };
+    return ok(detail);
   });
 
   app.post('/collections', async (request, reply) => {

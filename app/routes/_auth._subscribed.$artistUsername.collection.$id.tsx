@@ -22,9 +22,11 @@ export async function loader(args: LoaderFunctionArgs) {
   // No sort keeps the artist's order; asc and desc order by publish time.
   const sort: SortOrder | undefined = sortParam === 'asc' || sortParam === 'desc' ? sortParam : undefined;
   const offset = readOffset(search);
-  const { items, ...collection } = await getCollection(apiFor(args), params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE });
+  const { items, types, ...collection } = await getCollection(apiFor(args), params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE });
   return {
     collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) },
+    // Only the categories the collection holds (two demos do not need thirteen chips), and any the link chose.
+    offered: VAULT_CATEGORIES.filter((category) => types.includes(category) || filters.includes(category)),
     artistUsername,
     filters,
     sort,
@@ -41,7 +43,7 @@ const BACK: Record<ItemOrigin, { path: string; label: string }> = {
 };
 
 export default function CollectionPage() {
-  const { collection, artistUsername, filters, sort, offset, from } = useLoaderData<typeof loader>();
+  const { collection, offered, artistUsername, filters, sort, offset, from } = useLoaderData<typeof loader>();
   const back = BACK[from ?? 'vault'];
   const basePath = `/${artistUsername}/collection/${collection._id}`;
   const extra = { from };
@@ -78,7 +80,7 @@ export default function CollectionPage() {
       <div className="mt-8">
         <FilterBar
           basePath={basePath}
-          all={VAULT_CATEGORIES}
+          all={offered}
           labels={CONTENT_TYPE_LABELS}
           state={{ filters, sort }}
           extra={extra}

@@ -1,4 +1,4 @@
-import type { Collection, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
+import type { Collection, CollectionDetail, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
 import type { ContentType, SortOrder } from '#contract/content-types';
 import { excerpt } from '#contract/content-text';
 import { isHttpError, type ApiClient } from './api.server';
@@ -92,7 +92,7 @@ export async function listCollections(api: ApiClient, artistUsername: string, li
 }
 
 export async function getCollection(api: ApiClient, id: string, query: ListQuery) {
-  const body = await api.get<{ data: Collection & { items: Page<ContentItem> } }>(`/collections/${enc(id)}`, { params: listParams(query) });
+  const body = await api.get<{ data: CollectionDetail }>(`/collections/${enc(id)}`, { params: listParams(query) });
   return body.data;
 }
 

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
+import { VAULT_CATEGORIES } from '../../contract/content-types';
 
 /**
  * The artist's collection pages (issue 4), in Chromium against the built app: juniperlane creates a collection of
@@ -27,6 +28,7 @@ async function signIn(context: BrowserContext, request: APIRequestContext, accou
 
 interface Item {
   _id: string;
+  type: string;
   title: string;
 }
 
@@ -44,7 +46,7 @@ async function twoItems(request: APIRequestContext, token: string): Promise<[Ite
 async function collectionItemIds(request: APIRequestContext, token: string, id: string) {
   const response = await request.get(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { data: { title: string; items: { data: Item[] } } }).data;
+  return ((await response.json()) as { data: { title: string; items: { data: Item[] }; types: string[] } }).data;
 }
 
 /** The titles' order as the fan-facing page shows them. */
@@ -115,6 +117,11 @@ test('the artist creates, reorders, renames and deletes a collection; a fan sees
   await fanPage.goto(`/${ARTIST.username}/collection/${id}`);
   await expect(fanPage.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
   await expectOrder(fanPage, a.title, b.title);
+  // Its filters offer only the categories it holds ("All" beside them).
+  const held = [...new Set([a.type, b.type])].sort();
+  expect(saved.types).toEqual(held);
+  const vaultHeld = held.filter((type) => (VAULT_CATEGORIES as readonly string[]).includes(type));
+  await expect(fanPage.getByRole('navigation', { name: 'Categories' }).getByRole('link')).toHaveCount(1 + vaultHeld.length);
   await expectNoA11yViolations(fanPage);
   // The artist's pages are not the fan's.
   const refused = await fanPage.goto(`/${ARTIST.username}/account/collections`);
