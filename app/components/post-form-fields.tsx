@@ -28,8 +28,18 @@ export function PresaleFields({
     <>
       <InputField field={ticketUrl} label="Ticket link" inputProps={{ inputMode: 'url', placeholder: 'https://' }} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <InputField field={saleStartsAt} label="Presale opens (GMT, optional)" type="datetime-local" />
-        <InputField field={saleEndsAt} label="Presale closes (GMT, optional)" type="datetime-local" />
+        <InputField
+          field={saleStartsAt}
+          label="Presale opens (GMT, optional)"
+          hint="DD/MM/YYYY HH:MM"
+          inputProps={{ placeholder: 'DD/MM/YYYY HH:MM', autoComplete: 'off' }}
+        />
+        <InputField
+          field={saleEndsAt}
+          label="Presale closes (GMT, optional)"
+          hint="DD/MM/YYYY HH:MM"
+          inputProps={{ placeholder: 'DD/MM/YYYY HH:MM', autoComplete: 'off' }}
+        />
       </div>
     </>
   );

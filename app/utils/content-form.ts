@@ -34,16 +34,30 @@ export const VaultCategorySchema = z
   .string({ error: (issue) => (issue.input === undefined ? contentMessages.tagsRequired : undefined) })
   .check(z.trim(), z.refine(isVaultCategory, { error: contentMessages.tagsRequired }));
 
-/** `<input type="datetime-local">` gives YYYY-MM-DDTHH:MM; the form labels it GMT, so it is read as UTC. */
+/**
+ * The presale's times as the form writes them, DD/MM/YYYY HH:MM as every date of the app (the schedule's too; a
+ * datetime-local input showed mm/dd/yyyy in an American browser), labelled GMT, so read as UTC. The
+ * YYYY-MM-DDTHH:MM of a datetime-local input is read too. Anything else goes on as typed, for the schema to refuse.
+ */
 export function gmtInputToIso(value: string | undefined) {
   const text = (value ?? '').trim();
   if (!text) return undefined;
+  const written = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[\sT,]+(\d{1,2}):(\d{2})$/.exec(text);
+  if (written) {
+    const [, day = '', month = '', year, hour = '', minute] = written;
+    const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}T${hour.padStart(2, '0')}:${minute}Z`;
+    // 31/02 is not a day: Date would roll it into March.
+    return new Date(iso).toISOString().startsWith(iso.slice(0, 16)) ? iso : text;
+  }
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text}Z` : text;
 }
 
-/** The other way, for an edit form: an ISO instant as the GMT datetime-local value. */
+/** The other way, for an edit form: an ISO instant as DD/MM/YYYY HH:MM in GMT. */
 export function isoToGmtInput(iso: string | null | undefined) {
-  return iso ? new Date(iso).toISOString().slice(0, 16) : '';
+  if (!iso) return '';
+  const [date = '', time = ''] = new Date(iso).toISOString().slice(0, 16).split('T');
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year} ${time}`;
 }
 
 const PresaleFieldsSchema = z.optional(

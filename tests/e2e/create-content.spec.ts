@@ -37,6 +37,7 @@ interface Item {
   thumbnail: { kind: string } | null;
   media: { _id: string; kind: string; mime: string } | null;
   poll: { title: string; answers: { text: string }[] } | null;
+  presale?: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
 }
 
 async function getItem(request: APIRequestContext, token: string, id: string) {
@@ -381,6 +382,33 @@ test.describe('an artist without JavaScript', () => {
     expect(item.content).toContain('<p>Manchester next.</p>');
     expect(item.thumbnail?.kind).toBe('image');
     expect(item.poll?.answers.map((answer) => answer.text)).toEqual(['Leeds', 'Bristol']);
+    await context.close();
+  });
+  test('writes a ticket presale whose window is typed DD/MM/YYYY HH:MM, as every date of the app', async ({ browser, baseURL, request }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    const token = await signIn(context, request, ARTIST);
+    await page.goto('/novaricci/account/create-text');
+    const title = `Winter presale ${uniqueName('p')}`;
+    await page.getByLabel('Title').fill(title);
+    await page.getByRole('textbox', { name: 'Caption' }).fill('Members first.');
+    await page.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'Ticket Presale' });
+    await page.getByLabel('Ticket link').fill('https://tickets.example.com/winter');
+    await page.getByLabel('Presale opens (GMT, optional)').fill('01/12/2027 10:00');
+    await page.getByLabel('Presale closes (GMT, optional)').fill('31/11/2027 10:00');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByLabel('Presale closes (GMT, optional)')).toHaveAccessibleDescription('Please enter a valid date and time.');
+    await expect(page.getByLabel('Presale opens (GMT, optional)')).toHaveValue('01/12/2027 10:00');
+    await page.getByLabel('Presale closes (GMT, optional)').fill('03/12/2027 18:30');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page).toHaveURL(/\/novaricci\/account\/create-text-success\?id=[^&]+$/);
+    const id = idFrom(page);
+    const item = await getItem(request, token, id);
+    expect(item.presale).toMatchObject({ saleStartsAt: '2027-12-01T10:00:00.000Z', saleEndsAt: '2027-12-03T18:30:00.000Z' });
+    // The edit form writes them back the same way.
+    await page.goto(`/novaricci/account/content/${id}/edit`);
+    await expect(page.getByLabel('Presale opens (GMT, optional)')).toHaveValue('01/12/2027 10:00');
+    await expect(page.getByLabel('Presale closes (GMT, optional)')).toHaveValue('03/12/2027 18:30');
     await context.close();
   });
 });

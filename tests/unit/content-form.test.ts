@@ -56,11 +56,26 @@ describe('the creation forms', () => {
     expect(postBody('vault', removed, false)).toMatchObject({ tags: 'live', mediaId: 'm1', thumbnailId: null });
   });
 
-  it('reads the GMT datetime inputs as UTC and back', () => {
+  it('reads the presale times as DD/MM/YYYY HH:MM in GMT (and a datetime-local value), and writes them back so', () => {
+    expect(gmtInputToIso('01/07/2026 10:00')).toBe('2026-07-01T10:00Z');
+    expect(gmtInputToIso(' 1/7/2026 9:05 ')).toBe('2026-07-01T09:05Z');
     expect(gmtInputToIso('2026-07-01T10:00')).toBe('2026-07-01T10:00Z');
+    expect(gmtInputToIso('31/02/2026 10:00')).toBe('31/02/2026 10:00');
     expect(gmtInputToIso('')).toBeUndefined();
-    expect(isoToGmtInput('2026-07-01T10:00:00.000Z')).toBe('2026-07-01T10:00');
+    expect(isoToGmtInput('2026-07-01T10:00:00.000Z')).toBe('01/07/2026 10:00');
     expect(isoToGmtInput(null)).toBe('');
+  });
+
+  it('refuses a presale time that is not a day, with the presale message', () => {
+    const text = createPostFormSchema('text', { now });
+    const presale = { ticketUrl: 'https://tickets.example.com/x', saleStartsAt: '31/02/2026 10:00' };
+    expect(errors(text.safeParse({ title: 'T', content: 'C', tags: 'ticketPresale', presale }))).toEqual({
+      'presale.saleStartsAt': presaleMessages.saleDateInvalid,
+    });
+    const written = { ticketUrl: 'https://tickets.example.com/x', saleStartsAt: '01/07/2026 10:00', saleEndsAt: '01/07/2026 09:00' };
+    expect(errors(text.safeParse({ title: 'T', content: 'C', tags: 'ticketPresale', presale: written }))).toEqual({
+      'presale.saleEndsAt': presaleMessages.saleEndsBeforeStart,
+    });
   });
 
   it('edits an item with the form that fits it: a written tour diary is text, a recorded one a vault file', () => {
