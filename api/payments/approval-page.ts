@@ -4,7 +4,8 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCo
 
 /**
  * The test gateway's authentication page: what a bank's 3-D Secure page is to Stripe. Plain HTML with two forms,
- * so it works without JavaScript; it says plainly that it is a test and nothing is charged.
+ * so it works without JavaScript; it says plainly that it is a test and nothing is charged. It is served by the api,
+ * as a bank's page is by the bank, but dressed in the app's colours so the fan does not feel sent somewhere strange.
  */
 export function approvalPage(payment: { id: string; status: string; amountCents: number; currency: string; actionSecret: string | null; actionResult: string | null; artistName: string }) {
   const amount = formatPrice(payment.amountCents / 100, payment.currency);
@@ -21,13 +22,16 @@ export function approvalPage(payment: { id: string; status: string; amountCents:
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Authenticate your payment (test) | Stagedoor</title>
 <style>
-body{margin:0;min-height:100vh;display:grid;place-items:center;background:#eef1f6;color:#13203a;font-family:system-ui,-apple-system,sans-serif}
-main{max-width:26rem;margin:1rem;padding:2rem;background:#fff;border-radius:1rem;box-shadow:0 10px 30px rgba(0,0,0,.12)}
-h1{font-size:1.5rem;margin:0 0 .5rem}.note{background:#fff5c2;border:1px solid #d4b800;border-radius:.5rem;padding:.75rem;font-size:.95rem}
-form{margin-top:1rem}button{width:100%;padding:.85rem 1rem;border-radius:999px;font-size:1rem;font-weight:600;cursor:pointer}
-.primary{background:#13203a;color:#fff;border:0}.secondary{background:#fff;color:#13203a;border:2px solid #13203a}
-button:focus-visible{outline:3px solid #2457d6;outline-offset:2px}
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#050d1f;color:#fff;font-family:system-ui,-apple-system,sans-serif;line-height:1.5}
+main{max-width:26rem;margin:1rem;padding:2rem;background:#13203a;border-radius:1rem;box-shadow:0 0 0 1px rgba(255,255,255,.12),0 20px 40px rgba(0,0,0,.4)}
+.brand{margin:0 0 1.25rem;font-weight:700;letter-spacing:.02em;color:#facc15}
+h1{font-size:1.5rem;margin:0 0 .75rem}.note{background:rgba(250,204,21,.1);border:1px solid rgba(250,204,21,.6);border-radius:.75rem;padding:.75rem;font-size:.95rem}
+strong{color:#fff}form{margin-top:1rem}button{width:100%;padding:.85rem 1rem;border-radius:999px;font-size:1rem;font-weight:600;cursor:pointer}
+.primary{background:#facc15;color:#050d1f;border:0}.primary:hover{background:#eab308}
+.secondary{background:transparent;color:#fff;border:1px solid rgba(255,255,255,.5)}.secondary:hover{background:rgba(255,255,255,.1)}
+button:focus-visible{outline:3px solid #fff;outline-offset:2px}
 </style></head><body><main>
+<p class="brand">Stagedoor · test bank</p>
 <h1>Authenticate your payment</h1>
 <p class="note"><strong>Test payment.</strong> This page stands in for your bank’s security check (3-D Secure). Nothing is charged.</p>
 ${body}
