@@ -23,6 +23,7 @@ import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
 import { fetchUnreadTotal } from './utils/messages.server';
+import { fetchNotificationUnread } from './utils/notifications.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
 
@@ -39,10 +40,16 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = apiFor({ request, context, params });
-  // Asked alongside /users/me rather than after it; an answer we cannot get leaves the badge out, not the page.
-  const [user, unread] = await Promise.all([getOptionalUser(api), api.token ? fetchUnreadTotal(api).catch(() => null) : null]);
+  // Asked alongside /users/me rather than after it; an answer we cannot get leaves the count out, not the page.
+  const [user, unread, notificationsUnread] = await Promise.all([
+    getOptionalUser(api),
+    api.token ? fetchUnreadTotal(api).catch(() => null) : null,
+    api.token ? fetchNotificationUnread(api).catch(() => null) : null,
+  ]);
   const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
-  return { user, messages, lite: isLiteMode(request), ENV: publicEnv() };
+  // Artists are told of nothing (they subscribe to no one): no bell for them.
+  const notifications = user && !user.artist ? { unread: notificationsUnread } : null;
+  return { user, messages, notifications, lite: isLiteMode(request), ENV: publicEnv() };
 }
 
 declare global {
@@ -73,9 +80,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div className="flex min-h-screen flex-col">{children}</div>
         {data?.lite ? null : (
           <>
-            {data ? (
-              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} />
-            ) : null}
+            {data ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
@@ -86,11 +91,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { user, messages, lite, ENV } = useLoaderData<typeof loader>();
+  const { user, messages, notifications, lite, ENV } = useLoaderData<typeof loader>();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
-      <TopBar user={user} messages={messages} />
+      <TopBar user={user} messages={messages} notifications={notifications} />
       <main id="main" className="flex flex-1 flex-col">
         <Outlet />
       </main>

@@ -5,6 +5,7 @@ import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
+import { PushOptIn } from '~/components/push-opt-in';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
@@ -69,13 +70,12 @@ export default function ArtistHome() {
         }
         actions={
           isOwner ? null : (
-            <StartConversationForm
-              artistUsername={artist.username}
-              label={`Message ${artist.name}`}
-              className={MESSAGE_BUTTON}
-            >
-              Message
-            </StartConversationForm>
+            <>
+              <StartConversationForm artistUsername={artist.username} label={`Message ${artist.name}`} className={MESSAGE_BUTTON}>
+                Message
+              </StartConversationForm>
+              <PushOptIn />
+            </>
           )
         }
       />
@@ -90,13 +90,7 @@ export default function ArtistHome() {
                 A welcome from {artist.name}
               </h2>
               <div className="mt-4 overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
-                <video
-                  controls
-                  preload="none"
-                  poster={artist.headlineImage}
-                  className="aspect-video w-full"
-                  src={artist.welcomeVideoUrl}
-                >
+                <video controls preload="none" poster={artist.headlineImage} className="aspect-video w-full" src={artist.welcomeVideoUrl}>
                   <a href={artist.welcomeVideoUrl}>Download the welcome video</a>
                 </video>
               </div>
@@ -119,11 +113,7 @@ export default function ArtistHome() {
                 posts.data.map((item) => (
                   <PostCard key={item._id} artistUsername={artist.username} item={item} from="home">
                     {item.poll ? (
-                      <PollCard
-                        poll={item.poll}
-                        itemId={item._id}
-                        errors={intentErrors(result, 'vote', item.poll._id)('answerId')}
-                      />
+                      <PollCard poll={item.poll} itemId={item._id} errors={intentErrors(result, 'vote', item.poll._id)('answerId')} />
                     ) : null}
                   </PostCard>
                 ))
@@ -193,4 +183,3 @@ export default function ArtistHome() {
     </div>
   );
 }
-
