@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import * as z from 'zod/mini';
-import { NotificationEvent, type NotificationResponse } from '#contract/notifications';
+import { NOTIFICATIONS_PAGE_SIZE, NotificationEvent, type NotificationResponse } from '#contract/notifications';
 import { EmptyNote, Pager } from '~/components/content-card';
 import { LocalTime } from '~/components/messages';
 import { apiFor } from '~/utils/api.server';
@@ -9,7 +9,7 @@ import { invariantResponse, requireUser, safeRedirect } from '~/utils/auth.serve
 import { readOffset } from '~/utils/content-params';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
-import { listNotifications, markAllNotificationsRead, markNotificationRead, NOTIFICATIONS_PAGE_SIZE } from '~/utils/notifications.server';
+import { listNotifications, markAllNotificationsRead, markNotificationRead } from '~/utils/notifications.server';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 
 export const meta: MetaFunction = () => [{ title: 'Notifications | Stagedoor' }];

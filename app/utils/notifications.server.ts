@@ -1,10 +1,7 @@
 import { isHttpError, type ApiClient } from './api.server';
-import type { NotificationPreferences, NotificationResponse } from '#contract/notifications';
+import { NOTIFICATIONS_PAGE_SIZE, type NotificationPreferences, type NotificationResponse } from '#contract/notifications';
 
 /** The notification calls of docs/notifications.md, as the bell, the notifications page and the account page use them. */
-
-/** Notifications per page of /notifications. */
-export const NOTIFICATIONS_PAGE_SIZE = 20;
 
 /** The bell's unread total; 0 when the session is not valid (the page then treats the viewer as signed out). */
 export async function fetchNotificationUnread(api: ApiClient) {
