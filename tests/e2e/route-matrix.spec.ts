@@ -15,6 +15,8 @@ type Row = { path: string } & Record<Role, Outcome>;
 
 const A = 'juniperlane';
 const toLogout = '→ /logout?next=';
+/** Routes that answer data rather than a page: nothing there to hydrate. */
+const RESOURCE_ROUTES = new Set(['/notifications/push']);
 
 /** Filled in beforeAll: ids of things that exist. */
 const ids = { item: '', collection: '', conversation: '' };
@@ -22,15 +24,50 @@ const ids = { item: '', collection: '', conversation: '' };
 const ROWS: Record<string, Row> = {
   '/': { path: '/', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   // Signed in, /login goes on to /discover (or to ?artist=, not given here), which sends each role on from there.
-  '/login': { path: '/login', anonymous: 200, fan: '→ /discover', subscriber: '→ /discover', owner: '→ /discover', otherArtist: '→ /discover' },
+  '/login': {
+    path: '/login',
+    anonymous: 200,
+    fan: '→ /discover',
+    subscriber: '→ /discover',
+    owner: '→ /discover',
+    otherArtist: '→ /discover',
+  },
   '/password/reset': { path: '/password/reset?token=nope', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/password/reset/request': { path: '/password/reset/request', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
-  '/password/reset/request/success': { path: '/password/reset/request/success', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/password/reset/request/success': {
+    path: '/password/reset/request/success',
+    anonymous: 200,
+    fan: 200,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: 200,
+  },
   // The artist may look at their own landing page as fans see it.
   '/:artistUsername/join': { path: `/${A}/join`, anonymous: 200, fan: 200, subscriber: `→ /${A}`, owner: 200, otherArtist: 200 },
-  '/:artistUsername/join/join': { path: `/${A}/join/join`, anonymous: `→ /${A}/subscribe/register`, fan: `→ /${A}/subscribe/register`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/register` },
-  '/:artistUsername/subscribe': { path: `/${A}/subscribe`, anonymous: `→ /${A}/subscribe/register`, fan: `→ /${A}/subscribe/register`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/register` },
-  '/:artistUsername/subscribe/register': { path: `/${A}/subscribe/register`, anonymous: 200, fan: `→ /${A}/subscribe/payment`, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: `→ /${A}/subscribe/payment` },
+  '/:artistUsername/join/join': {
+    path: `/${A}/join/join`,
+    anonymous: `→ /${A}/subscribe/register`,
+    fan: `→ /${A}/subscribe/register`,
+    subscriber: `→ /${A}`,
+    owner: `→ /${A}`,
+    otherArtist: `→ /${A}/subscribe/register`,
+  },
+  '/:artistUsername/subscribe': {
+    path: `/${A}/subscribe`,
+    anonymous: `→ /${A}/subscribe/register`,
+    fan: `→ /${A}/subscribe/register`,
+    subscriber: `→ /${A}`,
+    owner: `→ /${A}`,
+    otherArtist: `→ /${A}/subscribe/register`,
+  },
+  '/:artistUsername/subscribe/register': {
+    path: `/${A}/subscribe/register`,
+    anonymous: 200,
+    fan: `→ /${A}/subscribe/payment`,
+    subscriber: `→ /${A}`,
+    owner: `→ /${A}`,
+    otherArtist: `→ /${A}/subscribe/payment`,
+  },
   // The card provider's return page: without its session id there is nothing to confirm, so back to payment
   // (which sends each role on from there).
   '/:artistUsername/subscribe/confirm': {
@@ -42,31 +79,189 @@ const ROWS: Record<string, Row> = {
     otherArtist: `→ /${A}/subscribe/payment`,
   },
   '/discover': { path: '/discover', anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
-  '/messages': { path: '/messages', anonymous: toLogout, fan: '→ /discover', subscriber: `→ /${A}/account/messages`, owner: `→ /${A}/account/messages`, otherArtist: '→ /novaricci/account/messages' },
+  '/messages': {
+    path: '/messages',
+    anonymous: toLogout,
+    fan: '→ /discover',
+    subscriber: `→ /${A}/account/messages`,
+    owner: `→ /${A}/account/messages`,
+    otherArtist: '→ /novaricci/account/messages',
+  },
+  // Notifications (issue 18): the fan's list; an artist, told of nothing, finds it empty. /notifications/push is the
+  // push button's data (JSON), not a page.
+  '/notifications': { path: '/notifications', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/notifications/push': { path: '/notifications/push', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/lite': { path: '/lite', anonymous: '→ /', fan: '→ /', subscriber: '→ /', owner: '→ /', otherArtist: '→ /' },
   // Spec §6: an artist is sent from unsubscribed-only pages to their own page.
-  '/:artistUsername/subscribe/payment': { path: `/${A}/subscribe/payment`, anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
-  '/:artistUsername': { path: `/${A}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/vault': { path: `/${A}/vault`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/vault/:id': { path: `/${A}/vault/{item}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/collection/:id': { path: `/${A}/collection/{collection}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/posts': { path: `/${A}/posts`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/subscribe/success': { path: `/${A}/subscribe/success`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account': { path: `/${A}/account`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/bookmarks': { path: `/${A}/account/bookmarks`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/messages': { path: `/${A}/account/messages`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/messages/:conversationId': { path: `/${A}/account/messages/{conversation}?username=${A}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 200, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/create-text': { path: `/${A}/account/create-text`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/create-text-success': { path: `/${A}/account/create-text-success?id={item}`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/create-image': { path: `/${A}/account/create-image`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/add-to-vault': { path: `/${A}/account/add-to-vault`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/content': { path: `/${A}/account/content`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/content/:id/edit': { path: `/${A}/account/content/{item}/edit`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/collections': { path: `/${A}/account/collections`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/collections/new': { path: `/${A}/account/collections/new`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
-  '/:artistUsername/account/collections/:id/edit': { path: `/${A}/account/collections/{collection}/edit`, anonymous: toLogout, fan: `→ /${A}/subscribe`, subscriber: 404, owner: 200, otherArtist: `→ /${A}/subscribe` },
+  '/:artistUsername/subscribe/payment': {
+    path: `/${A}/subscribe/payment`,
+    anonymous: toLogout,
+    fan: 200,
+    subscriber: `→ /${A}`,
+    owner: `→ /${A}`,
+    otherArtist: '→ /novaricci',
+  },
+  '/:artistUsername': {
+    path: `/${A}`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/vault': {
+    path: `/${A}/vault`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/vault/:id': {
+    path: `/${A}/vault/{item}`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/collection/:id': {
+    path: `/${A}/collection/{collection}`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/posts': {
+    path: `/${A}/posts`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/subscribe/success': {
+    path: `/${A}/subscribe/success`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account': {
+    path: `/${A}/account`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/bookmarks': {
+    path: `/${A}/account/bookmarks`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/messages': {
+    path: `/${A}/account/messages`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/messages/:conversationId': {
+    path: `/${A}/account/messages/{conversation}?username=${A}`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/create-text': {
+    path: `/${A}/account/create-text`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/create-text-success': {
+    path: `/${A}/account/create-text-success?id={item}`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/create-image': {
+    path: `/${A}/account/create-image`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/add-to-vault': {
+    path: `/${A}/account/add-to-vault`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/content': {
+    path: `/${A}/account/content`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/content/:id/edit': {
+    path: `/${A}/account/content/{item}/edit`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/collections': {
+    path: `/${A}/account/collections`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/collections/new': {
+    path: `/${A}/account/collections/new`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/collections/:id/edit': {
+    path: `/${A}/account/collections/{collection}/edit`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
   // Last: a GET of /logout ends the session it carries.
-  '/logout': { path: '/logout', anonymous: '→ /login', fan: '→ /login', subscriber: '→ /login', owner: '→ /login', otherArtist: '→ /login' },
+  '/logout': {
+    path: '/logout',
+    anonymous: '→ /login',
+    fan: '→ /login',
+    subscriber: '→ /login',
+    owner: '→ /login',
+    otherArtist: '→ /login',
+  },
   '/*': { path: '/no/such/page/here', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
 };
 
@@ -99,10 +294,14 @@ test.beforeAll(async ({ request }) => {
   });
   expect(subscribed.status(), await subscribed.text()).toBeLessThan(300);
   const items = (await (await request.get(`${apiBase}/performers/${A}/content?limit=1`, { headers: auth(tokens.owner) })).json()).data.data;
-  const collections = (await (await request.get(`${apiBase}/performers/${A}/collections`, { headers: auth(tokens.owner) })).json()).data.data;
+  const collections = (await (await request.get(`${apiBase}/performers/${A}/collections`, { headers: auth(tokens.owner) })).json()).data
+    .data;
   const conversation = (
     await (
-      await request.post(`${apiBase}/conversations`, { headers: auth(subscriber.token), data: { source: 'performer', sourceId: artist._id } })
+      await request.post(`${apiBase}/conversations`, {
+        headers: auth(subscriber.token),
+        data: { source: 'performer', sourceId: artist._id },
+      })
     ).json()
   ).data;
   ids.item = items[0]._id;
@@ -155,7 +354,7 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
       if (message.type() === 'error' && /react|hydrat/i.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
     });
     for (const [pattern, row] of Object.entries(ROWS)) {
-      if (typeof row[role] !== 'number' || pattern === '/logout') continue;
+      if (typeof row[role] !== 'number' || pattern === '/logout' || RESOURCE_ROUTES.has(pattern)) continue;
       await page.goto(address(row));
       // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
       await page.waitForFunction(() => {
