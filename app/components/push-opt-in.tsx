@@ -114,7 +114,7 @@ export function PushOptIn({ className = '' }: { className?: string }) {
           onClick={status === 'on' ? turnOff : turnOn}
           disabled={working}
           aria-busy={working || undefined}
-          className="rounded-full border border-white/40 px-4 py-2 text-base font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:opacity-70"
+          className="rounded-full border border-white/40 px-4 py-2.5 text-base font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:opacity-70"
         >
           {status === 'on' ? 'Stop notifications in this browser' : 'Get notified in this browser'}
         </button>

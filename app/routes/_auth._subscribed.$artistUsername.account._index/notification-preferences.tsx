@@ -53,7 +53,7 @@ export function NotificationPreferences({
         <CheckboxField
           field={fields.push}
           label="Push notifications"
-          hint="On the phones and computers where you turned them on for this site."
+          hint="To each browser where you chose “Get notified in this browser”."
         />
         <CheckboxField field={fields.inApp} label="In the notification bell" hint="And on your notifications page." />
         <SubmitButton pending={pending} className="sm:w-auto">
