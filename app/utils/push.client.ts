@@ -5,13 +5,8 @@
 
 const WORKER = '/sw.js';
 
-/** Whether this browser can take pushes at all (a service worker, the Push API and notifications). */
-export function pushSupported() {
-  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-}
-
 /** This browser's push subscription, when it has one (the worker may not even be registered yet). */
-export async function currentSubscription() {
+async function currentSubscription() {
   const registration = await navigator.serviceWorker.getRegistration('/');
   return (await registration?.pushManager.getSubscription()) ?? null;
 }

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { createECDH, randomBytes } from 'node:crypto';
 import { apiBase, expectNoA11yViolations, privateAddress, registerFan, uniqueName, webBase, type Fan } from './helpers';
 
 /**
@@ -207,33 +208,66 @@ test('without JavaScript a fan changes how the artist reaches them, and sees the
   await artistContext.close();
 });
 
-test('with JavaScript the artist page offers push, and the service worker shows what a push carries', async ({ browser, request }) => {
+test('with JavaScript a fan turns push on and off for this browser from the artist page', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const context = await browser.newContext();
+  await useSession(context, fan.token);
+  await context.grantPermissions(['notifications'], { origin: webBase });
+  // The browser's push service is the one thing stood in for (as the api tests do): PushManager hands out a
+  // subscription to an endpoint of ours, with real keys, and forgets it on unsubscribe.
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const subscription = {
+    endpoint: `https://push.example/send/${uniqueName('ep')}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+  await context.addInitScript((json) => {
+    let current: object | null = null;
+    const made = { endpoint: json.endpoint, toJSON: () => json, unsubscribe: async () => ((current = null), true) };
+    PushManager.prototype.subscribe = async () => (current = made) as unknown as PushSubscription;
+    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+  }, subscription);
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}`);
+  await page.getByRole('button', { name: 'Get notified in this browser' }).click();
+  await expect(page.getByRole('button', { name: 'Stop notifications in this browser' })).toBeVisible();
+  // Its worker is registered for the whole site.
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.scope)).toBe(`${webBase}/`);
+  await expectNoA11yViolations(page);
+
+  // The api has the subscription (deleting it is refused for one it does not know).
+  const forget = () =>
+    request.delete(`${apiBase}/notifications/push/subscriptions`, { headers: auth(fan.token), data: { endpoint: subscription.endpoint } });
+  expect((await forget()).status()).toBe(200);
+  const again = await request.post(`${apiBase}/notifications/push/subscriptions`, { headers: auth(fan.token), data: subscription });
+  expect(again.status(), await again.text()).toBe(201);
+
+  // Turning it off forgets it in the browser and at the api.
+  await page.getByRole('button', { name: 'Stop notifications in this browser' }).click();
+  await expect(page.getByRole('button', { name: 'Get notified in this browser' })).toBeVisible();
+  expect((await forget()).status()).toBe(404);
+  await context.close();
+});
+
+test('the service worker shows what a push carries', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext();
   await useSession(context, fan.token);
   await context.grantPermissions(['notifications'], { origin: webBase });
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}`);
-  await expect(page.getByRole('button', { name: 'Get notified in this browser' })).toBeVisible();
-
-  // The worker the button registers, given a push as the api sends it (delivered by Chromium's DevTools protocol).
   await page.evaluate(async () => {
     await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     await navigator.serviceWorker.ready;
   });
+  // A push as the api sends it, delivered to the worker by Chromium's DevTools protocol.
   const cdp = await context.newCDPSession(page);
   const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => resolve(registrations)),
   );
   await cdp.send('ServiceWorker.enable');
   const [registration] = (await registrations).filter((r) => r.scopeURL === `${webBase}/`);
-  const payload = {
-    title: 'Juniper Lane posted',
-    body: 'Porch session',
-    url: 'https://elsewhere.example/juniperlane/posts',
-    icon: null,
-    tag: 'item-1',
-  };
+  const payload = { title: 'Juniper Lane posted', body: 'Porch session', url: `${webBase}/juniperlane/posts`, icon: null, tag: 'item-1' };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: webBase,
     registrationId: registration.registrationId,
