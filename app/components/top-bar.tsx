@@ -173,7 +173,8 @@ export function NotificationsBell({ unread: initial }: NotificationsBellData) {
         </svg>
         <CountBadge count={unread} testId="notifications-unread" />
       </Link>
-      <span role="status" className="sr-only">
+      {/* A live region without the status role: a page's own status message stays the page's one "status". */}
+      <span aria-live="polite" data-testid="notification-arrived" className="sr-only">
         {arrived}
       </span>
     </>

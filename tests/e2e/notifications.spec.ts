@@ -84,7 +84,8 @@ test('the bell counts up without a reload when the artist publishes', async ({ b
   // The fan's page was not reloaded: the socket brought the count, and a screen reader hears what arrived.
   await expect(bell(fanPage)).toHaveAttribute('aria-label', 'Notifications, 1 unread');
   await expect(fanPage.getByTestId('notifications-unread')).toHaveText('1');
-  await expect(fanPage.getByRole('banner').getByRole('status')).toHaveText(`New from ${ARTIST.name}: ${title}`);
+  await expect(fanPage.getByTestId('notification-arrived')).toHaveText(`New from ${ARTIST.name}: ${title}`);
+  await expect(fanPage.getByTestId('notification-arrived')).toHaveAttribute('aria-live', 'polite');
   await expectNoA11yViolations(fanPage);
 
   // With JavaScript the list shows it too, and opening it reads it: the bell goes back down.
