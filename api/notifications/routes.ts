@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireViewer } from '../auth/viewer.js';
+import { tag } from '../cache/tags.js';
 import { paging } from '../content/params.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, NotificationEvent, type NotificationPreferences as Preferences } from '#contract/notifications';
-import { listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
+import { listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount, unreadCountByArtist } from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -47,6 +48,7 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   const { db, config } = s;
 
   const tellUnread = async (userId: string) => {
+    await s.cache.invalidate(tag.notifications(userId));
     const total = await unreadCount(db, userId);
     s.emit(userId, NotificationEvent.unreadTotal, { total });
     return total;
@@ -62,9 +64,14 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     return ok({ data: rows.map((row) => serializeNotification(row, config)), total, unread });
   });
 
+  // The web asks this on every signed-in page (the bell): kept in the read cache, as the messages total is.
   app.get('/notifications/unread-count', async (request) => {
     const viewer = await requireViewer(s, request);
-    return ok({ total: await unreadCount(db, viewer.id) });
+    const total = await s.cache.read(`notifications-unread:${viewer.id}`, async () => {
+      const { total, artistIds } = await unreadCountByArtist(db, viewer.id);
+      return { value: total, tags: [tag.notifications(viewer.id), ...artistIds.map((artistId) => tag.content(artistId))] };
+    });
+    return ok({ total });
   });
 
   app.post('/notifications/read-all', async (request) => {
