@@ -22,8 +22,7 @@ import { apiFor } from './utils/api.server';
 import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
-import { fetchUnreadTotal } from './utils/messages.server';
-import { fetchNotificationUnread } from './utils/notifications.server';
+import { fetchUnreadCounts } from './utils/notifications.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
 
@@ -40,15 +39,12 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = apiFor({ request, context, params });
-  // Asked alongside /users/me rather than after it; an answer we cannot get leaves the count out, not the page.
-  const [user, unread, notificationsUnread] = await Promise.all([
-    getOptionalUser(api),
-    api.token ? fetchUnreadTotal(api).catch(() => null) : null,
-    api.token ? fetchNotificationUnread(api).catch(() => null) : null,
-  ]);
-  const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
+  // Asked alongside /users/me rather than after it, both counts in one call; an answer we cannot get leaves the
+  // badges out, not the page.
+  const [user, unread] = await Promise.all([getOptionalUser(api), api.token ? fetchUnreadCounts(api).catch(() => null) : null]);
+  const messages = user ? { href: messagesHref(user, params.artistUsername), unread: unread?.messages ?? null } : null;
   // Artists are told of nothing (they subscribe to no one): no bell for them.
-  const notifications = user && !user.artist ? { unread: notificationsUnread } : null;
+  const notifications = user && !user.artist ? { unread: unread?.notifications ?? null } : null;
   return { user, messages, notifications, lite: isLiteMode(request), ENV: publicEnv() };
 }
 

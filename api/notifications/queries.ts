@@ -1,6 +1,8 @@
 import type { Config } from '#contract/config';
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { NotificationResponse } from '#contract/notifications';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 
 /** The SQL of a fan's choices for an artist, defaults filled in; expects notification_preferences as np. */
@@ -29,6 +31,14 @@ export async function unreadCountByArtist(db: Queryable, userId: string) {
     [userId],
   );
   return { total: rows.reduce((sum, row) => sum + row.total, 0), artistIds: rows.map((row) => row.artistId) };
+}
+
+/** The bell's count, kept in the read cache: the web asks it on every signed-in page. */
+export function cachedUnreadCount(ctx: Reads, userId: string) {
+  return ctx.cache.read(`notifications-unread:${userId}`, async () => {
+    const { total, artistIds } = await unreadCountByArtist(ctx.db, userId);
+    return { value: total, tags: [tag.notifications(userId), ...artistIds.map((artistId) => tag.content(artistId))] };
+  });
 }
 
 /** Unread totals of many fans at once (a fan-out batch tells each of them). */

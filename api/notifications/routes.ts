@@ -7,7 +7,7 @@ import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, NotificationEvent, type NotificationPreferences as Preferences } from '#contract/notifications';
-import { listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount, unreadCountByArtist } from './queries.js';
+import { cachedUnreadCount, listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -64,14 +64,9 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     return ok({ data: rows.map((row) => serializeNotification(row, config)), total, unread });
   });
 
-  // The web asks this on every signed-in page (the bell): kept in the read cache, as the messages total is.
   app.get('/notifications/unread-count', async (request) => {
     const viewer = await requireViewer(s, request);
-    const total = await s.cache.read(`notifications-unread:${viewer.id}`, async () => {
-      const { total, artistIds } = await unreadCountByArtist(db, viewer.id);
-      return { value: total, tags: [tag.notifications(viewer.id), ...artistIds.map((artistId) => tag.content(artistId))] };
-    });
-    return ok({ total });
+    return ok({ total: await cachedUnreadCount(s, viewer.id) });
   });
 
   app.post('/notifications/read-all', async (request) => {

@@ -3,13 +3,16 @@ import { NOTIFICATIONS_PAGE_SIZE, type NotificationPreferences, type Notificatio
 
 /** The notification calls of docs/notifications.md, as the bell, the notifications page and the account page use them. */
 
-/** The bell's unread total; 0 when the session is not valid (the page then treats the viewer as signed out). */
-export async function fetchNotificationUnread(api: ApiClient) {
+/**
+ * The top bar's counts, unread messages and notifications, in one call (GET /users/me/unread): the root asks on
+ * every signed-in page. Zeros when the session is not valid (the page then treats the viewer as signed out).
+ */
+export async function fetchUnreadCounts(api: ApiClient) {
   try {
-    const body = await api.get<{ data: { total: number } }>('/notifications/unread-count', { handle: [401, 403] });
-    return body.data.total;
+    const body = await api.get<{ data: { messages: number; notifications: number } }>('/users/me/unread', { handle: [401, 403] });
+    return body.data;
   } catch (error) {
-    if (isHttpError(error, 401, 403)) return 0;
+    if (isHttpError(error, 401, 403)) return { messages: 0, notifications: 0 };
     throw error;
   }
 }

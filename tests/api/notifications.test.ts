@@ -158,8 +158,11 @@ describeEachDatabase('new-post notifications', (database) => {
     expect(await count()).toBe(0);
     await publish(artist, { title: 'Third' });
     expect(await until(1)).toBe(1);
+    // The top bar asks both of its counts in one call.
+    expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 1 });
     await call(t.url, 'POST', '/notifications/read-all', { token: fan.token });
     expect(await count()).toBe(0);
+    expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 0 });
   });
 
   it('one-click unsubscribe: GET shows what it will do, the POST a mail client sends stops the next mail', async () => {
