@@ -27,16 +27,29 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: boundaries }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A variable set after closures that read it were made (a timer their callbacks clear) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {
     files: ['app/**/*.{ts,tsx}', 'tests/component/**/*.{ts,tsx}'],
     ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // Uploads carry no caption files yet: captions and transcripts come with the player of issue 21, which turns
+      // this rule back on.
+      'jsx-a11y/media-has-caption': 'off',
+    },
   },
   {
     files: ['app/**/*.{ts,tsx}', 'tests/component/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // Tests read the api's JSON and assert on it: a wrong shape fails the assertion, so typing every answer buys little.
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,
 );

@@ -25,6 +25,7 @@ import { messagesHref } from './utils/messages';
 import { fetchUnreadCounts } from './utils/notifications.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
+import type { loader as subscribedLoader } from './routes/_auth._subscribed';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -112,12 +113,14 @@ export function ErrorBoundary() {
   const matches = useMatches();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const artistUsername = matches.map((match) => match.params.artistUsername).find(Boolean);
+  // The club's layout loaded its artist before the page failed: a missing item there is a club's missing item.
+  const club = useRouteLoaderData<typeof subscribedLoader>('routes/_auth._subscribed')?.artist;
   // When the root loader itself failed there is no server data: fall back on what the page was served with.
   const marketingUrl =
     data?.ENV.MARKETING_URL ?? (typeof window === 'undefined' ? undefined : window.ENV?.MARKETING_URL) ?? FALLBACK_MARKETING_URL;
   return (
     <>
-      <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl={marketingUrl} />
+      <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl={marketingUrl} club={club} />
       <Footer marketingUrl={marketingUrl} />
     </>
   );

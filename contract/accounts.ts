@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { required } from './zod-required';
 
 /**
  * Field schemas carrying the spec's exact messages (§5). The same objects validate in the browser (conform,
@@ -46,7 +47,6 @@ export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
-const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
 
 export const EmailSchema = z.string(required(messages.emailRequired)).check(
   z.trim(),

@@ -1,6 +1,8 @@
+import { characterCount } from './content-text';
+
 /**
  * The rules of the post form (spec §5) that pages need without zod: messages, limits, the visible-text counter
- * (from content-text.ts) and the schedule's date and time helpers. content-validation.ts builds the zod schemas
+ * (from content-text.ts) and the schedule's date and time helpers. content-schemas.ts builds the zod schemas
  * from them (and re-exports them), so the browser of a page that only shows content does not download zod.
  */
 export const contentMessages = {
@@ -110,6 +112,18 @@ export const presaleMessages = {
 } as const;
 
 export const COMMENT_MAX = 1000;
+
+/**
+ * What is wrong with a comment's text, or undefined when it may be posted: the rules of CommentSchema without zod, so
+ * the item page checks comments in the browser without shipping zod (tests/unit/content-validation.test.ts holds
+ * the two to the same answers).
+ */
+export function commentTextError(text: string | undefined): string | undefined {
+  const trimmed = (text ?? '').trim();
+  if (!trimmed) return interactionMessages.commentRequired;
+  if (characterCount(trimmed) > COMMENT_MAX) return interactionMessages.commentTooLong;
+  return undefined;
+}
 export const COLLECTION_TITLE_MAX = 100;
 export const COLLECTION_DESCRIPTION_MAX = 1000;
 

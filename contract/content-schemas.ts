@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
+import { required } from './zod-required';
 import { isContentType, type ContentType } from './content-types';
 import {
   CAPTION_MAX,
   characterCount,
   COLLECTION_DESCRIPTION_MAX,
   COLLECTION_TITLE_MAX,
-  COMMENT_MAX,
   contentMessages,
   interactionMessages,
   isFarEnoughAhead,
@@ -29,8 +29,6 @@ export * from './content-rules';
  * Written with zod/mini, as every schema a page loads (docs/architecture.md): a form posts text, so a checkbox
  * arrives as 'on' and the schema reads it (Checkbox); the api sends real booleans to the same schemas.
  */
-/** Makes undefined (a field the form left empty) fail with the field's "required" message, not zod's. */
-const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
 
 /** A checkbox: `true` from the api, 'on' from a form; unchecked (missing) is false. */
 export const CheckboxSchema = z.pipe(
@@ -216,15 +214,6 @@ export function createPostBodySchema(options: ScheduleOptions = {}) {
 export type PostValue = z.output<ReturnType<typeof createPostSchema>>;
 export type PostBody = z.input<ReturnType<typeof createPostBodySchema>>;
 export type PostBodyValue = z.output<ReturnType<typeof createPostBodySchema>>;
-
-/** A comment on an item: plain text, shown as text (never as HTML). */
-export const CommentSchema = z.object({
-  text: z.string(required(interactionMessages.commentRequired)).check(
-    z.trim(),
-    z.minLength(1, { error: interactionMessages.commentRequired, abort: true }),
-    z.refine((text) => characterCount(text) <= COMMENT_MAX, { error: interactionMessages.commentTooLong }),
-  ),
-});
 
 /** A collection: its title and description, an optional cover image and its items in the artist's order. */
 export const CollectionSchema = z.object({

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { required } from './zod-required';
 
 /**
  * The test gateway's card form on the payment page. The api's test gateway checks the same card rules with the same
@@ -31,7 +32,6 @@ export function isExpired(expMonth: number, expYear: number, now = new Date()) {
   return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
 }
 
-const required = (message: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? message : undefined) });
 
 export const CardNumberSchema = z.pipe(
   z.pipe(
@@ -41,13 +41,19 @@ export const CardNumberSchema = z.pipe(
   z.string().check(z.regex(/^\d{12,19}$/, { error: cardMessages.number }), z.refine(luhnValid, { error: cardMessages.number })),
 );
 
-/** MM/YY (or MM/YYYY) into month and four-digit year; a past month is refused. */
+/**
+ * The expiry as people type it: MM/YY or MM/YYYY, with a slash, a dash, a space or nothing between (a phone's numeric
+ * keypad has no slash, so "1234" is December 2034).
+ */
+const EXPIRY = /^(0?[1-9]|1[0-2])\s*[/.\-\s]?\s*(\d{2}|\d{4})$/;
+
+/** The expiry into month and four-digit year; a past month is refused. */
 export const ExpirySchema = z
   .pipe(
-    z.string(required(cardMessages.expiry)).check(z.trim(), z.regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, { error: cardMessages.expiry })),
+    z.string(required(cardMessages.expiry)).check(z.trim(), z.regex(EXPIRY, { error: cardMessages.expiry })),
     z.transform((value: string) => {
-      const [month, year] = value.split('/').map((part) => Number(part.trim()));
-      return { expMonth: month, expYear: year < 100 ? 2000 + year : year };
+      const [, month = '', year = ''] = EXPIRY.exec(value) ?? [];
+      return { expMonth: Number(month), expYear: year.length === 2 ? 2000 + Number(year) : Number(year) };
     }),
   )
   .check(z.refine((value) => !isExpired(value.expMonth, value.expYear), { error: cardMessages.expired }));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Comment } from '#contract/content';
-import { CommentSchema } from '#contract/content-schemas';
+import { CommentSchema } from '#contract/comment-schema';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer } from '../auth/viewer.js';
 import { requireReadableItem } from '../content/guard.js';

@@ -1,6 +1,7 @@
 import { Menu, MenuButton, MenuHeading, MenuItem, MenuItems, MenuSection, MenuSeparator } from '@headlessui/react';
+import { Link } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { Badge, Detail, logOutClass, LogoutForm, panelClass, triggerClass, type AccountUser } from './account-menu';
+import { Badge, Detail, logOutClass, LogoutForm, menuLinkClass, panelClass, triggerClass, useAccountLinks, type AccountUser } from './account-menu';
 
 /**
  * The account menu's dropdown (spec §2) with Headless UI: keyboard navigation, Escape, outside clicks and
@@ -8,6 +9,7 @@ import { Badge, Detail, logOutClass, LogoutForm, panelClass, triggerClass, type 
  */
 export default function AccountMenuDropdown({ user, openOnMount }: { user: AccountUser; openOnMount: boolean }) {
   const button = useRef<HTMLButtonElement>(null);
+  const links = useAccountLinks(user);
   useEffect(() => {
     // The placeholder button this replaces may have had the focus: it goes to the real button.
     const focusLost = !document.activeElement || document.activeElement === document.body;
@@ -38,6 +40,13 @@ export default function AccountMenuDropdown({ user, openOnMount }: { user: Accou
           </MenuItem>
         </MenuSection>
         <MenuSeparator className="my-1.5 h-px bg-white/10" />
+        {links.map((link) => (
+          <MenuItem key={link.to}>
+            <Link to={link.to} className={menuLinkClass}>
+              {link.label}
+            </Link>
+          </MenuItem>
+        ))}
         <LogoutForm>
           <MenuItem>
             <button type="submit" className={logOutClass}>

@@ -1,9 +1,25 @@
-import { Form, useLocation } from '@remix-run/react';
+import { Form, Link, useLocation, useParams } from '@remix-run/react';
 import { useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
 import { useHydrated } from './use-hydrated';
 
-export type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email'>;
+export type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email' | 'artist'>;
+
+/**
+ * Where the menu leads besides the details: an artist's studio (publishing, drafts, collections, subscribers, their
+ * profile) from every page, and inside a club a fan's membership there (renewal, cancel) — the account page of that
+ * club, its membership section.
+ */
+export function useAccountLinks(user: AccountUser) {
+  const { artistUsername } = useParams();
+  const links: { label: string; to: string }[] = [];
+  if (user.artist) links.push({ label: 'Studio', to: `/${user.username}/account` });
+  if (artistUsername && artistUsername !== user.username) links.push({ label: 'Your membership', to: `/${artistUsername}/account#membership-title` });
+  return links;
+}
+
+export const menuLinkClass =
+  'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
 
 export const panelClass =
   'z-40 w-[250px] rounded-xl bg-navy-light p-1.5 text-white shadow-2xl ring-1 ring-white/15 focus:outline-none';
@@ -18,6 +34,7 @@ export const logOutClass =
  */
 export function AccountMenu({ user }: { user: AccountUser }) {
   const hydrated = useHydrated();
+  const links = useAccountLinks(user);
   if (!hydrated) {
     return (
       <details className="group relative">
@@ -29,6 +46,11 @@ export function AccountMenu({ user }: { user: AccountUser }) {
           <Detail label="Username">{user.username}</Detail>
           <Detail label="Email">{user.email}</Detail>
           <hr className="my-1.5 border-white/10" />
+          {links.map((link) => (
+            <Link key={link.to} to={link.to} className={menuLinkClass}>
+              {link.label}
+            </Link>
+          ))}
           <LogoutForm>
             <button type="submit" className={logOutClass}>
               Log out

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from '@remix-run/react';
-import { ErrorList } from './forms';
+import { ErrorList } from './form-parts';
 
 /** Bookmark or remove the bookmark: a plain form posting intent=bookmark to the page's own action. */
 export function BookmarkButton({ itemId, bookmarked, errors }: { itemId: string; bookmarked: boolean; errors?: string[] }) {

@@ -3,7 +3,8 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import type { PickableItem } from '~/utils/collections.server';
 import { CollectionFormSchema, type CollectionFormInput } from '~/utils/collection-form';
 import { parseForm } from '~/utils/form-schema';
-import { CheckboxField, ErrorList, FileField, FormAlert, InputField, TextareaField } from './forms';
+import { CheckboxField, FileField, InputField, TextareaField } from './forms';
+import { ErrorList, FormAlert } from './form-parts';
 
 const schema = CollectionFormSchema;
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';

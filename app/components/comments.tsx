@@ -1,13 +1,12 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, parse, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { characterCount, COMMENT_MAX } from '#contract/content-rules';
+import { characterCount, COMMENT_MAX, commentTextError } from '#contract/content-rules';
 import type { Comment } from '#contract/content';
-import { CommentSchema } from '#contract/content-schemas';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
-import { parseForm } from '~/utils/form-schema';
 import { formatMoment } from './content-card';
-import { FormAlert, SubmitButton, TextareaField } from './forms';
+import { TextareaField } from './forms';
+import { FormAlert, SubmitButton } from './form-parts';
 import { useHydrated } from './use-hydrated';
 
 /**
@@ -97,7 +96,14 @@ function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: Subm
     lastResult,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseForm(formData, CommentSchema),
+    // CommentSchema's rules without zod (commentTextError), which would otherwise travel with every item page.
+    onValidate: ({ formData }) =>
+      parse(formData, {
+        resolve({ text }) {
+          const error = commentTextError(typeof text === 'string' ? text : undefined);
+          return error ? { error: { text: [error] } } : { value: { text: String(text).trim() } };
+        },
+      }),
   });
   // As the schema counts: the text without its surrounding spaces.
   const length = characterCount((fields.text.value ?? '').trim());

@@ -6,6 +6,8 @@ export interface ErrorPageProps {
   /** The artist of the page that failed, if any: "back" leads to their page after a generic failure. */
   artistUsername?: string;
   marketingUrl: string;
+  /** On a 404 inside a fan club whose artist is known (a deleted item's old link): the way back into the club. */
+  club?: { username: string; name: string };
 }
 
 /** Where the back button leads (spec §2): the artist page after a generic failure on an artist's page, else home. */
@@ -20,7 +22,7 @@ const linkClass = 'font-semibold text-accent underline underline-offset-4 hover:
  * stays hidden: the failing page may not have loaded the user). Back is a plain link on purpose: following it
  * loads a whole new document, which is the spec's "then reloads the window", with or without JavaScript.
  */
-export function ErrorPage({ notFound, artistUsername, marketingUrl }: ErrorPageProps) {
+export function ErrorPage({ notFound, artistUsername, marketingUrl, club }: ErrorPageProps) {
   const back = backTarget(notFound, artistUsername);
   return (
     <>
@@ -56,6 +58,14 @@ export function ErrorPage({ notFound, artistUsername, marketingUrl }: ErrorPageP
                 </a>
               </p>
               <p className="mt-2 text-white/70">That definitely exists.</p>
+              {club ? (
+                <p className="mt-6 text-white/80">
+                  It may have been taken down.{' '}
+                  <a href={`/${encodeURIComponent(club.username)}/vault`} className={linkClass}>
+                    See what else is in {club.name}’s vault
+                  </a>
+                </p>
+              ) : null}
             </>
           ) : (
             <>

@@ -29,7 +29,9 @@ export function LoginDialog({ open, onClose, artist, onSuccess = reloadPage }: L
   }, [succeeded, onSuccess]);
 
   const drag = useDragToClose(onClose);
-  useEffect(() => drag.reset(), [open, drag.reset]);
+  const resetDrag = drag.reset;
+  // Each opening starts with the panel in place, however the last one ended.
+  useEffect(() => resetDrag(), [open, resetDrag]);
 
   return (
     <Dialog open={open} onClose={onClose} className="fixed inset-0 z-50">

@@ -1,7 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { type FetcherWithComponents, Form, Link } from '@remix-run/react';
 import { LoginSchema } from '#contract/accounts';
-import { FormAlert, InputField, PasswordInputField, SubmitButton } from './forms';
+import { InputField, PasswordInputField } from './forms';
+import { FormAlert, SubmitButton } from './form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 
 /** What the /login action answers: conform's reply on failure, { ok: true } to the dialog on success. */

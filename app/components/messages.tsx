@@ -12,7 +12,10 @@ export function LocalTime({ iso, style }: { iso: string; style: 'short' | 'long'
 }
 
 /** Building an Intl formatter costs far more than using one: one set per time zone, made on first use. */
-const formatters = new Map<string, Record<'day' | 'time' | 'year' | 'dayMonth' | 'dayMonthYear', Intl.DateTimeFormat>>();
+const formatters = new Map<
+  string,
+  Record<'day' | 'time' | 'year' | 'dayMonth' | 'dayMonthYear' | 'weekdayDayMonth' | 'dayMonthYearLong', Intl.DateTimeFormat>
+>();
 
 function formattersFor(timeZone: string | undefined) {
   const key = timeZone ?? '';
@@ -25,6 +28,8 @@ function formattersFor(timeZone: string | undefined) {
       year: new Intl.DateTimeFormat('en-GB', { ...zone, year: 'numeric' }),
       dayMonth: new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short' }),
       dayMonthYear: new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short', year: 'numeric' }),
+      weekdayDayMonth: new Intl.DateTimeFormat('en-GB', { ...zone, weekday: 'long', day: 'numeric', month: 'long' }),
+      dayMonthYearLong: new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'long', year: 'numeric' }),
     };
     formatters.set(key, set);
   }
@@ -41,6 +46,35 @@ export function formatTime(iso: string, style: 'short' | 'long', timeZone: strin
   const withYear = f.year.format(date) !== f.year.format(now);
   const dayText = (withYear ? f.dayMonthYear : f.dayMonth).format(date);
   return style === 'long' ? `${dayText}, ${time}${suffix}` : dayText;
+}
+
+/** The calendar day of a time in the zone (UTC on the server, the viewer's own once hydrated), to group messages. */
+export function dayOf(iso: string, timeZone: string | undefined) {
+  return formattersFor(timeZone).day.format(new Date(iso));
+}
+
+/** A day's heading in a conversation: Today, Yesterday, Monday 23 November, or 23 November 2025 in another year. */
+export function dayLabel(iso: string, timeZone: string | undefined, now: Date) {
+  const f = formattersFor(timeZone);
+  const day = f.day.format(new Date(iso));
+  if (day === f.day.format(now)) return 'Today';
+  if (day === f.day.format(new Date(now.getTime() - 86_400_000))) return 'Yesterday';
+  return (f.year.format(new Date(iso)) === f.year.format(now) ? f.weekdayDayMonth : f.dayMonthYearLong).format(new Date(iso));
+}
+
+/**
+ * The line between two days of a conversation. Grouped by UTC days on the server and by the viewer's own once
+ * hydrated (the first browser render still matches the server's).
+ */
+export function DaySeparator({ iso }: { iso: string }) {
+  const hydrated = useHydrated();
+  return (
+    <li className="flex items-center gap-3 py-2" data-testid="day">
+      <span aria-hidden="true" className="h-px flex-1 bg-white/15" />
+      <span className="text-sm font-semibold text-white/70">{dayLabel(iso, hydrated ? undefined : 'UTC', new Date())}</span>
+      <span aria-hidden="true" className="h-px flex-1 bg-white/15" />
+    </li>
+  );
 }
 
 export function UnreadBadge({ count }: { count: number }) {

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from '@remix-run/react';
 import type { Poll } from '#contract/content';
-import { ErrorList, SubmitButton } from './forms';
+import { ErrorList, SubmitButton } from './form-parts';
 
 /**
  * A poll as a plain form (radio answers and "Vote"), or its results as bars once the fan has voted, and always for

@@ -2,7 +2,8 @@ import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-t
 import { useState, type ChangeEvent } from 'react';
 import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '#contract/content-rules';
 import type { CheckboxInput } from '#contract/content-schemas';
-import { CheckboxField, ErrorList, InputField } from './forms';
+import { CheckboxField, InputField } from './forms';
+import { ErrorList } from './form-parts';
 import { useHydrated } from './use-hydrated';
 
 export interface PollFields {

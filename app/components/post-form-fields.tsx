@@ -86,7 +86,6 @@ export function AttachedFileField({
             <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
               {shown?.kind === 'image' ? <img src={shown.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
               {shown?.kind === 'audio' ? (
-                // eslint-disable-next-line jsx-a11y/media-has-caption -- the artist's own recording, played back to check it: no captions exist
                 <audio src={shown.url} controls preload="none" className="max-w-full" />
               ) : null}
               <p className="min-w-0 flex-1 text-sm text-white/85">

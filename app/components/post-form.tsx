@@ -3,7 +3,8 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import { CONTENT_TYPE_LABELS } from '#contract/content-types';
 import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
 import { parseForm } from '~/utils/form-schema';
-import { FormAlert, InputField, SelectField, Spinner } from './forms';
+import { InputField, SelectField } from './forms';
+import { FormAlert, Spinner } from './form-parts';
 import { PollEditor } from './poll-editor';
 import { AttachedFileField, PresaleFields, Section, type FilePreview } from './post-form-fields';
 import { RichTextEditor } from './rich-text-editor';
@@ -78,6 +79,9 @@ export function PostForm({
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-8">
+      {/* Enter in a field presses a form's first submit button, here the poll's "Remove" or "Add answer" (and a
+          Publish would tell every fan): this disabled one comes first, so Enter sends nothing. */}
+      <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
       <FormAlert id={form.errorId} errors={form.errors} />
       <Section>
         <InputField field={fields.title} label="Title" />

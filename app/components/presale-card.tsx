@@ -1,7 +1,9 @@
 import { Form } from '@remix-run/react';
+import { useState } from 'react';
 import type { ContentItem, Page, PresaleCode } from '#contract/content';
 import type { PresaleCodeHolder } from '~/utils/content.server';
 import { formatMoment } from './content-card';
+import { useHydrated } from './use-hydrated';
 
 /**
  * What a fan needs to act on a ticket presale: when the sale opens and closes, the ticket link, and the fan's own
@@ -46,9 +48,12 @@ export function PresaleCard({
                   Your code {code.code} was revoked. Contact the artist if you think this is a mistake.
                 </span>
               ) : (
-                <code className="inline-block select-all rounded-lg bg-navy-dark px-4 py-2 font-mono text-2xl font-bold tracking-widest text-accent">
-                  {code.code}
-                </code>
+                <span className="flex flex-wrap items-center gap-3">
+                  <code className="inline-block select-all rounded-lg bg-navy-dark px-4 py-2 font-mono text-2xl font-bold tracking-widest text-accent">
+                    {code.code}
+                  </code>
+                  <CopyButton text={code.code} />
+                </span>
               )}
             </dd>
             {code.revokedAt ? null : <p className="mt-2 text-sm text-white/75">This code is yours alone: please do not share it.</p>}
@@ -155,5 +160,37 @@ export function PresaleCodes({
         <p className="mt-4 text-base text-white/80">{query ? 'No code matches.' : 'No member has opened this presale yet.'}</p>
       )}
     </section>
+  );
+}
+
+/**
+ * Copies the code for the ticket site's form. Only with JavaScript and a clipboard (a secure page); without them the
+ * code is selectable with one tap (select-all). "Copied" is announced, and goes back after a moment.
+ */
+function CopyButton({ text }: { text: string }) {
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState<boolean | null>(null);
+  if (!hydrated || typeof navigator === 'undefined' || !navigator.clipboard) return null;
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => {
+        setCopied(true);
+        setTimeout(() => setCopied(null), 2500);
+      },
+      () => setCopied(false),
+    );
+  return (
+    <>
+      <button
+        type="button"
+        onClick={copy}
+        className="rounded-full border border-white/40 px-4 py-2 text-sm font-semibold text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+      >
+        {copied ? 'Copied' : 'Copy code'}
+      </button>
+      <span role="status" className="sr-only">
+        {copied ? 'Presale code copied.' : copied === false ? 'Could not copy: select the code and copy it.' : ''}
+      </span>
+    </>
   );
 }

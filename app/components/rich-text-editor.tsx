@@ -1,7 +1,8 @@
 import { useInputControl, type FieldMetadata } from '@conform-to/react';
 import { useEffect, useRef, type ClipboardEvent, type ReactNode } from 'react';
 import { CAPTION_MAX, visibleTextLength } from '#contract/content-rules';
-import { ErrorList, TextareaField } from './forms';
+import { TextareaField } from './forms';
+import { ErrorList } from './form-parts';
 import { useHydrated } from './use-hydrated';
 
 /** Plain text (a caption that arrived from the textarea, or an old one) as paragraphs the editor can show. */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { Spinner } from '~/components/forms';
+import { Spinner } from '~/components/form-parts';
 import { PostForm, type PostFormDefaults } from '~/components/post-form';
 import { StudioPage } from '~/components/studio-page';
 import { useHydrated } from '~/components/use-hydrated';

@@ -14,6 +14,8 @@ export async function loader(args: LoaderFunctionArgs) {
   return { artist: pageArtist(artist), isOwner: isOwnArtist(user, artist) };
 }
 
+export { skipAfterMessageActions as shouldRevalidate } from '~/utils/revalidation';
+
 /**
  * What the pages below show of the artist: the header and the sections' introductions. The rest of the profile (the
  * offer, the success messages, the privacy policy) is the business of the pages that show it, and would only make

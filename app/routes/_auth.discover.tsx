@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { ArtistCard, ArtistGrid } from '~/components/artist-card';
-import { inputClassName } from '~/components/forms';
+import { inputClassName } from '~/components/form-parts';
 import type { ArtistResponse } from '#contract/users';
 import { apiFor } from '~/utils/api.server';
 import { fetchSubscriptions, requireUser } from '~/utils/auth.server';

@@ -17,6 +17,8 @@ export async function loader(args: LoaderFunctionArgs) {
   return { token: api.token ?? '' };
 }
 
+export { skipAfterMessageActions as shouldRevalidate } from '~/utils/revalidation';
+
 export default function AuthenticatedLayout() {
   const { token } = useLoaderData<typeof loader>();
   // Opened once the page is interactive (effects run after hydration); dropped by the unauthenticated layout.

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
 import { pollMessages } from '#contract/content-rules';
-import { CommentSchema } from '#contract/content-schemas';
+import { CommentSchema } from '#contract/comment-schema';
 import { apiFor, isHttpError } from './api.server';
 import { requireUser, safeRedirect } from './auth.server';
 import { parseGuardedForm, readFormData } from './form-guard.server';

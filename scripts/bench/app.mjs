@@ -97,7 +97,9 @@ async function waitForOk200(url) {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(url)).ok) return;
-    } catch {}
+    } catch {
+      // not up yet
+    }
     await sleep(200);
   }
   throw new Error(`${url} did not answer`);

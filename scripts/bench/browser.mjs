@@ -182,7 +182,9 @@ export function jsByPackage(requests, metafile = path.join(ROOT, 'build/web/meta
     let pathname = '';
     try {
       pathname = new URL(r.url).pathname;
-    } catch {}
+    } catch {
+      // a data: or blob: address: no path to match
+    }
     const info = byUrl.get(pathname);
     if (!info) {
       shares.set('(other scripts)', (shares.get('(other scripts)') ?? 0) + r.bytes);

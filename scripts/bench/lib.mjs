@@ -68,7 +68,7 @@ export function parseArgs(argv) {
       case 'help':
       case 'h':
         console.log(HELP);
-        process.exit(0);
+        return process.exit(0);
       case 'weight-only':
         args.only = ['weight'];
         break;
@@ -247,6 +247,8 @@ export function machine() {
   let cpu = 'unknown';
   try {
     cpu = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpu;
-  } catch {}
+  } catch {
+    // not Linux: the generic name stays
+  }
   return cpu;
 }

@@ -173,7 +173,7 @@ function safePath(url) {
 }
 
 /** The biggest contributors to the JavaScript of the floor and of a few pages, in KB transferred (estimated). */
-export function jsBreakdownTable({ floorJsByPackage, rows }, pageIds = ['login', 'home', 'vault', 'posts']) {
+export function jsBreakdownTable({ floorJsByPackage, rows }, pageIds = ['login', 'home', 'vault', 'vaultItem', 'posts']) {
   const pages = rows.filter((r) => r.state === 'measured' && pageIds.includes(r.route.id));
   const names = new Map();
   for (const [name, bytes] of floorJsByPackage) names.set(name, Math.max(names.get(name) ?? 0, bytes));

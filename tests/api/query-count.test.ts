@@ -39,11 +39,13 @@ describeEachDatabase('database queries per call', (database) => {
       );
     }
     await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
-    // Count every query the api sends from here on (its own db: t.db is the test's door behind the api).
+    // Count every query the api sends from here on (its own db: t.db is the test's door behind the api), but for the
+    // job queue's: its workers poll and its supervisor sweeps on their own clock, in the middle of any call.
     const apiDb = t.api.ctx.db;
     const query = apiDb.query.bind(apiDb);
+    const jobTables = `${t.config.jobs.schema}.`;
     apiDb.query = ((sql: string, params?: unknown[]) => {
-      queries += 1;
+      if (!sql.includes(jobTables)) queries += 1;
       return query(sql, params);
     }) as typeof apiDb.query;
   });

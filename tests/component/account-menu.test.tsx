@@ -8,12 +8,14 @@ import { AccountMenu } from '~/components/account-menu';
 /** The menu's and the dialog's code loads on the click (a dynamic import): the first one in a test run is slow. */
 const LAZY = { timeout: 5000 };
 
-const fan = { username: 'juniperfan', email: 'juniper.fan@example.com', avatarUrl: '/images/default-avatar.svg' };
+const fan = { username: 'juniperfan', email: 'juniper.fan@example.com', avatarUrl: '/images/default-avatar.svg', artist: false };
+const artist = { username: 'novaricci', email: 'nova@example.com', avatarUrl: '/images/default-avatar.svg', artist: true };
 
-function renderMenu(path = '/novaricci/vault?sort=asc') {
+function renderMenu(path = '/novaricci/vault?sort=asc', who: typeof fan = fan) {
   const posted: FormData[] = [];
   const Stub = createRemixStub([
-    { path: '/:artistUsername/*', Component: () => <AccountMenu user={fan} /> },
+    { path: '/:artistUsername/*', Component: () => <AccountMenu user={who} /> },
+    { path: '/discover', Component: () => <AccountMenu user={who} /> },
     {
       path: '/logout',
       async action({ request }: ActionFunctionArgs) {
@@ -60,5 +62,21 @@ describe('account menu', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0].get('redirectTo')).toBe('/novaricci/vault?sort=asc');
+  });
+
+  it('leads a fan in a club to their membership there, and nowhere else outside a club', async () => {
+    const { user } = renderMenu();
+    await user.click(await screen.findByRole('button', { name: 'Logged in as juniperfan' }));
+    const menu = await screen.findByRole('menu', {}, LAZY);
+    expect(within(menu).getByRole('menuitem', { name: 'Your membership' })).toHaveAttribute('href', '/novaricci/account#membership-title');
+    expect(within(menu).queryByRole('menuitem', { name: 'Studio' })).not.toBeInTheDocument();
+  });
+
+  it('leads an artist to their studio from any page, in their own club or elsewhere', async () => {
+    const { user } = renderMenu('/discover', artist);
+    await user.click(await screen.findByRole('button', { name: 'Logged in as novaricci' }));
+    const menu = await screen.findByRole('menu', {}, LAZY);
+    expect(within(menu).getByRole('menuitem', { name: 'Studio' })).toHaveAttribute('href', '/novaricci/account');
+    expect(within(menu).queryByRole('menuitem', { name: 'Your membership' })).not.toBeInTheDocument();
   });
 });

@@ -3,11 +3,11 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ErrorPage } from '~/components/error-page';
 
-function renderErrorPage(notFound: boolean, artistUsername?: string) {
+function renderErrorPage(notFound: boolean, artistUsername?: string, club?: { username: string; name: string }) {
   const Stub = createRemixStub([
     {
       path: '*',
-      Component: () => <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl="https://stagedoor.example" />,
+      Component: () => <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl="https://stagedoor.example" club={club} />,
     },
   ]);
   render(<Stub />);
@@ -20,6 +20,14 @@ describe('error page', () => {
     expect(screen.getByRole('link', { name: 'Head back to the homepage.' })).toHaveAttribute('href', '/');
     expect(screen.getByText('That definitely exists.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to homepage' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('link', { name: /vault/ })).not.toBeInTheDocument();
+  });
+
+  it('inside a club whose artist loaded (a deleted item), also leads back to the club’s vault', () => {
+    renderErrorPage(true, 'novaricci', { username: 'novaricci', name: 'Nova Ricci' });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent("Uh, oh, This page doesn't seem to exist.");
+    expect(screen.getByRole('link', { name: 'See what else is in Nova Ricci’s vault' })).toHaveAttribute('href', '/novaricci/vault');
+    expect(screen.getByRole('link', { name: 'Head back to the homepage.' })).toHaveAttribute('href', '/');
   });
 
   it('after any other failure apologises, links the contact page, and leads back to the artist', () => {

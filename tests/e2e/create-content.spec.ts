@@ -116,6 +116,11 @@ test.describe('an artist with JavaScript', () => {
     await page.getByRole('textbox', { name: 'Answer 2' }).fill('Glasshouse');
     await page.getByRole('button', { name: 'Add answer' }).click();
     await page.getByRole('textbox', { name: 'Answer 3' }).fill('Low Tide');
+    // Enter in a field neither adds nor removes an answer, nor sends the form.
+    await page.getByLabel('Title').press('Enter');
+    await page.getByRole('textbox', { name: 'Answer 1' }).press('Enter');
+    await expect(page.getByRole('textbox', { name: /^Answer \d+$/ })).toHaveCount(3);
+    await expect(page).toHaveURL(/\/novaricci\/account\/create-text$/);
     await expectNoA11yViolations(page);
     await page.getByRole('button', { name: 'Publish' }).click();
 

@@ -52,11 +52,22 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   await expect(fanPage.getByText(`No messages yet. Say hello to ${ARTIST.name}.`)).toBeVisible();
   await expectNoA11yViolations(fanPage);
 
+  // The loaders that load again after the send, by route id: the page and the root's badge, not the layouts.
+  const reloaded: string[] = [];
+  fanPage.on('request', (sent) => {
+    const routeId = new URL(sent.url()).searchParams.get('_data');
+    if (routeId && sent.method() === 'GET') reloaded.push(routeId);
+  });
   const hello = `Hello from the front row ${Date.now()}`;
   await fanPage.getByLabel('Message', { exact: true }).fill(hello);
   await fanPage.getByLabel('Message', { exact: true }).press('Enter');
   await expect(fanPage.getByTestId('message').filter({ hasText: hello })).toHaveCount(1);
   await expect(fanPage.getByLabel('Message', { exact: true })).toHaveValue('');
+  await expect.poll(() => reloaded).toContain('root');
+  // The day's heading above the first message of the day.
+  await expect(fanPage.getByTestId('day')).toHaveText(['Today']);
+  expect(reloaded).not.toContain('routes/_auth');
+  expect(reloaded).not.toContain('routes/_auth._subscribed');
 
   // Without a reload: the conversation appears in the artist's list, and the top bar's total goes up by one.
   const row = artistPage.getByRole('link', { name: new RegExp(fan.username) });
@@ -237,5 +248,38 @@ test('a fan whose phone drops off the network and comes back sees each missed me
   await context.setOffline(false);
   for (const text of missed) await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1, { timeout: 15_000 });
   await expect(page.getByTestId('message')).toHaveCount(missed.length);
+  await context.close();
+});
+
+test('a message typed offline goes by itself, once, when the connection comes back', async ({ browser, request }) => {
+  const fan = await subscribedFan(request);
+  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
+  const opened = await request.post(`${apiBase}/conversations`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+    data: { source: 'performer', sourceId: artistId },
+  });
+  const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
+
+  const context = await browser.newContext();
+  await useSession(context, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
+  await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
+
+  await context.setOffline(true);
+  await page.locator('html[data-realtime="disconnected"]').waitFor({ state: 'attached' });
+  const text = `Typed in the tunnel ${Date.now()}`;
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByLabel('Message', { exact: true }).press('Enter');
+  await expect(page.getByText('Not sent: check your connection and try again.')).toBeVisible();
+
+  await context.setOffline(false);
+  await expect(page.getByText('Not sent: check your connection and try again.')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1);
+  // Stored once, whatever the page shows.
+  const stored = await request.get(`${apiBase}/messages/conversations/${conversationId}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const texts = ((await stored.json()) as { data: { data: { text: string }[] } }).data.data.map((m) => m.text);
+  expect(texts.filter((t) => t === text)).toHaveLength(1);
   await context.close();
 });

@@ -25,12 +25,16 @@ test('the artist looks up a fan’s presale code and revokes it; the fan’s pag
   const artist = ((await (await request.get(`${apiBase}/performers/juniperlane`, { headers: auth(fan.token) })).json()) as { data: { _id: string } }).data;
   await request.post(`${apiBase}/payment/subscribe/performers`, { headers: auth(fan.token), data: { type: 'free', performerId: artist._id } });
 
-  const fanContext = await browser.newContext();
+  const fanContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   await fanContext.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
   const fanPage = await fanContext.newPage();
   await fanPage.goto(`/juniperlane/vault/${itemId}?type=post&from=posts`);
   const code = (await fanPage.locator('#presale-title ~ dl code').textContent())!.trim();
   expect(code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  // One tap copies it for the ticket site's form.
+  await fanPage.getByRole('button', { name: 'Copy code' }).click();
+  await expect(fanPage.getByRole('status').filter({ hasText: 'Presale code copied.' })).toBeAttached();
+  expect(await fanPage.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
   const artistContext = await browser.newContext({ javaScriptEnabled: false });
   await artistContext.addCookies([{ name: 'stagedoor', value: artistToken, url: webBase, httpOnly: true, sameSite: 'Strict' }]);

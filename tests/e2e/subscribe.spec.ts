@@ -93,6 +93,28 @@ test('a declined card says so on the payment page, keeps the input, and another 
   await expect(page).toHaveURL('/thelatenights/subscribe/success');
 });
 
+test('on a phone the fan types digits only: the number is grouped and the expiry gets its slash, and it pays', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await joinAndRegister(page, LATE, false);
+  // As a numeric keypad types: digits, no spaces, no slash.
+  await page.getByLabel('Card number').pressSequentially('4242424242424242');
+  await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+  await page.getByLabel('Expiry date').pressSequentially('1234');
+  await expect(page.getByLabel('Expiry date')).toHaveValue('12/34');
+  // A digit corrected in the middle (the fifth, deleted and typed again) keeps the caret where it was.
+  await page.getByLabel('Card number').press('Home');
+  for (let i = 0; i < 6; i++) await page.getByLabel('Card number').press('ArrowRight');
+  await page.getByLabel('Card number').press('Backspace');
+  await expect(page.getByLabel('Card number')).toHaveValue('4242 2424 2424 242');
+  await page.getByLabel('Card number').press('4');
+  await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+  await page.getByLabel('Security code').pressSequentially('123');
+  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await expect(page).toHaveURL('/thelatenights/subscribe/success');
+  await context.close();
+});
+
 test('the payment form checks the card before sending it: number, expiry in the past, security code', async ({ page }) => {
   await joinAndRegister(page, LATE, false);
   await page.getByLabel('Card number').fill('4242 4242 4242 4241');
@@ -230,6 +252,13 @@ test('the fan turns auto-renewal off and on again from the account page', async 
   await expect(page.getByText('Ends on', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Turn auto-renewal back on' }).click();
   await expect(page.getByRole('status')).toHaveText('Auto-renewal is on again.');
+
+  // Later, from any page of the club: the account menu, then "Your membership" (two taps to cancel).
+  await page.goto('/thelatenights/posts');
+  await page.getByRole('button', { name: /^Logged in as / }).click();
+  await page.getByRole('menuitem', { name: 'Your membership' }).click();
+  await expect(page).toHaveURL('/thelatenights/account#membership-title');
+  await expect(page.getByRole('button', { name: 'Turn off auto-renewal' })).toBeVisible();
 });
 
 test('the artist edits their offer on the account page and sees their subscribers', async ({ page, context, request }) => {

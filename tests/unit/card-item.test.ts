@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentItem, Media, Page } from '#contract/content';
+import type { ContentItem, Media } from '#contract/content';
 import { toCardItem, toCardPage } from '../../app/utils/content.server';
 
 const media = (kind: Media['kind'], id: string): Media => ({

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   CaptionSchema,
-  CommentSchema,
   contentMessages as m,
   createPostBodySchema,
   createPostSchema,
@@ -19,6 +18,8 @@ import {
   scheduleInstant,
   TagsSchema,
 } from '#contract/content-schemas';
+import { CommentSchema } from '#contract/comment-schema';
+import { commentTextError } from '#contract/content-rules';
 
 /** The messages of a failed parse, by field path ("poll.answers.0.text"). */
 function errors(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
@@ -295,4 +296,11 @@ describe('presale details and comments', () => {
     expect(CommentSchema.safeParse({ text: 'x'.repeat(1000) }).success).toBe(true);
     expect(CommentSchema.safeParse({ text: 'x'.repeat(1001) }).success).toBe(false);
   });
+  it.each([undefined, '', '   ', ' Great show ', 'x'.repeat(1000), ` ${'x'.repeat(1000)} `, 'x'.repeat(1001), '🎸'.repeat(1000), '🎸'.repeat(1001)])(
+    'says what CommentSchema says about a comment without zod (%#)',
+    (text) => {
+      const parsed = CommentSchema.safeParse({ text });
+      expect(commentTextError(text)).toBe(parsed.success ? undefined : parsed.error.issues[0]?.message);
+    },
+  );
 });

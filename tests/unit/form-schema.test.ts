@@ -4,7 +4,8 @@ import * as z from 'zod/mini';
 import { formConstraint, parseForm } from '../../app/utils/form-schema';
 import { ArtistProfileSchema, profileMessages } from '#contract/artist-profile';
 import { createPostFormSchema } from '../../app/utils/content-form';
-import { CollectionSchema, CommentSchema } from '#contract/content-schemas';
+import { CollectionSchema } from '#contract/content-schemas';
+import { CommentSchema } from '#contract/comment-schema';
 import { TestCardFormSchema } from '#contract/payment-schemas';
 import { LoginSchema, messages, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '#contract/accounts';
 

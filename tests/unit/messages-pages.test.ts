@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime } from '~/components/messages';
+import { dayLabel, dayOf, formatTime } from '~/components/messages';
 import { MessageTextSchema } from '#contract/message-schemas';
 import { messageErrors, messageTextError } from '#contract/messages';
 import { conversationHref, messagesHref } from '~/utils/messages';
@@ -32,6 +32,19 @@ describe('message times', () => {
     expect(formatTime('2026-03-03T09:05:00.000Z', 'short', 'UTC', now)).toBe('3 Mar');
     expect(formatTime('2026-03-03T09:05:00.000Z', 'long', 'UTC', now)).toBe('3 Mar, 09:05 GMT');
     expect(formatTime('2024-03-03T21:30:00.000Z', 'long', 'UTC', now)).toBe('3 Mar 2024, 21:30 GMT');
+  });
+
+  it('names the days between messages: Today, Yesterday, the weekday this year, the date before', () => {
+    expect(dayLabel('2026-11-22T09:05:00.000Z', 'UTC', now)).toBe('Today');
+    expect(dayLabel('2026-11-21T23:59:00.000Z', 'UTC', now)).toBe('Yesterday');
+    expect(dayLabel('2026-11-19T12:00:00.000Z', 'UTC', now)).toBe('Thursday 19 November');
+    expect(dayLabel('2025-12-31T12:00:00.000Z', 'UTC', now)).toBe('31 December 2025');
+  });
+
+  it('groups messages by the reader\'s day: two messages an hour apart are one day in UTC, two in Tokyo', () => {
+    const [late, later] = ['2026-11-21T14:30:00.000Z', '2026-11-21T15:30:00.000Z'];
+    expect(dayOf(late, 'UTC')).toBe(dayOf(later, 'UTC'));
+    expect(dayOf(late, 'Asia/Tokyo')).not.toBe(dayOf(later, 'Asia/Tokyo'));
   });
 
   it('decides "today" in the reader\'s time zone, not in UTC', () => {

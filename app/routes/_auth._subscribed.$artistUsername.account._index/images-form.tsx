@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
-import { FileField, FormAlert, SubmitButton } from '~/components/forms';
+import { FileField } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import type { Artist } from '~/utils/mappers';
 import { IMAGE_SLOTS, type ImageSlot } from './image-slots';
 

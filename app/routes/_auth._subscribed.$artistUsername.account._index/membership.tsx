@@ -3,7 +3,7 @@ import { Form, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { formatPrice } from '#contract/money';
 import type { SubscriptionDetail } from '#contract/payments';
-import { FormAlert, SubmitButton } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import type { Artist } from '~/utils/mappers';
 import { formatDate } from './dates';
 

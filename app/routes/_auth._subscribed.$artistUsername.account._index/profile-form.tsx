@@ -1,7 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import { ArtistProfileSchema } from '#contract/artist-profile';
-import { CheckboxField, FormAlert, InputField, SubmitButton, TextareaField } from '~/components/forms';
+import { CheckboxField, InputField, TextareaField } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { Artist } from '~/utils/mappers';
 

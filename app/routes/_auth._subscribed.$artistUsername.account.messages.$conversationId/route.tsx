@@ -9,8 +9,10 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import { DaySeparator, dayOf } from '~/components/messages';
+import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
 import { mapMessage, mergeMessages, type Message } from '~/utils/messages';
@@ -100,7 +102,7 @@ export default function ConversationPage() {
   // What arrived by the socket since the page loaded, this tab's messages on their way, and what was deleted; merged
   // with the loader's page by id, so an event, a refetch and a send's stored copy for the same message show it once.
   const [live, setLive] = useState<Message[]>([]);
-  const { sends, unsent, send, retry } = useSends(data.messages, live, viewer.id);
+  const { sends, unsent, send, retry, resendFailed } = useSends(data.messages, live, viewer.id);
   const { deleted, hide, remove, deleteError } = useDeletion();
   const [recipientReadAt, setRecipientReadAt] = useState(conversation.recipientReadAt);
   useEffect(() => setRecipientReadAt(conversation.recipientReadAt), [conversation.recipientReadAt]);
@@ -123,10 +125,13 @@ export default function ConversationPage() {
     if (conversationId === conversation.id && readerId !== viewer.id) setRecipientReadAt(readAt);
   });
   useRealtimeEvent('connect', () => {
+    resendFailed();
     if (!getSocket()?.recovered) revalidator.revalidate();
   });
 
   useScrollToLatest(messages[0]?.id);
+  // Days as the server drew them (UTC) until hydrated, then the viewer's own.
+  const zone = useHydrated() ? undefined : 'UTC';
 
   const recipient = conversation.recipient;
   const olderSearch = new URLSearchParams({ username: recipient.username, pages: String(data.pages + 1) });
@@ -145,8 +150,9 @@ export default function ConversationPage() {
         </Link>
         <img src={recipient.avatarUrl} alt="" width={40} height={40} className="h-10 w-10 rounded-full object-cover" />
         <div className="min-w-0">
-          <h1 className="truncate text-xl font-bold text-white">{recipient.name || recipient.username}</h1>
-          <p className="truncate text-sm text-white/70">@{recipient.username}</p>
+          {/* The name wraps rather than being cut ("The Late Ni…" on a phone). */}
+          <h1 className="break-words text-xl font-bold leading-tight text-white">{recipient.name || recipient.username}</h1>
+          <p className="break-all text-sm text-white/70">@{recipient.username}</p>
         </div>
       </header>
 
@@ -162,14 +168,21 @@ export default function ConversationPage() {
           <p className="py-12 text-center text-base text-white/80">No messages yet. Say hello to {recipient.name || recipient.username}.</p>
         ) : (
           <ol className="space-y-3">
-            {[...messages].reverse().map((message) => {
+            {[...messages].reverse().map((message, index, oldestFirst) => {
               const mine = message.sender.id === viewer.id;
               // This tab's message keeps its place (and its element) when the stored copy replaces the pending one.
               const key = message.clientId && mine ? `c:${message.clientId}` : message.id;
-              return message.pending ? (
-                <PendingMessage key={key} message={message} unsent={unsent[message.clientId ?? '']} onRetry={() => retry(message)} />
-              ) : (
-                <MessageBubble key={key} message={message} mine={mine} seen={message.id === lastSeenId} onDelete={() => remove(message)} />
+              const previous = oldestFirst[index - 1];
+              const newDay = !previous || dayOf(previous.createdAt, zone) !== dayOf(message.createdAt, zone);
+              return (
+                <Fragment key={key}>
+                  {newDay ? <DaySeparator iso={message.createdAt} /> : null}
+                  {message.pending ? (
+                    <PendingMessage message={message} unsent={unsent[message.clientId ?? '']} onRetry={() => retry(message)} />
+                  ) : (
+                    <MessageBubble message={message} mine={mine} seen={message.id === lastSeenId} onDelete={() => remove(message)} />
+                  )}
+                </Fragment>
               );
             })}
           </ol>

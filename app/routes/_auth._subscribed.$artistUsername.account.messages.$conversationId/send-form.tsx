@@ -1,7 +1,7 @@
 import { Form, useActionData } from '@remix-run/react';
 import { useState, type FormEvent } from 'react';
 import { messageTextError } from '#contract/messages';
-import { ErrorList } from '~/components/forms';
+import { ErrorList } from '~/components/form-parts';
 import type { Message } from '~/utils/messages';
 import type { action } from './route';
 import { replyError } from './sends';

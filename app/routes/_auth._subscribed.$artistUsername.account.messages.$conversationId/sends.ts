@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { useSubmit } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useFetchers, useSubmit } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import type { Message } from '~/utils/messages';
 
 export const NOT_SENT = 'Not sent: check your connection and try again.';
@@ -44,6 +44,16 @@ export function useSends(loaded: Message[], live: Message[], viewerId: string) {
     submit(data, { method: 'post', navigate: false, fetcherKey: sendKey(clientId) });
   }
 
+  // The messages whose post failed (never sent offline, or lost on the way), for the resend when the connection is back.
+  const fetchers = useFetchers();
+  const failed = sends.filter((message) => {
+    const clientId = message.clientId ?? '';
+    if (unsent[clientId]) return true;
+    const fetcher = fetchers.find((f) => f.key === sendKey(clientId));
+    return fetcher?.state === 'idle' && (fetcher.data as SubmissionResult<string[]> | undefined)?.error?.['']?.[0] === NOT_SENT;
+  });
+  const autoResent = useRef(new Set<string>());
+
   return {
     sends,
     unsent,
@@ -52,5 +62,17 @@ export function useSends(loaded: Message[], live: Message[], viewerId: string) {
       post(message);
     },
     retry: post,
+    /**
+     * The connection is back (the browser is online, the socket connected again): each message that failed goes
+     * again by itself, once, with its clientId, so the api keeps a single copy. After that, Retry is the fan's.
+     */
+    resendFailed() {
+      for (const message of failed) {
+        const clientId = message.clientId ?? '';
+        if (autoResent.current.has(clientId)) continue;
+        autoResent.current.add(clientId);
+        post(message);
+      }
+    },
   };
 }

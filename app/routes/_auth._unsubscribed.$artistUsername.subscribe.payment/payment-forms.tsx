@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { formatPrice } from '#contract/money';
-import { FormAlert, SubmitButton } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { usePaymentProvider } from '~/components/payment-provider';
 import { useHydrated } from '~/components/use-hydrated';
 import type { Artist } from '~/utils/mappers';

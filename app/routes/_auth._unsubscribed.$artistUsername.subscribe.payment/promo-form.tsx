@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react';
-import { ErrorList, inputClassName } from '~/components/forms';
+import { ErrorList, inputClassName } from '~/components/form-parts';
 import { paymentHref } from '~/components/subscription-offer';
 import type { Artist } from '~/utils/mappers';
 

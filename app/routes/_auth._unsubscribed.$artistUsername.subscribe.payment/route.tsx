@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { accentLinkClass, FormPage } from '~/components/form-page';
-import { FormAlert } from '~/components/forms';
+import { FormAlert } from '~/components/form-parts';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { apiFor } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';

@@ -3,7 +3,7 @@ import { useNavigate, useSubmit } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { formatPrice } from '#contract/money';
 import { type Artist } from '~/utils/mappers';
-import { FormAlert, SubmitButton } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { PaymentElements } from './payment-elements';
 
 /**

@@ -2,9 +2,11 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react';
 import { formatPrice } from '#contract/money';
 import { TestCardFormSchema } from '#contract/payment-schemas';
-import { FormAlert, InputField, SubmitButton } from '~/components/forms';
+import { InputField } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { Artist } from '~/utils/mappers';
+import { formatAsTyped, formatCardNumber, formatExpiry } from './card-typing';
 import { usePaying } from './payment-forms';
 
 /** Stripe's documented test cards, shown on the test gateway's page. */
@@ -70,13 +72,13 @@ export function TestCardForm({
         <InputField
           field={fields.number}
           label="Card number"
-          inputProps={{ inputMode: 'numeric', autoComplete: 'cc-number', placeholder: '1234 1234 1234 1234' }}
+          inputProps={{ inputMode: 'numeric', autoComplete: 'cc-number', placeholder: '1234 1234 1234 1234', onInput: formatAsTyped(formatCardNumber) }}
         />
         <div className="grid grid-cols-2 gap-4">
           <InputField
             field={fields.expiry}
             label="Expiry date"
-            inputProps={{ inputMode: 'numeric', autoComplete: 'cc-exp', placeholder: 'MM/YY' }}
+            inputProps={{ inputMode: 'numeric', autoComplete: 'cc-exp', placeholder: 'MM/YY', onInput: formatAsTyped(formatExpiry) }}
           />
           <InputField
             field={fields.cvc}
