@@ -1,7 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import { EMAIL_CHOICES, type NotificationPreferences as Choices } from '#contract/notifications';
-import { CheckboxField, FormAlert, SelectField, SubmitButton } from '~/components/forms';
+import { FormAlert, SubmitButton } from '~/components/form-parts';
+import { CheckboxField, SelectField } from '~/components/forms';
 import { PushOptIn } from '~/components/push-opt-in';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { Artist } from '~/utils/mappers';
