@@ -22,7 +22,7 @@ import { apiFor } from './utils/api.server';
 import { getOptionalUser } from './utils/auth.server';
 import { publicEnv, type PublicEnv } from './utils/env.server';
 import { messagesHref } from './utils/messages';
-import { fetchUnreadTotal } from './utils/messages.server';
+import { fetchUnreadCounts } from './utils/notifications.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { useNonce } from './utils/nonce';
 import type { loader as subscribedLoader } from './routes/_auth._subscribed';
@@ -40,10 +40,13 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = apiFor({ request, context, params });
-  // Asked alongside /users/me rather than after it; an answer we cannot get leaves the badge out, not the page.
-  const [user, unread] = await Promise.all([getOptionalUser(api), api.token ? fetchUnreadTotal(api).catch(() => null) : null]);
-  const messages = user ? { href: messagesHref(user, params.artistUsername), unread } : null;
-  return { user, messages, lite: isLiteMode(request), ENV: publicEnv() };
+  // Asked alongside /users/me rather than after it, both counts in one call; an answer we cannot get leaves the
+  // badges out, not the page.
+  const [user, unread] = await Promise.all([getOptionalUser(api), api.token ? fetchUnreadCounts(api).catch(() => null) : null]);
+  const messages = user ? { href: messagesHref(user, params.artistUsername), unread: unread?.messages ?? null } : null;
+  // Artists are told of nothing (they subscribe to no one): no bell for them.
+  const notifications = user && !user.artist ? { unread: unread?.notifications ?? null } : null;
+  return { user, messages, notifications, lite: isLiteMode(request), ENV: publicEnv() };
 }
 
 declare global {
@@ -87,11 +90,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { user, messages, lite, ENV } = useLoaderData<typeof loader>();
+  const { user, messages, notifications, lite, ENV } = useLoaderData<typeof loader>();
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
-      <TopBar user={user} messages={messages} />
+      <TopBar user={user} messages={messages} notifications={notifications} />
       <main id="main" className="flex flex-1 flex-col">
         <Outlet />
       </main>

@@ -21,6 +21,9 @@ export interface NotificationPreferences {
   inApp: boolean;
 }
 
+/** Notifications per page of the web's /notifications. */
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
 export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = { email: 'each', push: true, inApp: true };
 
 export interface NotificationResponse {

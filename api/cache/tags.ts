@@ -21,4 +21,6 @@ export const tag = {
   conversation: (conversationId: string) => `conversation:${conversationId}`,
   /** A user's conversations list and unread totals. */
   inbox: (userId: string) => `inbox:${userId}`,
+  /** A fan's in-app notifications: the bell's unread count. */
+  notifications: (userId: string) => `notifications:${userId}`,
 } as const;

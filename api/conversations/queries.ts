@@ -1,4 +1,6 @@
 import type { ConversationResponse } from '#contract/messages';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 
 export interface ConversationRow {
@@ -130,4 +132,9 @@ export async function unreadTotal(db: Queryable, userId: string) {
     [userId],
   );
   return row?.total ?? 0;
+}
+
+/** The unread total as the top bar reads it, kept in the read cache until the viewer's inbox changes. */
+export function cachedUnreadTotal(ctx: Reads, userId: string) {
+  return ctx.cache.read(`unread:${userId}`, async () => ({ value: await unreadTotal(ctx.db, userId), tags: [tag.inbox(userId)] }));
 }

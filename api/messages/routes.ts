@@ -5,7 +5,7 @@ import { SendMessageSchema } from '#contract/message-schemas';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
-import { findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
+import { cachedUnreadTotal, findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
 import { ApiError, forbidden, notFound, ok, okJsonBody, parse, sendJsonBody } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
@@ -168,10 +168,6 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
 
   app.get('/messages/total-unread-messages', async (request) => {
     const viewer = await requireViewer(ctx, request);
-    const total = await ctx.cache.read(`unread:${viewer.id}`, async () => ({
-      value: await unreadTotal(db, viewer.id),
-      tags: [tag.inbox(viewer.id)],
-    }));
-    return ok({ total });
+    return ok({ total: await cachedUnreadTotal(ctx, viewer.id) });
   });
 }

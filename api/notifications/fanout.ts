@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { tag } from '../cache/tags.js';
 import { CONTENT_TYPE_LABELS, type ContentType } from '#contract/content-types';
 import { NotificationEvent, type EmailChoice } from '#contract/notifications';
 import type { ApiContext } from '../context.js';
@@ -236,6 +237,7 @@ export function createFanout(s: NotificationServices) {
         recipients.map((r) => r.push),
       ],
     );
+    if (created.length) await s.cache.invalidate(...created.map((row) => tag.notifications(row.userId)));
     await tellInApp(created.map((row) => row.id));
 
     // This batch's deliveries, taken on by this run: another run (a retry after a crash) takes over only those

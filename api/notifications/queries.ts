@@ -1,6 +1,8 @@
 import type { Config } from '#contract/config';
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { NotificationResponse } from '#contract/notifications';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 
 /** The SQL of a fan's choices for an artist, defaults filled in; expects notification_preferences as np. */
@@ -14,6 +16,29 @@ export async function unreadCount(db: Queryable, userId: string) {
     [userId],
   );
   return row?.total ?? 0;
+}
+
+/**
+ * The bell's count as the read cache keeps it: the fan's unread total, and the artists whose items it counts (or
+ * would, were one a draft again). An artist's content write can change the count (an item made a draft, published
+ * again, deleted), so the cached answer carries those artists' content tags beside the fan's own.
+ */
+export async function unreadCountByArtist(db: Queryable, userId: string) {
+  const rows = await db.query<{ artistId: string; total: number }>(
+    `SELECT n.artist_id AS "artistId", (count(*) FILTER (WHERE c.state <> 'draft'))::int AS total
+       FROM notifications n JOIN content_items c ON c.id = n.item_id
+      WHERE n.user_id = $1 AND n.in_app AND n.read_at IS NULL GROUP BY n.artist_id`,
+    [userId],
+  );
+  return { total: rows.reduce((sum, row) => sum + row.total, 0), artistIds: rows.map((row) => row.artistId) };
+}
+
+/** The bell's count, kept in the read cache: the web asks it on every signed-in page. */
+export function cachedUnreadCount(ctx: Reads, userId: string) {
+  return ctx.cache.read(`notifications-unread:${userId}`, async () => {
+    const { total, artistIds } = await unreadCountByArtist(ctx.db, userId);
+    return { value: total, tags: [tag.notifications(userId), ...artistIds.map((artistId) => tag.content(artistId))] };
+  });
 }
 
 /** Unread totals of many fans at once (a fan-out batch tells each of them). */

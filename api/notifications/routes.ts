@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireViewer } from '../auth/viewer.js';
+import { tag } from '../cache/tags.js';
 import { paging } from '../content/params.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, NotificationEvent, type NotificationPreferences as Preferences } from '#contract/notifications';
-import { listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
+import { cachedUnreadCount, listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -47,6 +48,7 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   const { db, config } = s;
 
   const tellUnread = async (userId: string) => {
+    await s.cache.invalidate(tag.notifications(userId));
     const total = await unreadCount(db, userId);
     s.emit(userId, NotificationEvent.unreadTotal, { total });
     return total;
@@ -64,7 +66,7 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
 
   app.get('/notifications/unread-count', async (request) => {
     const viewer = await requireViewer(s, request);
-    return ok({ total: await unreadCount(db, viewer.id) });
+    return ok({ total: await cachedUnreadCount(s, viewer.id) });
   });
 
   app.post('/notifications/read-all', async (request) => {

@@ -10,6 +10,8 @@ import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { badRequest, ok, parse, unprocessable } from '../http.js';
 import { queueMail } from '../mail/jobs.js';
+import { cachedUnreadTotal } from '../conversations/queries.js';
+import { cachedUnreadCount } from '../notifications/queries.js';
 import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp } from './queries.js';
 
 /** The current user as spec §3 shows it (me response). */
@@ -30,6 +32,17 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
   app.get('/users/me', async (request) => {
     const viewer = await requireViewer(ctx, request);
     return ok(serializeMe(viewer));
+  });
+
+  /**
+   * The top bar's two counts in one call (the web asks on every signed-in page, and each call it makes costs CPU):
+   * unread messages (as GET /messages/total-unread-messages) and unread notifications (GET
+   * /notifications/unread-count). Both come from the read cache.
+   */
+  app.get('/users/me/unread', async (request) => {
+    const viewer = await requireViewer(ctx, request);
+    const [messages, notifications] = await Promise.all([cachedUnreadTotal(ctx, viewer.id), cachedUnreadCount(ctx, viewer.id)]);
+    return ok({ messages, notifications });
   });
 
   /**

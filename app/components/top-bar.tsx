@@ -2,6 +2,7 @@ import { Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
 import { RealtimeEvent, type UnreadTotalEvent } from '#contract/messages';
+import { NotificationEvent, type NotificationResponse } from '#contract/notifications';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
 import { AccountMenu } from './account-menu';
@@ -24,7 +25,15 @@ export function TopBarFrame({ start, end }: { start: ReactNode; end?: ReactNode 
  * The top bar (spec §2): signed in, the user badge that opens the account menu; signed out, the "Log in"
  * trigger of the log-in dialog.
  */
-export function TopBar({ user, messages }: { user: CurrentUser | null; messages?: MessagesLinkData | null }) {
+export function TopBar({
+  user,
+  messages,
+  notifications,
+}: {
+  user: CurrentUser | null;
+  messages?: MessagesLinkData | null;
+  notifications?: NotificationsBellData | null;
+}) {
   const { pathname } = useLocation();
   return (
     <TopBarFrame
@@ -39,6 +48,7 @@ export function TopBar({ user, messages }: { user: CurrentUser | null; messages?
       end={
         user ? (
           <>
+            {notifications ? <NotificationsBell unread={notifications.unread} /> : null}
             {messages ? <MessagesLink href={messages.href} unread={messages.unread} /> : null}
             <AccountMenu user={user} />
           </>
@@ -109,37 +119,81 @@ export interface MessagesLinkData {
   unread: number | null;
 }
 
+const iconLinkClass =
+  'relative rounded-full p-2 text-white/90 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+
+function CountBadge({ count, testId }: { count: number | null; testId: string }) {
+  if (!count) return null;
+  return (
+    <span
+      data-testid={testId}
+      className="absolute -right-0.5 -top-0.5 min-w-[1.25rem] rounded-full bg-accent px-1 text-center text-xs font-bold leading-5 text-navy"
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+/**
+ * A count the server rendered and the realtime connection keeps current. While connected, the api's events are the
+ * truth (it sends the total on every change and every fresh connection); a loader's answer can be older than the
+ * last event, e.g. read in parallel with a read-all.
+ */
+function useLiveTotal(initial: number | null, event: string) {
+  const [total, setTotal] = useState(initial);
+  useEffect(() => {
+    if (!getSocket()?.connected) setTotal(initial);
+  }, [initial]);
+  useRealtimeEvent<UnreadTotalEvent>(event, (payload) => setTotal(payload.total));
+  return total;
+}
+
+export interface NotificationsBellData {
+  /** The fan's unread notifications; null when it could not be asked. */
+  unread: number | null;
+}
+
+/**
+ * The bell (issue 18, docs/notifications.md "What the fan sees"): a link to /notifications with the fan's unread
+ * total, kept live by the api's events. A notification arriving is also read out by screen readers, since the badge
+ * changing says nothing to them.
+ */
+export function NotificationsBell({ unread: initial }: NotificationsBellData) {
+  const unread = useLiveTotal(initial, NotificationEvent.unreadTotal);
+  const [arrived, setArrived] = useState('');
+  useRealtimeEvent<{ notification: NotificationResponse }>(NotificationEvent.created, ({ notification }) =>
+    setArrived(`New from ${notification.performer.name}: ${notification.item.title}`),
+  );
+  const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
+  return (
+    <>
+      <Link to="/notifications" aria-label={label} title={label} className={iconLinkClass}>
+        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" className="h-6 w-6" aria-hidden="true">
+          <path strokeLinecap="round" strokeLinejoin="round" d="M6 16V11a6 6 0 1 1 12 0v5l2 2H4zM10 21h4" />
+        </svg>
+        <CountBadge count={unread} testId="notifications-unread" />
+      </Link>
+      {/* A live region without the status role: a page's own status message stays the page's one "status". */}
+      <span aria-live="polite" data-testid="notification-arrived" className="sr-only">
+        {arrived}
+      </span>
+    </>
+  );
+}
+
 /**
  * The link to the viewer's messages with their unread total. The server renders the total; while the realtime
  * connection is open the api's unread-total events keep it current without a reload.
  */
 export function MessagesLink({ href, unread: initial }: MessagesLinkData) {
-  const [unread, setUnread] = useState(initial);
-  // While connected, the api's events are the truth (it sends the total on every change and every fresh
-  // connection); a loader's answer can be older than the last event, e.g. read in parallel with a read-all.
-  useEffect(() => {
-    if (!getSocket()?.connected) setUnread(initial);
-  }, [initial]);
-  useRealtimeEvent<UnreadTotalEvent>(RealtimeEvent.unreadTotal, ({ total }) => setUnread(total));
+  const unread = useLiveTotal(initial, RealtimeEvent.unreadTotal);
   const label = unread ? `Messages, ${unread} unread` : 'Messages';
   return (
-    <Link
-      to={href}
-      aria-label={label}
-      title={label}
-      className="relative rounded-full p-2 text-white/90 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-    >
+    <Link to={href} aria-label={label} title={label} className={iconLinkClass}>
       <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" className="h-6 w-6" aria-hidden="true">
         <path strokeLinecap="round" strokeLinejoin="round" d="M4 5h16v11H8l-4 4z" />
       </svg>
-      {unread ? (
-        <span
-          data-testid="unread-total"
-          className="absolute -right-0.5 -top-0.5 min-w-[1.25rem] rounded-full bg-accent px-1 text-center text-xs font-bold leading-5 text-navy"
-        >
-          {unread > 99 ? '99+' : unread}
-        </span>
-      ) : null}
+      <CountBadge count={unread} testId="unread-total" />
     </Link>
   );
 }

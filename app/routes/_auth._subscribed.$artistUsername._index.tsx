@@ -5,6 +5,7 @@ import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { EmptyNote, PostCard, VaultGrid } from '~/components/content-card';
 import { PollCard } from '~/components/poll-card';
+import { PushOptIn } from '~/components/push-opt-in';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import { POSTS_TYPES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
@@ -69,13 +70,12 @@ export default function ArtistHome() {
         }
         actions={
           isOwner ? null : (
-            <StartConversationForm
-              artistUsername={artist.username}
-              label={`Message ${artist.name}`}
-              className={MESSAGE_BUTTON}
-            >
-              Message
-            </StartConversationForm>
+            <>
+              <StartConversationForm artistUsername={artist.username} label={`Message ${artist.name}`} className={MESSAGE_BUTTON}>
+                Message
+              </StartConversationForm>
+              <PushOptIn />
+            </>
           )
         }
       />

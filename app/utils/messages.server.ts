@@ -75,14 +75,3 @@ export async function readAll(api: ApiClient, conversationId: string) {
     throw error;
   }
 }
-
-/** The viewer's unread total for the top bar; 0 when the session is not valid (the page treats it as signed out). */
-export async function fetchUnreadTotal(api: ApiClient) {
-  try {
-    const body = await api.get<{ data: { total: number } }>('/messages/total-unread-messages', { handle: [401, 403] });
-    return body.data.total;
-  } catch (error) {
-    if (isHttpError(error, 401, 403)) return 0;
-    throw error;
-  }
-}

@@ -72,6 +72,7 @@ const ROWS: Record<string, Row> = {
   'POST /auth/users/forgot': { request: (_w, role) => ({ method: 'POST', path: '/auth/users/forgot', body: { email: `nobody-${role}@example.com` } }), expect: all(200) },
   'POST /auth/password-change': { request: () => ({ method: 'POST', path: '/auth/password-change', query: { token: 'nope' }, body: { password: 'Backstage-Pass-2!' } }), expect: all(400) },
   'GET /users/me': { request: () => ({ method: 'GET', path: '/users/me' }), expect: signedIn(200) },
+  'GET /users/me/unread': { request: () => ({ method: 'GET', path: '/users/me/unread' }), expect: signedIn(200) },
   'PUT /users': { request: () => ({ method: 'PUT', path: '/users', body: {} }), expect: signedIn(400) },
   'GET /performers/user/search': { request: () => ({ method: 'GET', path: '/performers/user/search' }), expect: all(200) },
   'GET /performers/:username': { request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}` }), expect: all(200) },

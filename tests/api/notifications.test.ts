@@ -123,6 +123,48 @@ describeEachDatabase('new-post notifications', (database) => {
     expect((await call(t.url, 'POST', '/notifications/read-all', { token: fan.token })).body.data).toEqual({ success: true, unread: 0 });
   });
 
+  it("the bell's count is kept in the read cache and follows every change: a post, a read, a draft, a deletion", async () => {
+    const { artist, members } = await club(1);
+    const [fan] = members;
+    const count = async () => (await call(t.url, 'GET', '/notifications/unread-count', { token: fan.token })).body.data.total;
+    const until = async (total: number) => {
+      for (let i = 0; i < 100 && (await count()) !== total; i++) await settle(50);
+      return count();
+    };
+    expect(await count()).toBe(0);
+    const first = await publish(artist, { title: 'First' });
+    expect(await until(1)).toBe(1);
+    const second = await publish(artist, { title: 'Second' });
+    expect(await until(2)).toBe(2);
+    // Asked again and again, it stays put (served from memory, not recounted).
+    expect(await count()).toBe(2);
+
+    // The artist makes one a draft again: it leaves the count; published once more, it is back.
+    const edit = (body: Record<string, unknown>) =>
+      call(t.url, 'PUT', `/content/${first._id}`, {
+        token: artist.token,
+        body: { title: 'First', content: '<p>x</p>', tags: 'post', ...body },
+      });
+    expect((await edit({ draft: true })).status).toBe(200);
+    expect(await count()).toBe(1);
+    expect((await edit({})).status).toBe(200);
+    expect(await count()).toBe(2);
+
+    const listed = await call(t.url, 'GET', '/notifications', { token: fan.token });
+    const secondNotification = listed.body.data.data.find((n: { item: { _id: string } }) => n.item._id === second._id)._id;
+    await call(t.url, 'POST', `/notifications/${secondNotification}/read`, { token: fan.token });
+    expect(await count()).toBe(1);
+    expect((await call(t.url, 'DELETE', `/content/${first._id}`, { token: artist.token })).status).toBe(200);
+    expect(await count()).toBe(0);
+    await publish(artist, { title: 'Third' });
+    expect(await until(1)).toBe(1);
+    // The top bar asks both of its counts in one call.
+    expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 1 });
+    await call(t.url, 'POST', '/notifications/read-all', { token: fan.token });
+    expect(await count()).toBe(0);
+    expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 0 });
+  });
+
   it('one-click unsubscribe: GET shows what it will do, the POST a mail client sends stops the next mail', async () => {
     const { artist, members } = await club(2);
     const [fan, other] = members;

@@ -37,6 +37,8 @@ const ROWS: Record<string, () => Target[]> = {
   ],
   '/:artistUsername/subscribe/payment': () => [{ path: `/${world.paid}/subscribe/payment`, role: 'fan' }],
   '/:artistUsername': () => [{ path: `/${world.free}`, role: 'subscriber' }],
+  '/notifications': () => [{ path: '/notifications', role: 'subscriber' }],
+  '/notifications/push': () => [{ path: '/notifications/push', role: 'subscriber' }],
   '/:artistUsername/posts': () => [{ path: `/${world.free}/posts`, role: 'subscriber' }],
   '/:artistUsername/vault/:id': () => [
     { path: `/${world.free}/vault/${world.item}?type=post&from=posts`, role: 'subscriber' },
@@ -58,7 +60,7 @@ const ROWS: Record<string, () => Target[]> = {
   '/:artistUsername/account/collections/:id/edit': () => [{ path: `/${world.free}/account/collections/${world.collection}/edit`, role: 'owner' }],
 };
 
-const INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark', 'revoke-code', 'auto-renew', 'images', 'profile', 'free', 'checkout', 'stripe-card', 'start', 'send', 'delete', 'save', 'dialog'];
+const INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark', 'revoke-code', 'auto-renew', 'images', 'profile', 'free', 'checkout', 'stripe-card', 'start', 'send', 'delete', 'save', 'dialog', 'open', 'read-all', 'notifications', 'subscribe', 'unsubscribe'];
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -73,6 +75,7 @@ const FIELDS = [
   'bookmarked', 'email', 'password', 'confirmPassword', 'username', 'usernameOrEmail', 'redirectTo', 'artist', 'promo', 'lite',
   'poll.enabled', 'poll.title', 'poll.answers[0].text', 'poll.answers[1].text', 'schedule.enabled', 'schedule.date', 'schedule.time',
   'presale.ticketUrl', 'draft', 'description', 'itemIds', 'name', 'bio', 'yearlyPrice', 'cardNumber', 'expiry', 'cvc', 'messageId',
+  'id', 'to', 'offset', 'push', 'inApp', 'endpoint', 'p256dh', 'auth',
   // conform's reserved fields and list indices: a name like these once made a list of 10⁸ entries (app/utils/form-guard.server.ts).
   '__intent__', '__state__', 'usernameOrEmail[99999999]', 'poll.answers[99999999].text', 'itemIds[4000]',
 ];

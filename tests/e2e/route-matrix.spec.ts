@@ -15,6 +15,8 @@ type Row = { path: string } & Record<Role, Outcome>;
 
 const A = 'juniperlane';
 const toLogout = '→ /logout?next=';
+/** Routes that answer data rather than a page: nothing there to hydrate. */
+const RESOURCE_ROUTES = new Set(['/notifications/push']);
 
 /** Filled in beforeAll: ids of things that exist. */
 const ids = { item: '', collection: '', conversation: '' };
@@ -43,6 +45,10 @@ const ROWS: Record<string, Row> = {
   },
   '/discover': { path: '/discover', anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
   '/messages': { path: '/messages', anonymous: toLogout, fan: '→ /discover', subscriber: `→ /${A}/account/messages`, owner: `→ /${A}/account/messages`, otherArtist: '→ /novaricci/account/messages' },
+  // Notifications (issue 18): the fan's list; an artist, told of nothing, finds it empty. /notifications/push is the
+  // push button's data (JSON), not a page.
+  '/notifications': { path: '/notifications', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/notifications/push': { path: '/notifications/push', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/lite': { path: '/lite', anonymous: '→ /', fan: '→ /', subscriber: '→ /', owner: '→ /', otherArtist: '→ /' },
   // Spec §6: an artist is sent from unsubscribed-only pages to their own page.
   '/:artistUsername/subscribe/payment': { path: `/${A}/subscribe/payment`, anonymous: toLogout, fan: 200, subscriber: `→ /${A}`, owner: `→ /${A}`, otherArtist: '→ /novaricci' },
@@ -155,7 +161,7 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
       if (message.type() === 'error' && /react|hydrat/i.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
     });
     for (const [pattern, row] of Object.entries(ROWS)) {
-      if (typeof row[role] !== 'number' || pattern === '/logout') continue;
+      if (typeof row[role] !== 'number' || pattern === '/logout' || RESOURCE_ROUTES.has(pattern)) continue;
       await page.goto(address(row));
       // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
       await page.waitForFunction(() => {

@@ -8,7 +8,9 @@ import { invariantResponse, isOwnArtist, requireSubscriber } from '~/utils/auth.
 import { readPostForm, type PostFormRead } from '~/utils/content-create.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
+import { fetchNotificationPreferences, saveNotificationPreferences } from '~/utils/notifications.server';
 import { IMAGE_SLOTS } from './image-slots';
+import { NotificationChoicesSchema } from './notification-choices';
 
 /** A subscriber as GET /performers/me/subscribers lists them. */
 export interface Subscriber {
@@ -40,18 +42,22 @@ export async function loadAccount(args: LoaderFunctionArgs) {
       welcomeVideoOn: raw.data.activateWelcomeVideo ?? false,
     };
   }
-  const subscription = await api.get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`);
-  return { mode: 'fan' as const, artist, saved, subscription: subscription.data };
+  const [subscription, notifications] = await Promise.all([
+    api.get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`),
+    fetchNotificationPreferences(api, artist.id),
+  ]);
+  return { mode: 'fan' as const, artist, saved, subscription: subscription.data, notifications };
 }
 
 const id = z.string().check(z.minLength(1));
 
 /**
- * The page's three forms, told apart by `intent`: the fan's renewal switch, the artist's profile, and the artist's
- * images (whose files arrive as uploads beside the form, see readAccountForm).
+ * The page's four forms, told apart by `intent`: the fan's renewal switch and notification choices, the artist's
+ * profile, and the artist's images (whose files arrive as uploads beside the form, see readAccountForm).
  */
 const AccountIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('auto-renew'), subscriptionId: id, autoRenew: z.enum(['true', 'false']) }),
+  NotificationChoicesSchema,
   z.extend(ArtistProfileSchema, { intent: z.literal('profile') }),
   z.object({ intent: z.literal('images') }),
 ]);
@@ -60,8 +66,10 @@ export type AccountIntent = z.output<typeof AccountIntentSchema>['intent'];
 
 const IMAGE_RULES = Object.fromEntries(IMAGE_SLOTS.map((slot) => [slot.name, 'image' as const]));
 
+const FAN_INTENTS: readonly AccountIntent[] = ['auto-renew', 'notifications'];
+
 /**
- * Turns the renewal off or on, saves the profile, or saves new images. Success redirects back with what was saved
+ * Turns the renewal off or on, saves the notification choices, saves the profile, or saves new images. Success redirects back with what was saved
  * (post/redirect/get); a refusal, of the form or of the api, is the form's submission reply.
  */
 export async function accountAction(args: ActionFunctionArgs) {
@@ -76,8 +84,8 @@ export async function accountAction(args: ActionFunctionArgs) {
     return formReply(submission);
   }
   const value = submission.value;
-  // The profile and the images are the artist's own; a fan's page has only the renewal switch.
-  invariantResponse(own || value.intent === 'auto-renew', 'Bad request', { status: 400 });
+  // The profile and the images are the artist's own; the renewal and the notifications are a fan's.
+  invariantResponse(own !== FAN_INTENTS.includes(value.intent), 'Bad request', { status: 400 });
   const here = `/${artist.username}/account`;
   try {
     switch (value.intent) {
@@ -88,6 +96,11 @@ export async function accountAction(args: ActionFunctionArgs) {
           { handle: [404] },
         );
         return redirect(`${here}?saved=renewal`);
+      case 'notifications': {
+        const { intent: _intent, ...choices } = value;
+        await saveNotificationPreferences(api, artist.id, choices);
+        return redirect(`${here}?saved=notifications#notifications-title`);
+      }
       case 'profile': {
         const { intent: _intent, ...profile } = value;
         await api.put('/performers/me', profile);

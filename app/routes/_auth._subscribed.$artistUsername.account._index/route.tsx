@@ -5,6 +5,7 @@ import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { accountAction, loadAccount, type AccountIntent } from './account.server';
 import { ImagesForm } from './images-form';
 import { Membership } from './membership';
+import { NotificationPreferences } from './notification-preferences';
 import { ProfileForm } from './profile-form';
 import { Subscribers } from './subscribers';
 
@@ -18,8 +19,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /**
  * /{artist}/account (spec §2, subscribed branch). A fan sees their membership (started, renews or ends on, price
- * paid) and turns the yearly renewal off or on. The artist who owns the page edits their profile and offer, changes
- * their images and sees their subscribers. All are plain forms that work without JavaScript.
+ * paid), turns the yearly renewal off or on, and chooses how the artist's new posts reach them. The artist who owns
+ * the page edits their profile and offer, changes their images and sees their subscribers. All are plain forms that
+ * work without JavaScript.
  */
 export const loader = loadAccount;
 export const action = accountAction;
@@ -39,12 +41,20 @@ export default function Account() {
         {data.mode === 'artist' ? 'Your fan club' : 'Your membership'}
       </h1>
       {data.mode === 'fan' ? (
-        <Membership
-          artist={data.artist}
-          subscription={data.subscription}
-          saved={data.saved === 'renewal'}
-          lastResult={replyTo(reply, 'auto-renew')}
-        />
+        <>
+          <Membership
+            artist={data.artist}
+            subscription={data.subscription}
+            saved={data.saved === 'renewal'}
+            lastResult={replyTo(reply, 'auto-renew')}
+          />
+          <NotificationPreferences
+            artist={data.artist}
+            choices={data.notifications}
+            saved={data.saved === 'notifications'}
+            lastResult={replyTo(reply, 'notifications')}
+          />
+        </>
       ) : (
         <>
           <div className="mt-10">
