@@ -1,8 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { apiFor } from '~/utils/api.server';
 import { fetchSubscriptions, requireUser } from '~/utils/auth.server';
-import { messagesHref } from '~/utils/messages';
-import { fetchConversations } from '~/utils/messages.server';
+import { fetchConversations, messagesHref } from '~/utils/messages.server';
 
 /**
  * /messages (ours): where the top bar's messages link goes from a page that names no artist (discover). An

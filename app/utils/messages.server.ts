@@ -75,3 +75,13 @@ export async function readAll(api: ApiClient, conversationId: string) {
     throw error;
   }
 }
+
+/**
+ * Where the top bar's messages link goes: the artist's own inbox, the current artist's, or /messages to pick one. Here,
+ * on the server, because only loaders ask (the root's and /messages'), and the browser's root bundle should not carry
+ * the conversation helpers beside it.
+ */
+export function messagesHref(viewer: { artist: boolean; username: string }, artistUsername?: string) {
+  if (viewer.artist) return `/${viewer.username}/account/messages`;
+  return artistUsername ? `/${artistUsername}/account/messages` : '/messages';
+}

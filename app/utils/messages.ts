@@ -106,9 +106,3 @@ export function conversationHref(
   const search = new URLSearchParams({ username: conversation.recipient.username });
   return `/${artist}/account/messages/${conversation.id}?${search}#latest`;
 }
-
-/** Where the top bar's messages link goes: the artist's own inbox, the current artist's, or /messages to pick one. */
-export function messagesHref(viewer: { artist: boolean; username: string }, artistUsername?: string) {
-  if (viewer.artist) return `/${viewer.username}/account/messages`;
-  return artistUsername ? `/${artistUsername}/account/messages` : '/messages';
-}

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dayLabel, dayOf, formatTime } from '~/components/messages';
 import { MessageTextSchema } from '#contract/message-schemas';
 import { messageErrors, messageTextError } from '#contract/messages';
-import { conversationHref, messagesHref } from '~/utils/messages';
+import { conversationHref } from '~/utils/messages';
+import { messagesHref } from '~/utils/messages.server';
 
 describe('where messages live', () => {
   const fan = { artist: false, username: 'demofan' };
