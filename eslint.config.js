@@ -11,9 +11,17 @@ import tseslint from 'typescript-eslint';
 
 /** Which folder may not import which: each zone names the importing folder and the folders it must not reach. */
 const boundaries = [
-  { target: './contract', from: ['./app', './api', './server'], message: 'contract/ is the bottom layer: it imports neither app/, api/ nor server/.' },
+  {
+    target: './contract',
+    from: ['./app', './api', './server'],
+    message: 'contract/ is the bottom layer: it imports neither app/, api/ nor server/.',
+  },
   { target: './api', from: ['./app', './server'], message: 'api/ may import contract/ only: shared things belong in contract/.' },
-  { target: './app', from: ['./api', './server'], message: 'app/ reaches the api through its client (app/utils/api.server.ts), and shares types through contract/.' },
+  {
+    target: './app',
+    from: ['./api', './server'],
+    message: 'app/ reaches the api through its client (app/utils/api.server.ts), and shares types through contract/.',
+  },
 ];
 
 export default tseslint.config(

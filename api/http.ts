@@ -116,7 +116,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Query read timeout/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Query read timeout/i.test(
+      message,
+    )
   );
 }
 
@@ -131,7 +133,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
-    return reply.status(503).header('Retry-After', '5').send({ status: 503, ...DATABASE_UNAVAILABLE });
+    return reply
+      .status(503)
+      .header('Retry-After', '5')
+      .send({ status: 503, ...DATABASE_UNAVAILABLE });
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({ status: 500, message: 'Something went wrong on our side. Please try again later.' });

@@ -77,9 +77,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div className="flex min-h-screen flex-col">{children}</div>
         {data?.lite ? null : (
           <>
-            {data ? (
-              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} />
-            ) : null}
+            {data ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>

@@ -17,8 +17,7 @@ export const messages = {
   usernameReserved: 'This username is the name of a Stagedoor page. Please choose another.',
   passwordTooShort: 'Password must be at least 10 characters long',
   passwordTooLong: 'Password must be at most 200 characters long',
-  passwordComplexity:
-    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
+  passwordComplexity: 'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
   passwordsDiffer: 'Passwords do not match',
   currentPasswordRequired: 'Please enter your current password to change your email address or password.',
   currentPasswordIncorrect: 'Your current password is not correct.',
@@ -33,13 +32,52 @@ export const messages = {
  */
 export const RESERVED_USERNAMES: readonly string[] = [
   // The web: pages, its own paths, public files.
-  'discover', 'lite', 'login', 'logout', 'messages', 'password', 'join', 'subscribe', 'account',
-  'healthz', 'build', 'images', 'favicon', 'static', 'assets',
+  'discover',
+  'lite',
+  'login',
+  'logout',
+  'messages',
+  'password',
+  'join',
+  'subscribe',
+  'account',
+  'healthz',
+  'build',
+  'images',
+  'favicon',
+  'static',
+  'assets',
   // The api: route prefixes and the realtime socket (socket.io).
-  'admin', 'auth', 'bookmarks', 'collections', 'comments', 'content', 'conversations', 'media', 'notifications',
-  'payment', 'payments', 'performers', 'polls', 'presales', 'subscriptions', 'users', 'socket', 'api',
+  'admin',
+  'auth',
+  'bookmarks',
+  'collections',
+  'comments',
+  'content',
+  'conversations',
+  'media',
+  'notifications',
+  'payment',
+  'payments',
+  'performers',
+  'polls',
+  'presales',
+  'subscriptions',
+  'users',
+  'socket',
+  'api',
   // Words a page may take later, or that would pass for us.
-  'stagedoor', 'support', 'help', 'settings', 'about', 'privacy', 'terms', 'cookies', 'search', 'signup', 'register',
+  'stagedoor',
+  'support',
+  'help',
+  'settings',
+  'about',
+  'privacy',
+  'terms',
+  'cookies',
+  'search',
+  'signup',
+  'register',
 ];
 
 export const USERNAME_MIN = 3;
@@ -47,14 +85,15 @@ export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
-
-export const EmailSchema = z.string(required(messages.emailRequired)).check(
-  z.trim(),
-  z.minLength(1, { error: messages.emailRequired, abort: true }),
-  z.maxLength(254, { error: messages.emailInvalid, abort: true }),
-  z.email({ error: messages.emailInvalid }),
-  z.toLowerCase(),
-);
+export const EmailSchema = z
+  .string(required(messages.emailRequired))
+  .check(
+    z.trim(),
+    z.minLength(1, { error: messages.emailRequired, abort: true }),
+    z.maxLength(254, { error: messages.emailInvalid, abort: true }),
+    z.email({ error: messages.emailInvalid }),
+    z.toLowerCase(),
+  );
 
 export const UsernameSchema = z.string(required(messages.usernameTooShort)).check(
   z.trim(),
@@ -66,11 +105,13 @@ export const UsernameSchema = z.string(required(messages.usernameTooShort)).chec
 );
 
 /** The strong password of registration and reset. */
-export const PasswordSchema = z.string(required(messages.passwordTooShort)).check(
-  z.minLength(PASSWORD_MIN, { error: messages.passwordTooShort, abort: true }),
-  z.maxLength(PASSWORD_MAX, { error: messages.passwordTooLong, abort: true }),
-  z.regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).*$/s, { error: messages.passwordComplexity }),
-);
+export const PasswordSchema = z
+  .string(required(messages.passwordTooShort))
+  .check(
+    z.minLength(PASSWORD_MIN, { error: messages.passwordTooShort, abort: true }),
+    z.maxLength(PASSWORD_MAX, { error: messages.passwordTooLong, abort: true }),
+    z.regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).*$/s, { error: messages.passwordComplexity }),
+  );
 
 /** The password of a log-in: any non-empty text, not judged against the rules of a new password. */
 const LoginPasswordSchema = z

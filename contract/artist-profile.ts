@@ -38,9 +38,7 @@ export const ArtistProfileSchema = z.object({
   subscriptionPerks: z.pipe(
     z.pipe(
       z.optional(z.union([z.array(z.string()), z.string()])),
-      z.transform((value) =>
-        (Array.isArray(value) ? value : (value ?? '').split(/\r?\n/)).map((perk) => perk.trim()).filter(Boolean),
-      ),
+      z.transform((value) => (Array.isArray(value) ? value : (value ?? '').split(/\r?\n/)).map((perk) => perk.trim()).filter(Boolean)),
     ),
     z.array(z.string().check(z.maxLength(200, { error: profileMessages.perk }))).check(z.maxLength(10, { error: profileMessages.perks })),
   ),

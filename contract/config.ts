@@ -16,8 +16,7 @@ const ENV_DEFAULTS: Record<AppEnv, { publicApiUrl: string; publicWebUrl: string;
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
-const port = (fallback: number) =>
-  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(fallback));
+const port = (fallback: number) => z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(fallback));
 
 /** The named ranges both Fastify and express understand (proxy-addr), for a configuration that reads plainly. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -32,7 +31,13 @@ function isProxyAddress(value: string) {
 }
 
 const proxyList = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() ? value.split(',').map((part) => part.trim()).filter(Boolean) : undefined),
+  (value) =>
+    typeof value === 'string' && value.trim()
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : undefined,
   z
     .array(z.string().refine(isProxyAddress, 'must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.5,10.1.0.0/16'))
     .default(['loopback']),
@@ -89,12 +94,15 @@ const EnvSchema = z.object({
   SESSION_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(365)),
   /** Seed demo content into an empty database on start (on by default so a fresh machine shows a live app). */
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
-  LOG_LEVEL: z.preprocess(
-    emptyAsUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   /** The schema that holds the job queue's tables (pg-boss); api nodes sharing a queue share it. */
-  JOBS_SCHEMA: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase schema name').default('pgboss')),
+  JOBS_SCHEMA: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase schema name')
+      .default('pgboss'),
+  ),
   /** Scales the number of jobs this api node runs at once (1: the defaults of api/jobs/index.ts); 0 runs none. */
   JOB_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(16).default(1)),
   /** How often an idle worker asks the queue for work, in seconds. */
@@ -107,7 +115,13 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   /** Who push services may contact about our pushes: a mailto: or https: URL. */
-  VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL').optional()),
+  VAPID_SUBJECT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+      .optional(),
+  ),
   /** Pages the web tier renders at once; the rest wait their turn (server/admission.ts). */
   PAGE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(4)),
   /** How long a page may wait for its turn before it is answered 503 with Retry-After, in milliseconds. */

@@ -53,11 +53,13 @@ export const CaptionSchema = z.string(required(contentMessages.captionRequired))
 
 /** The post's category (spec §3 `tags`): one of the fourteen content types. */
 export const TagsSchema = z.pipe(
-  z.string(required(contentMessages.tagsRequired)).check(
-    z.trim(),
-    z.minLength(1, { error: contentMessages.tagsRequired, abort: true }),
-    z.refine(isContentType, { error: contentMessages.tagsRequired }),
-  ),
+  z
+    .string(required(contentMessages.tagsRequired))
+    .check(
+      z.trim(),
+      z.minLength(1, { error: contentMessages.tagsRequired, abort: true }),
+      z.refine(isContentType, { error: contentMessages.tagsRequired }),
+    ),
   z.transform((tag) => tag as ContentType),
 );
 

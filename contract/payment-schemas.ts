@@ -32,7 +32,6 @@ export function isExpired(expMonth: number, expYear: number, now = new Date()) {
   return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
 }
 
-
 export const CardNumberSchema = z.pipe(
   z.pipe(
     z.string(required(cardMessages.number)),

@@ -1,4 +1,4 @@
-// `npm test`: every test (unit, component, api integration, end to end in Chromium, page weight, load), one summary
+// `npm test`: every test (lint, unit, component, api integration, end to end in Chromium, page weight, load), one summary
 // line at the end.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ function findChromium() {
 
 let chromium = findChromium();
 if (!chromium && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
-  console.log('Chromium is missing: installing Debian\'s chromium with apt-get…');
+  console.log("Chromium is missing: installing Debian's chromium with apt-get…");
   run('apt-get', ['update', '-qq']);
   run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' });
   chromium = findChromium();
@@ -32,6 +32,13 @@ if (!chromium) {
   console.error('Chromium not found: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.');
   process.exit(1);
 }
+
+// Lint (issue 16): ESLint, the import boundaries between the folders included, and Prettier's formatting. Each is one
+// test in the summary.
+const lint = [
+  ['eslint', run('npx', ['eslint', '.'])],
+  ['prettier', run('npx', ['prettier', '--check', '.', '--log-level=warn'])],
+];
 
 if (run('npm', ['run', 'build', '--silent']) !== 0) {
   console.error('The build failed, so no test ran.');
@@ -78,6 +85,7 @@ const weight = runBenchPart('weight', ['--weight-only'], 10, { CHROMIUM_PATH: ch
 const load = runBenchPart('load', ['--only=load'], 20);
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
+for (const [, status] of lint) counts[status === 0 ? 'passed' : 'failed'] += 1;
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
 
 const vitest = readJson(vitestJson);
@@ -117,7 +125,7 @@ countBench(load.json, load.status);
 
 console.log('');
 console.log(
-  `vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}; page weight: ${weight.status === 0 ? 'ok' : 'FAILED'}; load: ${load.status === 0 ? 'ok' : 'FAILED'}`,
+  `${lint.map(([name, status]) => `${name}: ${status === 0 ? 'ok' : 'FAILED'}`).join('; ')}; vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}; page weight: ${weight.status === 0 ? 'ok' : 'FAILED'}; load: ${load.status === 0 ? 'ok' : 'FAILED'}`,
 );
 if (counts.skipped) {
   console.log(

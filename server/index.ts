@@ -51,7 +51,8 @@ async function main() {
     db = config.databaseUrl ? await openDb({ databaseUrl: config.databaseUrl }) : await openDb({ dataDir: config.dataDir });
     const applied = await migrate(db);
     if (applied.length) console.log(`database: applied ${applied.join(', ')}`);
-    if (config.seedDemo && (await seedIfEmpty(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }))) console.log('database: seeded demo content (see README for logins)');
+    if (config.seedDemo && (await seedIfEmpty(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) })))
+      console.log('database: seeded demo content (see README for logins)');
     api = await createApi({ config, db, adminToken });
     const apiPort = await api.listen(config.apiPort, config.host);
     lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);

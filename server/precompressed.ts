@@ -34,7 +34,10 @@ export async function precompressedBuild(dir: string) {
       if (!type) return;
       const raw = await fs.readFile(file);
       const body = await brotliCompress(raw, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
       });
       files.set(`/${path.relative(dir, file).split(path.sep).join('/')}`, { body, type });
     }),

@@ -31,7 +31,11 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
   // Static files come before the document headers (CSP and the rest mean nothing on a script or an image: see
   // assetHeaders). Fingerprinted build output never changes: cache it for a year, compressed once (precompressed.ts).
   const buildDir = path.join(root, 'public/build');
-  app.use('/build', await precompressedBuild(buildDir), express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }));
+  app.use(
+    '/build',
+    await precompressedBuild(buildDir),
+    express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }),
+  );
   app.use(publicFiles(path.join(root, 'public')));
   app.use(cspNonce, securityHeaders(config));
   app.use(refuseCrossSiteWrites(config));

@@ -90,10 +90,11 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
       if (body.artist) link.searchParams.set('artist', body.artist);
       // The reset and its mail are recorded together; the mail goes out from the queue, after the reply.
       await db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`,
-          [hash, user.id, RESET_TTL_MINUTES],
-        );
+        await tx.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`, [
+          hash,
+          user.id,
+          RESET_TTL_MINUTES,
+        ]);
         await queueMail(ctx.jobs, { kind: 'passwordReset', userId: user.id, link: link.href }, { key: `password-reset:${hash}`, tx });
       });
     }
@@ -102,7 +103,10 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   app.post('/auth/password-change', async (request) => {
     await consume(limiters.passwordChangePerAddress, request.ip);
-    const query = parse(z.object({ token: z.string({ error: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200, RESET_TOKEN_INVALID) }), request.query);
+    const query = parse(
+      z.object({ token: z.string({ error: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200, RESET_TOKEN_INVALID) }),
+      request.query,
+    );
     const body = parse(z.object({ password: PasswordSchema }), request.body);
     const tokenHash = hashToken(query.token);
     const invalid = () => badRequest(RESET_TOKEN_INVALID, { token: [RESET_TOKEN_INVALID] });
@@ -113,14 +117,20 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
     const userId = await db.transaction(async (tx) => {
       // Spending the token and changing the password happen together: a token works once (asked again here, as
       // another request may have spent it while this one hashed).
-      const reset = await one<{ userId: string }>(tx, `UPDATE password_resets SET used_at = now() WHERE ${usable} RETURNING user_id AS "userId"`, [
-        tokenHash,
-      ]);
+      const reset = await one<{ userId: string }>(
+        tx,
+        `UPDATE password_resets SET used_at = now() WHERE ${usable} RETURNING user_id AS "userId"`,
+        [tokenHash],
+      );
       if (!reset) throw invalid();
       await tx.query('UPDATE users SET password_hash = $1, updated_at = now() WHERE id = $2', [passwordHash, reset.userId]);
       await tx.query('UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [reset.userId]);
       await revokeUserSessions(tx, reset.userId);
-      await queueMail(ctx.jobs, { kind: 'passwordChanged', userId: reset.userId, at: new Date().toISOString() }, { key: `password-changed:${hashToken(query.token)}`, tx });
+      await queueMail(
+        ctx.jobs,
+        { kind: 'passwordChanged', userId: reset.userId, at: new Date().toISOString() },
+        { key: `password-changed:${hashToken(query.token)}`, tx },
+      );
       return reset.userId;
     });
     await ctx.cache.invalidate(tag.user(userId));

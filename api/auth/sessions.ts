@@ -4,10 +4,11 @@ import { newToken } from './tokens.js';
 /** Starts a new session (a new token on every login, so a planted token is never promoted). */
 export async function createSession(db: Queryable, userId: string, ttlDays: number) {
   const { token, hash } = newToken();
-  await db.query(
-    `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(days => $3))`,
-    [hash, userId, ttlDays],
-  );
+  await db.query(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(days => $3))`, [
+    hash,
+    userId,
+    ttlDays,
+  ]);
   return token;
 }
 

@@ -46,7 +46,15 @@ export async function viewerForToken(reads: Reads, token: string | undefined): P
   });
   if (!row) return undefined;
   if (row.status !== 'active') throw forbidden();
-  return { id: row.id, username: row.username, email: row.email, name: row.name, avatar: row.avatar, isPerformer: row.isPerformer, tokenHash };
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    name: row.name,
+    avatar: row.avatar,
+    isPerformer: row.isPerformer,
+    tokenHash,
+  };
 }
 
 /** Guard for endpoints that need a signed-in user: 401 without a valid token, 403 for a forbidden account. */

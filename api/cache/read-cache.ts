@@ -76,8 +76,7 @@ export function createReadCache({ announce, clock = Date.now, maxEntries = MAX_E
   let enabled = true;
   const counts = { hits: 0, misses: 0, invalidations: 0 };
 
-  const valid = (entry: Entry) =>
-    entry.until > clock() && entry.tags.every((tag) => (invalidatedAt.get(tag) ?? 0) <= entry.startSeq);
+  const valid = (entry: Entry) => entry.until > clock() && entry.tags.every((tag) => (invalidatedAt.get(tag) ?? 0) <= entry.startSeq);
 
   function clear() {
     entries.clear();

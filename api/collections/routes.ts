@@ -54,7 +54,10 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   const { db, signer, storage } = services;
 
   async function serializeCollections(rows: CollectionRow[]) {
-    const covers = await findMediaByIds(db, rows.map((row) => row.coverId).filter((id): id is string => Boolean(id)));
+    const covers = await findMediaByIds(
+      db,
+      rows.map((row) => row.coverId).filter((id): id is string => Boolean(id)),
+    );
     return rows.map((row) => {
       const cover = row.coverId ? covers.get(row.coverId) : undefined;
       return {
@@ -78,8 +81,10 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   async function checkParts(viewer: Viewer, body: z.output<typeof CollectionSchema>) {
     if (body.coverId) {
       const cover = (await findMediaByIds(db, [body.coverId])).get(body.coverId);
-      if (!cover || cover.ownerId !== viewer.id) throw new ApiError(400, collectionMessages.coverMissing, { coverId: [collectionMessages.coverMissing] });
-      if (cover.kind !== 'image') throw new ApiError(400, collectionMessages.coverNotImage, { coverId: [collectionMessages.coverNotImage] });
+      if (!cover || cover.ownerId !== viewer.id)
+        throw new ApiError(400, collectionMessages.coverMissing, { coverId: [collectionMessages.coverMissing] });
+      if (cover.kind !== 'image')
+        throw new ApiError(400, collectionMessages.coverNotImage, { coverId: [collectionMessages.coverNotImage] });
     }
     if (body.itemIds?.length) {
       const unique = [...new Set(body.itemIds)];
@@ -88,7 +93,8 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
         'SELECT count(*)::int AS count FROM content_items WHERE id = ANY($1::text[]) AND artist_id = $2',
         [unique, viewer.id],
       );
-      if (found?.count !== unique.length) throw new ApiError(400, collectionMessages.itemMissing, { itemIds: [collectionMessages.itemMissing] });
+      if (found?.count !== unique.length)
+        throw new ApiError(400, collectionMessages.itemMissing, { itemIds: [collectionMessages.itemMissing] });
     }
   }
 
@@ -139,14 +145,14 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
 
   /** A collection with its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data, total } }. */
   app.get<{ Params: { id: string } }>('/collections/:id', async (request) => {
-    const artist = await one<{ artistId: string }>(db, 'SELECT artist_id AS "artistId" FROM collections WHERE id = $1', [request.params.id]);
+    const artist = await one<{ artistId: string }>(db, 'SELECT artist_id AS "artistId" FROM collections WHERE id = $1', [
+      request.params.id,
+    ]);
     if (!artist) throw notFound(collectionMessages.notFound);
     const access = await requireContentAccess(services, request, artist.artistId);
     const query = parse(ItemsQuery, request.query);
     const collection = (await findCollection(request.params.id, access.owner))!;
-    const order = query.sort
-      ? `c.publish_at ${query.sort === 'asc' ? 'ASC' : 'DESC'}, c.id`
-      : 'ci.position, c.id';
+    const order = query.sort ? `c.publish_at ${query.sort === 'asc' ? 'ASC' : 'DESC'}, c.id` : 'ci.position, c.id';
     const where = `ci.collection_id = $1 AND ($2::boolean OR ${VISIBLE}) AND ${typesCondition('$3')}`;
     const params = [request.params.id, access.owner, query.types ?? null];
     const [rows, count, present] = await Promise.all([
@@ -166,7 +172,11 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
     ]);
     const [serialized] = await serializeCollections([collection]);
     const items = await serializeItems(services, signer, rows, access.viewer.id);
-    const detail: CollectionDetail = { ...serialized!, items: { data: items, total: count[0]?.total ?? 0 }, types: present.map((row) => row.type) };
+    const detail: CollectionDetail = {
+      ...serialized!,
+      items: { data: items, total: count[0]?.total ?? 0 },
+      types: present.map((row) => row.type),
+    };
     return ok(detail);
   });
 

@@ -87,11 +87,11 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
     const { item, access } = await requireReadableItem(services, request, request.params.id);
     const body = parse(CommentSchema, request.body);
     await consume(postLimiter, access.viewer.id);
-    const created = await one<{ id: string }>(
-      db,
-      'INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, $3) RETURNING id',
-      [item.id, access.viewer.id, body.text],
-    );
+    const created = await one<{ id: string }>(db, 'INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, $3) RETURNING id', [
+      item.id,
+      access.viewer.id,
+      body.text,
+    ]);
     await services.cache.invalidate(tag.content(item.artistId));
     const row = await one<CommentRow>(db, `${COMMENT_SELECT} WHERE m.id = $1`, [created!.id]);
     return reply.status(201).send(ok(serializeComment(row!, access.viewer.id, item.artistId)));
@@ -107,7 +107,8 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
       [request.params.id],
     );
     if (!comment) throw notFound('This comment could not be found.');
-    if (comment.authorId !== viewer.id && comment.artistId !== viewer.id) throw forbidden('Only its author or the artist can delete this comment.');
+    if (comment.authorId !== viewer.id && comment.artistId !== viewer.id)
+      throw forbidden('Only its author or the artist can delete this comment.');
     await db.query('UPDATE comments SET deleted_at = now() WHERE id = $1', [request.params.id]);
     await services.cache.invalidate(tag.content(comment.artistId));
     return ok({ success: true });

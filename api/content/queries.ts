@@ -1,8 +1,4 @@
-import {
-  CONTENT_TYPE_LABELS,
-  itemViewForMedia,
-  type ContentType,
-} from '#contract/content-types';
+import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { ContentItem, Poll } from '#contract/content';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { tag } from '../cache/tags.js';
@@ -94,10 +90,11 @@ export async function listItems(db: Queryable, options: ItemListOptions) {
   const params = [options.artistId, options.types?.length ? options.types : null, options.states?.length ? options.states : null];
   const direction = options.sort === 'asc' ? 'ASC' : 'DESC';
   const [rows, count] = await Promise.all([
-    db.query<ItemRow>(
-      `${itemSelect()} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $4 OFFSET $5`,
-      [...params, options.limit, options.offset],
-    ),
+    db.query<ItemRow>(`${itemSelect()} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $4 OFFSET $5`, [
+      ...params,
+      options.limit,
+      options.offset,
+    ]),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM content_items c WHERE ${where}`, params),
   ]);
   return { rows, total: count[0]?.total ?? 0 };
@@ -212,7 +209,10 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
   const [media, polls, presales] = await Promise.all([
     findMediaByIds(db, [...new Set(mediaIds)]),
     loadPolls(db, ids),
-    loadPresales(db, rows.filter((row) => row.type === 'ticketPresale').map((row) => row.id)),
+    loadPresales(
+      db,
+      rows.filter((row) => row.type === 'ticketPresale').map((row) => row.id),
+    ),
   ]);
   return rows.map((row) => {
     const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;

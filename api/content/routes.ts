@@ -2,12 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
-import {
-  CaptionSchema,
-  createPostBodySchema,
-  presaleMessages,
-  type PostBodyValue,
-} from '#contract/content-schemas';
+import { CaptionSchema, createPostBodySchema, presaleMessages, type PostBodyValue } from '#contract/content-schemas';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';
@@ -99,7 +94,10 @@ function invalid(errors: FieldErrors): never {
 
 /** What the item's files must be: the artist's own uploads, an image for the thumbnail, and an image for a photo. */
 async function checkMedia(db: Queryable, viewer: Viewer, body: PostBodyValue) {
-  const media = await findMediaByIds(db, [body.thumbnailId, body.mediaId].filter((id): id is string => Boolean(id)));
+  const media = await findMediaByIds(
+    db,
+    [body.thumbnailId, body.mediaId].filter((id): id is string => Boolean(id)),
+  );
   const errors: FieldErrors = {};
   const thumbnail = body.thumbnailId ? media.get(body.thumbnailId) : undefined;
   const file = body.mediaId ? media.get(body.mediaId) : undefined;
@@ -145,11 +143,11 @@ async function savePoll(tx: Queryable, itemId: string, poll: PostBodyValue['poll
       await tx.query('UPDATE poll_answers SET text = $2, position = $3 WHERE id = $1', [answer.id, answer.text, position]);
       kept.push(answer.id);
     } else {
-      const row = await one<{ id: string }>(
-        tx,
-        'INSERT INTO poll_answers (poll_id, position, text) VALUES ($1, $2, $3) RETURNING id',
-        [pollId, position, answer.text],
-      );
+      const row = await one<{ id: string }>(tx, 'INSERT INTO poll_answers (poll_id, position, text) VALUES ($1, $2, $3) RETURNING id', [
+        pollId,
+        position,
+        answer.text,
+      ]);
       kept.push(row!.id);
     }
   }

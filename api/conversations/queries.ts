@@ -110,17 +110,10 @@ export async function openConversation(db: Queryable, fanId: string, artistId: s
     [fanId, artistId],
   );
   if (created) {
-    await db.query(`INSERT INTO conversation_members (conversation_id, user_id) VALUES ($1, $2), ($1, $3)`, [
-      created.id,
-      fanId,
-      artistId,
-    ]);
+    await db.query(`INSERT INTO conversation_members (conversation_id, user_id) VALUES ($1, $2), ($1, $3)`, [created.id, fanId, artistId]);
     return created.id;
   }
-  const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [
-    fanId,
-    artistId,
-  ]);
+  const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [fanId, artistId]);
   return existing!.id;
 }
 

@@ -90,10 +90,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
     if (!target) throw notFound(body.source === 'performer' ? conversationErrors.artistNotFound : conversationErrors.fanNotFound);
 
     const [fanId, artistId] = body.source === 'performer' ? [viewer.id, target.id] : [target.id, viewer.id];
-    const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [
-      fanId,
-      artistId,
-    ]);
+    const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [fanId, artistId]);
     let conversationId = existing?.id;
     if (!conversationId) {
       if (!(await isSubscribed(db, fanId, artistId))) {

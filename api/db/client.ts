@@ -42,9 +42,7 @@ export async function one<Row>(db: Queryable, sql: string, params?: unknown[]): 
   return rows[0];
 }
 
-export type DbOptions =
-  | { databaseUrl: string; schema?: string; max?: number }
-  | { dataDir: string | null };
+export type DbOptions = { databaseUrl: string; schema?: string; max?: number } | { dataDir: string | null };
 
 /** Opens PostgreSQL when a URL is given, else PGlite persisted under dataDir (in memory when dataDir is null). */
 export async function openDb(options: DbOptions): Promise<Db> {
@@ -197,7 +195,8 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
       await queue.acquire();
       try {
         // Several statements answer one result each; one statement answers a single result.
-        const result = (await pool.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as pg.QueryResult | pg.QueryResult[];
+        const result = (await pool.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
+          pg.QueryResult | pg.QueryResult[];
         const last = Array.isArray(result) ? result[result.length - 1] : result;
         return (last?.rows ?? []) as Row[];
       } finally {

@@ -289,11 +289,21 @@ export function artPng(art: Art & { seed: number }, size = 640) {
   const c = size / 2;
   const shapes: Record<Art['shape'], string> = {
     rings: [0, 1, 2, 3]
-      .map((n) => `<circle cx="${c + (art.seed - 2) * 30}" cy="${c}" r="${80 + n * 55}" fill="none" stroke="#fff" stroke-opacity="${0.5 - n * 0.1}" stroke-width="${14 - n * 3}"/>`)
+      .map(
+        (n) =>
+          `<circle cx="${c + (art.seed - 2) * 30}" cy="${c}" r="${80 + n * 55}" fill="none" stroke="#fff" stroke-opacity="${0.5 - n * 0.1}" stroke-width="${14 - n * 3}"/>`,
+      )
       .join(''),
-    moon: `<circle cx="${c + art.seed * 25}" cy="${180 + art.seed * 10}" r="90" fill="#fef3c7"/>` +
-      [0, 1, 2, 3, 4, 5, 6].map((n) => `<rect x="${n * 95}" y="${size - 120 - ((n * 37 + art.seed * 53) % 140)}" width="80" height="400" fill="#020617" fill-opacity="0.85"/>`).join(''),
-    sun: `<circle cx="${c}" cy="${size * 0.55}" r="${110 + art.seed * 10}" fill="#fde047"/>` +
+    moon:
+      `<circle cx="${c + art.seed * 25}" cy="${180 + art.seed * 10}" r="90" fill="#fef3c7"/>` +
+      [0, 1, 2, 3, 4, 5, 6]
+        .map(
+          (n) =>
+            `<rect x="${n * 95}" y="${size - 120 - ((n * 37 + art.seed * 53) % 140)}" width="80" height="400" fill="#020617" fill-opacity="0.85"/>`,
+        )
+        .join(''),
+    sun:
+      `<circle cx="${c}" cy="${size * 0.55}" r="${110 + art.seed * 10}" fill="#fde047"/>` +
       `<path d="M0 ${size * 0.7} Q ${c * 0.6} ${size * 0.55} ${c} ${size * 0.68} T ${size} ${size * 0.62} V ${size} H 0 Z" fill="#14532d"/>` +
       `<path d="M0 ${size * 0.82} Q ${c} ${size * 0.7} ${size} ${size * 0.85} V ${size} H 0 Z" fill="#052e16"/>`,
   };
@@ -329,7 +339,10 @@ export async function seedDemoContent(db: Db, storage: MediaStorage, artists: Ma
     const inCollection: string[] = [];
     let cover: string | null = null;
     for (const [index, item] of catalogue.items.entries()) {
-      const slug = item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const slug = item.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
       const picture = item.art ? await storeMedia(db, storage, artistId, 'image', await artPng(item.art), `${slug}.png`) : null;
       const audio = item.tone ? await storeMedia(db, storage, artistId, 'audio', toneWav(item.tone), `${slug}.wav`) : null;
       const mediaId = item.photo ? picture : audio;
@@ -345,7 +358,10 @@ export async function seedDemoContent(db: Db, storage: MediaStorage, artists: Ma
       );
       const itemId = row!.id;
       if (item.poll) {
-        const poll = await one<{ id: string }>(db, 'INSERT INTO polls (item_id, title) VALUES ($1, $2) RETURNING id', [itemId, item.poll.title]);
+        const poll = await one<{ id: string }>(db, 'INSERT INTO polls (item_id, title) VALUES ($1, $2) RETURNING id', [
+          itemId,
+          item.poll.title,
+        ]);
         for (const [position, text] of item.poll.answers.entries()) {
           await db.query('INSERT INTO poll_answers (poll_id, position, text) VALUES ($1, $2, $3)', [poll!.id, position, text]);
         }
@@ -370,7 +386,11 @@ export async function seedDemoContent(db: Db, storage: MediaStorage, artists: Ma
         [artistId, catalogue.collection.title, catalogue.collection.description, cover],
       );
       for (const [position, itemId] of inCollection.entries()) {
-        await db.query('INSERT INTO collection_items (collection_id, item_id, position) VALUES ($1, $2, $3)', [collection!.id, itemId, position]);
+        await db.query('INSERT INTO collection_items (collection_id, item_id, position) VALUES ($1, $2, $3)', [
+          collection!.id,
+          itemId,
+          position,
+        ]);
       }
     }
     seeded.push(username);

@@ -101,7 +101,8 @@ const PROFILES: Record<keyof typeof DEMO_ARTISTS, ArtistProfile> = {
         { imagePath: img.success(1), altText: 'Amber and white confetti on midnight blue around the words Welcome backstage' },
         { imagePath: img.success(2), altText: 'A full moon over the city skyline with the words After Hours Club, members only' },
       ],
-      vaultPageIntroduction: 'Every live set, session and rehearsal we have recorded. Sort by oldest to hear the songs change night by night.',
+      vaultPageIntroduction:
+        'Every live set, session and rehearsal we have recorded. Sort by oldest to hear the songs change night by night.',
       postsPageIntroduction: 'Tour diary entries, setlist polls and presale codes, posted from the road.',
       privacyPolicy: privacyPolicy('The Late Nights'),
     };
@@ -163,7 +164,10 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
   const summary: SeedSummary = { created: [], existing: [], content: [] };
   const artistIds = new Map<string, string>();
 
-  for (const [username, artist] of Object.entries(DEMO_ARTISTS) as [keyof typeof DEMO_ARTISTS, (typeof DEMO_ARTISTS)[keyof typeof DEMO_ARTISTS]][]) {
+  for (const [username, artist] of Object.entries(DEMO_ARTISTS) as [
+    keyof typeof DEMO_ARTISTS,
+    (typeof DEMO_ARTISTS)[keyof typeof DEMO_ARTISTS],
+  ][]) {
     const existing = (await findUserByLogin(db, username)) ?? (await findUserByLogin(db, artist.email));
     if (existing) {
       summary.existing.push(existing.username);

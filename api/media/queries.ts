@@ -147,7 +147,9 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
     [candidates],
   );
   await Promise.all(
-    removed.flatMap((row) => [row.storageKey, row.thumbKey, row.largeKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key))),
+    removed.flatMap((row) =>
+      [row.storageKey, row.thumbKey, row.largeKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key)),
+    ),
   );
 }
 

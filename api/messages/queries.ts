@@ -97,10 +97,10 @@ export async function createMessage(
     if (!first || first.conversationId !== input.conversationId) return { clientIdTaken: true };
     return { message: serializeMessage(first), created: false };
   }
-  await tx.query(
-    `UPDATE conversation_members SET unread_count = unread_count + 1 WHERE conversation_id = $1 AND user_id <> $2`,
-    [input.conversationId, input.senderId],
-  );
+  await tx.query(`UPDATE conversation_members SET unread_count = unread_count + 1 WHERE conversation_id = $1 AND user_id <> $2`, [
+    input.conversationId,
+    input.senderId,
+  ]);
   const message = await one<MessageRow>(tx, `${MESSAGE_SELECT} WHERE m.id = $1`, [inserted.id]);
   return { message: serializeMessage(message!), created: true };
 }

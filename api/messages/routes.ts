@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type UnreadTotalEvent } from '#contract/messages';
+import {
+  RealtimeEvent,
+  type ConversationReadEvent,
+  type MessageCreatedEvent,
+  type MessageDeletedEvent,
+  type UnreadTotalEvent,
+} from '#contract/messages';
 import { SendMessageSchema } from '#contract/message-schemas';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
@@ -159,7 +165,10 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       await changed(conversation);
       await notifyMembers(
         conversation.id,
-        () => [RealtimeEvent.conversationRead, { conversationId: conversation.id, readerId: viewer.id, readAt } satisfies ConversationReadEvent],
+        () => [
+          RealtimeEvent.conversationRead,
+          { conversationId: conversation.id, readerId: viewer.id, readAt } satisfies ConversationReadEvent,
+        ],
         viewer.id,
       );
     }

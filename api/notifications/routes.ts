@@ -192,15 +192,13 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     reply.header('Cache-Control', 'no-store');
     const data = { email: state.email, performer: { username: state.artistUsername, name: state.artistName }, unsubscribed: state.done };
     if (!wantsHtml(request)) return ok(data);
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        unsubscribePage({
-          ...state,
-          action: `${config.publicApiUrl}/notifications/unsubscribe?token=${encodeURIComponent(state.token)}`,
-          accountUrl: `${config.publicWebUrl}/${state.artistUsername}/account`,
-        }),
-      );
+    return reply.type('text/html; charset=utf-8').send(
+      unsubscribePage({
+        ...state,
+        action: `${config.publicApiUrl}/notifications/unsubscribe?token=${encodeURIComponent(state.token)}`,
+        accountUrl: `${config.publicWebUrl}/${state.artistUsername}/account`,
+      }),
+    );
   }
 
   async function requireArtistId(performerId: string) {

@@ -7,7 +7,15 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCo
  * so it works without JavaScript; it says plainly that it is a test and nothing is charged. It is served by the api,
  * as a bank's page is by the bank, but dressed in the app's colours so the fan does not feel sent somewhere strange.
  */
-export function approvalPage(payment: { id: string; status: string; amountCents: number; currency: string; actionSecret: string | null; actionResult: string | null; artistName: string }) {
+export function approvalPage(payment: {
+  id: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  actionSecret: string | null;
+  actionResult: string | null;
+  artistName: string;
+}) {
   const amount = formatPrice(payment.amountCents / 100, payment.currency);
   const open = payment.status === 'requires_action' && !payment.actionResult;
   const action = `/payment/test-gateway/authenticate/${encodeURIComponent(payment.id)}`;

@@ -33,12 +33,10 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
   processing_error: 'Something went wrong while processing your card. You have not been charged; please try again.',
   authentication_failed:
     'Your bank could not confirm this payment, so you have not been charged. Please try again or use a different card.',
-  gateway_unreachable:
-    'We could not reach our payment provider, so you have not been charged. Please try again in a moment.',
+  gateway_unreachable: 'We could not reach our payment provider, so you have not been charged. Please try again in a moment.',
   superseded: 'You have already paid for this membership with another payment, so this one was called off and not charged.',
   expired: 'This payment was not confirmed in time, or you started another one, so it was called off and you have not been charged.',
 };
-
 
 /** What the gateway knows about the payment: ids to find it again, and the end of the period it paid for. */
 export interface GatewayRefs {

@@ -44,7 +44,8 @@ export async function resolvePromo(db: Queryable, artistId: string, code: string
   const promo = await one<PromoRow>(db, `${PROMO_SELECT} WHERE artist_id = $1 AND lower(code) = lower($2)`, [artistId, code.trim()]);
   if (!promo) throw badRequest(PROMO_UNKNOWN, { promo: [PROMO_UNKNOWN] });
   if (promo.expiresAt && new Date(promo.expiresAt).getTime() <= Date.now()) throw badRequest(PROMO_EXPIRED, { promo: [PROMO_EXPIRED] });
-  if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions) throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
+  if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions)
+    throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
   return promo;
 }
 
@@ -69,8 +70,16 @@ const DISCOUNT_MESSAGE = 'Give either a percent off (1 to 100) or an amount off,
 export const NewPromoSchema = z
   .object({
     artist: z.string({ error: 'Name the artist (their username).' }).trim().min(1, { error: 'Name the artist (their username).' }),
-    code: z.string({ error: CODE_MESSAGE }).trim().regex(/^[A-Za-z0-9_-]{3,40}$/, { error: CODE_MESSAGE }),
-    percentOff: z.coerce.number().int().min(1, { error: 'The percent off must be from 1 to 100.' }).max(100, { error: 'The percent off must be from 1 to 100.' }).optional(),
+    code: z
+      .string({ error: CODE_MESSAGE })
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{3,40}$/, { error: CODE_MESSAGE }),
+    percentOff: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'The percent off must be from 1 to 100.' })
+      .max(100, { error: 'The percent off must be from 1 to 100.' })
+      .optional(),
     amountOff: z
       .union([z.number(), z.string().trim()])
       .refine((value) => /^\d{1,6}(\.\d{1,2})?$/.test(String(value)) && Number(value) > 0, {
@@ -81,7 +90,10 @@ export const NewPromoSchema = z
     expiresAt: z.coerce.date({ error: 'The expiry must be a date, e.g. 2027-01-31.' }).optional(),
     maxRedemptions: z.coerce.number().int().min(1, { error: 'The redemption limit must be a whole number of at least 1.' }).optional(),
   })
-  .refine((value) => (value.percentOff === undefined) !== (value.amountOff === undefined), { error: DISCOUNT_MESSAGE, path: ['percentOff'] });
+  .refine((value) => (value.percentOff === undefined) !== (value.amountOff === undefined), {
+    error: DISCOUNT_MESSAGE,
+    path: ['percentOff'],
+  });
 
 export type NewPromo = z.output<typeof NewPromoSchema>;
 

@@ -16,7 +16,11 @@ import { subscriptionManageRoutes } from '../subscriptions/manage.js';
 
 const SubscribeBody = z.object({
   type: z.enum(['yearly', 'free'], { error: 'The type must be "yearly" or "free".' }),
-  performerId: z.string({ error: 'Which artist? performerId is required.' }).trim().min(1, { error: 'Which artist? performerId is required.' }).max(100),
+  performerId: z
+    .string({ error: 'Which artist? performerId is required.' })
+    .trim()
+    .min(1, { error: 'Which artist? performerId is required.' })
+    .max(100),
   paymentGateway: z.string().trim().max(40).optional(),
   cardId: z.string().trim().max(200).optional(),
   promo: z.string().trim().max(60).optional(),
@@ -128,28 +132,43 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     });
 
     /** The stand-in for a bank's 3-D Secure page: the fan approves or fails, and goes back to the return URL. */
-    scope.get<{ Params: { id: string }; Querystring: { secret?: string } }>('/payment/test-gateway/authenticate/:id', async (request, reply) => {
-      const payment = await actionPayment(request.params.id, request.query.secret);
-      reply.headers(approvalPageHeaders).type('text/html; charset=utf-8');
-      return approvalPage(payment);
-    });
+    scope.get<{ Params: { id: string }; Querystring: { secret?: string } }>(
+      '/payment/test-gateway/authenticate/:id',
+      async (request, reply) => {
+        const payment = await actionPayment(request.params.id, request.query.secret);
+        reply.headers(approvalPageHeaders).type('text/html; charset=utf-8');
+        return approvalPage(payment);
+      },
+    );
 
-    scope.post<{ Params: { id: string }; Body: Record<string, string> }>('/payment/test-gateway/authenticate/:id', async (request, reply) => {
-      const form = request.body ?? {};
-      const payment = await actionPayment(request.params.id, form.secret);
-      if (payment.status === 'requires_action' && !payment.actionResult) {
-        await db.query(`UPDATE payments SET action_result = $2, updated_at = now() WHERE id = $1 AND action_result IS NULL`, [
-          payment.id,
-          form.decision === 'approve' ? 'approved' : 'failed',
-        ]);
-      }
-      return reply.redirect(payment.returnUrl ?? ctx.config.publicWebUrl, 303);
-    });
+    scope.post<{ Params: { id: string }; Body: Record<string, string> }>(
+      '/payment/test-gateway/authenticate/:id',
+      async (request, reply) => {
+        const form = request.body ?? {};
+        const payment = await actionPayment(request.params.id, form.secret);
+        if (payment.status === 'requires_action' && !payment.actionResult) {
+          await db.query(`UPDATE payments SET action_result = $2, updated_at = now() WHERE id = $1 AND action_result IS NULL`, [
+            payment.id,
+            form.decision === 'approve' ? 'approved' : 'failed',
+          ]);
+        }
+        return reply.redirect(payment.returnUrl ?? ctx.config.publicWebUrl, 303);
+      },
+    );
   });
 
   async function actionPayment(id: string, secret: string | undefined) {
     const payment = /^[0-9a-f-]{36}$/i.test(id)
-      ? await one<{ id: string; status: string; amountCents: number; currency: string; actionSecret: string | null; actionResult: string | null; returnUrl: string | null; artistName: string }>(
+      ? await one<{
+          id: string;
+          status: string;
+          amountCents: number;
+          currency: string;
+          actionSecret: string | null;
+          actionResult: string | null;
+          returnUrl: string | null;
+          artistName: string;
+        }>(
           db,
           `SELECT p.id, p.status, p.amount_cents AS "amountCents", p.currency, p.action_secret AS "actionSecret",
                   p.action_result AS "actionResult", p.return_url AS "returnUrl", u.name AS "artistName"

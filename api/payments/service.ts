@@ -299,7 +299,9 @@ export async function applyOutcome(
   }
 }
 
-export function storedPayment(p: Pick<PaymentRow, 'id' | 'gatewaySubscriptionId' | 'gatewayPaymentId' | 'actionResult' | 'actionSecret' | 'cardId'>): StoredPayment {
+export function storedPayment(
+  p: Pick<PaymentRow, 'id' | 'gatewaySubscriptionId' | 'gatewayPaymentId' | 'actionResult' | 'actionSecret' | 'cardId'>,
+): StoredPayment {
   return {
     id: p.id,
     gatewaySubscriptionId: p.gatewaySubscriptionId,
@@ -401,24 +403,33 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
       throw badRequest(`${artist.name}’s fan club is not free.`, { type: [`${artist.name}’s fan club is not free.`] });
     }
     // Joining a free club twice (a double click) answers the membership the fan already has.
-    const current = await findSubscription(db, `s.user_id = $1 AND s.artist_id = $2 AND s.status = 'active' AND s.expires_at > now()`, [viewer.id, artist.id]);
-    const subscriptionId = current?.id ?? await db.transaction(async (tx) => {
-      const id = await upsertSubscription(tx, {
-        userId: viewer.id,
-        artistId: artist.id,
-        type: 'free',
-        pricePaidCents: 0,
-        currency: artist.currency,
-        expiresAt: yearFromNow(),
-        gateway: 'free',
-        gatewaySubscriptionId: null,
-        cardId: null,
-      });
-      // Once per joining: a fan who leaves and joins again is welcomed again.
-      const joined = await one<{ startedAt: Date }>(tx, 'SELECT started_at AS "startedAt" FROM subscriptions WHERE id = $1', [id]);
-      await queueMail(pc.jobs, { kind: 'welcome', subscriptionId: id }, { key: `welcome:${id}:${new Date(joined!.startedAt).toISOString()}`, tx });
-      return id;
-    });
+    const current = await findSubscription(db, `s.user_id = $1 AND s.artist_id = $2 AND s.status = 'active' AND s.expires_at > now()`, [
+      viewer.id,
+      artist.id,
+    ]);
+    const subscriptionId =
+      current?.id ??
+      (await db.transaction(async (tx) => {
+        const id = await upsertSubscription(tx, {
+          userId: viewer.id,
+          artistId: artist.id,
+          type: 'free',
+          pricePaidCents: 0,
+          currency: artist.currency,
+          expiresAt: yearFromNow(),
+          gateway: 'free',
+          gatewaySubscriptionId: null,
+          cardId: null,
+        });
+        // Once per joining: a fan who leaves and joins again is welcomed again.
+        const joined = await one<{ startedAt: Date }>(tx, 'SELECT started_at AS "startedAt" FROM subscriptions WHERE id = $1', [id]);
+        await queueMail(
+          pc.jobs,
+          { kind: 'welcome', subscriptionId: id },
+          { key: `welcome:${id}:${new Date(joined!.startedAt).toISOString()}`, tx },
+        );
+        return id;
+      }));
     if (!current) await pc.cache.invalidate(tag.artist(artist.id), tag.fanSubscriptions(viewer.id));
     const row = await findSubscription(db, 's.id = $1', [subscriptionId]);
     return {
@@ -445,7 +456,8 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     const message = `Payments go through the "${gateway.name}" gateway.`;
     throw badRequest(message, { paymentGateway: [message] });
   }
-  if (!input.cardId && gateway.name === 'test') throw badRequest('Please enter your card details.', { cardId: ['Please enter your card details.'] });
+  if (!input.cardId && gateway.name === 'test')
+    throw badRequest('Please enter your card details.', { cardId: ['Please enter your card details.'] });
 
   // A payment left "processing" by a crash would block this fan forever (one in flight per club): give up on it.
   const stale = await db.query<{ promoCodeId: string | null }>(
@@ -470,7 +482,17 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
         `INSERT INTO payments (user_id, artist_id, idempotency_key, gateway, status, amount_cents, list_price_cents, currency,
                                promo_code_id, card_id)
          VALUES ($1, $2, $3, $4, 'processing', $5, $6, $7, $8, $9) RETURNING id`,
-        [viewer.id, artist.id, idempotencyKey ?? null, gateway.name, amountCents, artist.yearlyPriceCents, artist.currency, promo?.id ?? null, input.cardId ?? null],
+        [
+          viewer.id,
+          artist.id,
+          idempotencyKey ?? null,
+          gateway.name,
+          amountCents,
+          artist.yearlyPriceCents,
+          artist.currency,
+          promo?.id ?? null,
+          input.cardId ?? null,
+        ],
       );
       // The check above is a fast answer, not the guard: another submit's payment may have succeeded since. Once
       // this payment is recorded, any other one still in flight blocks it (payments_in_flight_key) and any that has
@@ -496,7 +518,11 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
 
   let outcome: GatewayOutcome;
   try {
-    const user = await one<{ stripeCustomerId: string | null }>(db, 'SELECT stripe_customer_id AS "stripeCustomerId" FROM users WHERE id = $1', [viewer.id]);
+    const user = await one<{ stripeCustomerId: string | null }>(
+      db,
+      'SELECT stripe_customer_id AS "stripeCustomerId" FROM users WHERE id = $1',
+      [viewer.id],
+    );
     outcome = await ask(pc, () =>
       gateway.subscribe({
         paymentId,
@@ -508,7 +534,13 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
         listPriceCents: artist.yearlyPriceCents,
         currency: artist.currency,
         promo: promo
-          ? { id: promo.id, code: promo.code, percentOff: promo.percentOff, amountOffCents: promo.amountOffCents, stripeCouponId: promo.stripeCouponId }
+          ? {
+              id: promo.id,
+              code: promo.code,
+              percentOff: promo.percentOff,
+              amountOffCents: promo.amountOffCents,
+              stripeCouponId: promo.stripeCouponId,
+            }
           : null,
         returnUrl: withReturn,
         cancelUrl: `${config.publicWebUrl}/${artist.username}/subscribe/payment`,

@@ -205,11 +205,16 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
         const sessionId = payment.gatewayPaymentId;
         const session = await call(() => stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] }));
         const subscription = typeof session.subscription === 'object' ? session.subscription : null;
-        if (session.status === 'complete' && subscription && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')) {
+        if (
+          session.status === 'complete' &&
+          subscription &&
+          (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
+        ) {
           return {
             status: 'succeeded',
             gatewaySubscriptionId: subscription.id,
-            gatewayInvoiceId: typeof subscription.latest_invoice === 'string' ? subscription.latest_invoice : subscription.latest_invoice?.id,
+            gatewayInvoiceId:
+              typeof subscription.latest_invoice === 'string' ? subscription.latest_invoice : subscription.latest_invoice?.id,
             periodEnd: periodEndOf(subscription),
           };
         }
@@ -221,7 +226,10 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
       const subscription = await call(() =>
         stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] }),
       );
-      const outcome = await outcomeOf(subscription, typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id);
+      const outcome = await outcomeOf(
+        subscription,
+        typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id,
+      );
       // The fan came back from authenticating: still needing it means it did not succeed.
       if (outcome.status === 'failed' && outcome.reason === 'card_declined') return { ...outcome, reason: 'authentication_failed' };
       return outcome;

@@ -45,7 +45,11 @@ export const TestCardSchema = z.object({
         .refine(luhnValid, { error: CARD_NUMBER_MESSAGE })
         .refine((value) => value in TEST_CARDS, { error: NOT_A_TEST_CARD }),
     ),
-  expMonth: z.coerce.number({ error: EXPIRY_MESSAGE }).int({ error: EXPIRY_MESSAGE }).min(1, { error: EXPIRY_MESSAGE }).max(12, { error: EXPIRY_MESSAGE }),
+  expMonth: z.coerce
+    .number({ error: EXPIRY_MESSAGE })
+    .int({ error: EXPIRY_MESSAGE })
+    .min(1, { error: EXPIRY_MESSAGE })
+    .max(12, { error: EXPIRY_MESSAGE }),
   expYear: z.coerce
     .number({ error: EXPIRY_MESSAGE })
     .int({ error: EXPIRY_MESSAGE })
@@ -53,7 +57,10 @@ export const TestCardSchema = z.object({
     .max(2200, { error: EXPIRY_MESSAGE })
     // Two digits mean 20xx, as printed on cards.
     .transform((year) => (year < 100 ? 2000 + year : year)),
-  cvc: z.string({ error: CVC_MESSAGE }).trim().regex(/^\d{3,4}$/, { error: CVC_MESSAGE }),
+  cvc: z
+    .string({ error: CVC_MESSAGE })
+    .trim()
+    .regex(/^\d{3,4}$/, { error: CVC_MESSAGE }),
 });
 
 export interface TestCard {
@@ -81,7 +88,14 @@ export async function tokenizeTestCard(db: Db, userId: string, input: unknown): 
     `INSERT INTO test_gateway_cards (id, user_id, brand, last4, exp_month, exp_year, behaviour) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [id, userId, known.brand, card.number.slice(-4), card.expMonth, card.expYear, known.behaviour],
   );
-  return { id, brand: known.brand, last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear, behaviour: known.behaviour };
+  return {
+    id,
+    brand: known.brand,
+    last4: card.number.slice(-4),
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    behaviour: known.behaviour,
+  };
 }
 
 export async function findTestCard(db: Db, cardId: string, userId: string) {
@@ -100,7 +114,10 @@ export function approvalUrl(config: Config, paymentId: string, secret: string) {
   return `${config.publicApiUrl}/payment/test-gateway/authenticate/${encodeURIComponent(paymentId)}?${new URLSearchParams({ secret })}`;
 }
 
-export function createTestGateway(db: Db, config: Config): PaymentGateway & {
+export function createTestGateway(
+  db: Db,
+  config: Config,
+): PaymentGateway & {
   /** A renewal is charged without the fan (off-session): a card that needs authentication fails then. */
   chargeRenewal(cardId: string | null, userId: string): Promise<GatewayOutcome>;
 } {

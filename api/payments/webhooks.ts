@@ -35,7 +35,9 @@ const InvoiceObject = z.looseObject({
   subscription: Reference.nullish(),
   parent: z
     .looseObject({
-      subscription_details: z.looseObject({ subscription: Reference.nullish(), metadata: z.record(z.string(), z.string()).nullish() }).nullish(),
+      subscription_details: z
+        .looseObject({ subscription: Reference.nullish(), metadata: z.record(z.string(), z.string()).nullish() })
+        .nullish(),
     })
     .nullish(),
   lines: z.looseObject({ data: z.array(z.looseObject({ period: z.looseObject({ end: Timestamp.nullish() }).nullish() })) }).nullish(),
@@ -97,7 +99,10 @@ function verify(pc: PaymentsContext, rawBody: string, signature: string | undefi
 
 export async function handleStripeWebhook(pc: PaymentsContext, rawBody: string, signature: string | undefined) {
   const event = verify(pc, rawBody, signature);
-  const fresh = await one(pc.db, 'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);
+  const fresh = await one(pc.db, 'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [
+    event.id,
+    event.type,
+  ]);
   if (!fresh) return { received: true, duplicate: true };
   try {
     if (event.known) await apply(pc, event.known);
@@ -110,7 +115,11 @@ export async function handleStripeWebhook(pc: PaymentsContext, rawBody: string, 
 }
 
 const idOf = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined;
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && 'id' in value
+      ? String((value as { id: unknown }).id)
+      : undefined;
 
 function invoiceSubscriptionId(invoice: Invoice) {
   return idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
@@ -129,7 +138,11 @@ function subscriptionPeriodEnd(subscription: StripeSubscription): Date | undefin
 /** The open first payment behind a Stripe subscription, found by its id or by the paymentId we put in its metadata. */
 async function openPayment(pc: PaymentsContext, subscriptionId: string | undefined, paymentId: string | undefined) {
   if (subscriptionId) {
-    const bySubscription = await one<PaymentRow>(pc.db, `${PAYMENT_SELECT} WHERE p.gateway_subscription_id = $1 AND p.kind = 'subscribe' ORDER BY p.created_at DESC LIMIT 1`, [subscriptionId]);
+    const bySubscription = await one<PaymentRow>(
+      pc.db,
+      `${PAYMENT_SELECT} WHERE p.gateway_subscription_id = $1 AND p.kind = 'subscribe' ORDER BY p.created_at DESC LIMIT 1`,
+      [subscriptionId],
+    );
     if (bySubscription) return bySubscription;
   }
   if (paymentId && /^[0-9a-f-]{36}$/i.test(paymentId)) return one<PaymentRow>(pc.db, `${PAYMENT_SELECT} WHERE p.id = $1`, [paymentId]);
@@ -171,7 +184,16 @@ async function apply(pc: PaymentsContext, event: KnownEvent) {
                                  currency, gateway_subscription_id, gateway_invoice_id, period_end)
            VALUES ($1, $2, $3, 'stripe', 'renewal', 'succeeded', $4, $4, $5, $6, $7, $8)
            ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING RETURNING id`,
-          [subscription.userId, subscription.artistId, subscription.id, Number(object.amount_paid ?? 0), subscription.currency, subscriptionId, object.id, periodEnd ?? null],
+          [
+            subscription.userId,
+            subscription.artistId,
+            subscription.id,
+            Number(object.amount_paid ?? 0),
+            subscription.currency,
+            subscriptionId,
+            object.id,
+            periodEnd ?? null,
+          ],
         );
         if (renewal) await queueMail(pc.jobs, { kind: 'receipt', paymentId: renewal.id }, { key: `receipt:${renewal.id}`, tx });
       });

@@ -20,7 +20,11 @@ export const NewArtistSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
   password: PasswordSchema,
-  name: z.string({ error: NAME_MESSAGE }).trim().min(1, { error: NAME_MESSAGE }).max(100, { error: 'The name must be at most 100 characters' }),
+  name: z
+    .string({ error: NAME_MESSAGE })
+    .trim()
+    .min(1, { error: NAME_MESSAGE })
+    .max(100, { error: 'The name must be at most 100 characters' }),
   yearlyPrice: YearlyPriceSchema,
 });
 

@@ -17,7 +17,15 @@ import { tag } from '../cache/tags.js';
 export const PROFILE_IMAGE_SLOTS = ['avatar', 'cover', 'heroImage', 'headlineImage'] as const;
 export type ProfileImageSlot = (typeof PROFILE_IMAGE_SLOTS)[number];
 
-const mediaId = z.union([z.string().trim().regex(/^[0-9a-f-]{36}$/i, { error: 'Not a media id.' }), z.null()]).optional();
+const mediaId = z
+  .union([
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9a-f-]{36}$/i, { error: 'Not a media id.' }),
+    z.null(),
+  ])
+  .optional();
 const ImagesBody = z.object({ avatar: mediaId, cover: mediaId, heroImage: mediaId, headlineImage: mediaId });
 
 const COLUMN: Record<ProfileImageSlot, string> = {
@@ -48,7 +56,8 @@ export function performerImageRoutes(app: FastifyInstance, services: ContentServ
         continue;
       }
       const media = await findMedia(db, id);
-      if (!media || media.ownerId !== viewer.id) throw badRequest('That image was not found among your uploads.', { [slot]: ['Not found'] });
+      if (!media || media.ownerId !== viewer.id)
+        throw badRequest('That image was not found among your uploads.', { [slot]: ['Not found'] });
       if (media.kind !== 'image') throw badRequest('Please choose an image.', { [slot]: ['Please choose an image.'] });
       values[slot] = `${config.publicApiUrl}${profileImagePath(id)}`;
     }

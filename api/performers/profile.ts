@@ -67,10 +67,20 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
           ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
         [viewer.id, query.limit, query.offset],
       ),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM subscriptions s WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`, [viewer.id]),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM subscriptions s WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`,
+        [viewer.id],
+      ),
     ]);
     return ok({
-      data: rows.map((r) => ({ _id: r.id, username: r.username, name: r.name, avatar: r.avatar, startedAt: new Date(r.startedAt).toISOString(), type: r.type })),
+      data: rows.map((r) => ({
+        _id: r.id,
+        username: r.username,
+        name: r.name,
+        avatar: r.avatar,
+        startedAt: new Date(r.startedAt).toISOString(),
+        type: r.type,
+      })),
       total: total[0]?.total ?? 0,
     });
   });

@@ -43,7 +43,10 @@ const CODE_COLUMNS = `id, code, created_at AS "createdAt", revoked_at AS "revoke
 /** The fan's code for the item, made on first request; a code that collides with another is drawn again. */
 async function codeFor(db: Queryable, itemId: string, userId: string) {
   for (let attempt = 0; ; attempt++) {
-    const existing = await one<CodeRow>(db, `SELECT ${CODE_COLUMNS} FROM presale_codes WHERE item_id = $1 AND user_id = $2`, [itemId, userId]);
+    const existing = await one<CodeRow>(db, `SELECT ${CODE_COLUMNS} FROM presale_codes WHERE item_id = $1 AND user_id = $2`, [
+      itemId,
+      userId,
+    ]);
     if (existing) return existing;
     try {
       const created = await one<CodeRow>(

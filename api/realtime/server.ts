@@ -35,7 +35,6 @@ export interface Realtime {
  * recovers the events it missed.
  */
 export async function createRealtime(httpServer: HttpServer, ctx: ApiContext, redis?: Redis): Promise<Realtime> {
-
   const io = new Server(httpServer, {
     cors: { origin: true, credentials: true },
     transports: ['websocket', 'polling'],

@@ -25,7 +25,9 @@ export function subscriptionManageRoutes(app: FastifyInstance, ctx: ApiContext, 
   app.put<{ Params: { id: string } }>('/subscriptions/:id/auto-renew', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const { autoRenew } = parse(AutoRenewBody, request.body);
-    const row = /^[0-9a-f-]{36}$/i.test(request.params.id) ? await findSubscription(db, 's.id = $1 AND s.user_id = $2', [request.params.id, viewer.id]) : undefined;
+    const row = /^[0-9a-f-]{36}$/i.test(request.params.id)
+      ? await findSubscription(db, 's.id = $1 AND s.user_id = $2', [request.params.id, viewer.id])
+      : undefined;
     if (!row) throw notFound('Subscription not found');
     if (!row.active) throw notFound('This subscription has ended: subscribe again from the artist’s page.');
     if (row.autoRenew !== autoRenew) {

@@ -1,7 +1,17 @@
 import { Menu, MenuButton, MenuHeading, MenuItem, MenuItems, MenuSection, MenuSeparator } from '@headlessui/react';
 import { Link } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { Badge, Detail, logOutClass, LogoutForm, menuLinkClass, panelClass, triggerClass, useAccountLinks, type AccountUser } from './account-menu';
+import {
+  Badge,
+  Detail,
+  logOutClass,
+  LogoutForm,
+  menuLinkClass,
+  panelClass,
+  triggerClass,
+  useAccountLinks,
+  type AccountUser,
+} from './account-menu';
 
 /**
  * The account menu's dropdown (spec §2) with Headless UI: keyboard navigation, Escape, outside clicks and
@@ -29,9 +39,7 @@ export default function AccountMenuDropdown({ user, openOnMount }: { user: Accou
         className={`${panelClass} origin-top-right transition duration-100 ease-out data-[closed]:scale-95 data-[closed]:opacity-0`}
       >
         <MenuSection>
-          <MenuHeading className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wider text-white/70">
-            Account details
-          </MenuHeading>
+          <MenuHeading className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wider text-white/70">Account details</MenuHeading>
           <MenuItem disabled as="div">
             <Detail label="Username">{user.username}</Detail>
           </MenuItem>

@@ -14,15 +14,15 @@ export function useAccountLinks(user: AccountUser) {
   const { artistUsername } = useParams();
   const links: { label: string; to: string }[] = [];
   if (user.artist) links.push({ label: 'Studio', to: `/${user.username}/account` });
-  if (artistUsername && artistUsername !== user.username) links.push({ label: 'Your membership', to: `/${artistUsername}/account#membership-title` });
+  if (artistUsername && artistUsername !== user.username)
+    links.push({ label: 'Your membership', to: `/${artistUsername}/account#membership-title` });
   return links;
 }
 
 export const menuLinkClass =
   'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
 
-export const panelClass =
-  'z-40 w-[250px] rounded-xl bg-navy-light p-1.5 text-white shadow-2xl ring-1 ring-white/15 focus:outline-none';
+export const panelClass = 'z-40 w-[250px] rounded-xl bg-navy-light p-1.5 text-white shadow-2xl ring-1 ring-white/15 focus:outline-none';
 export const logOutClass =
   'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
 

@@ -10,15 +10,7 @@ export type ArtistCardData = Pick<
  * An artist in a list (landing, discover): headline image, avatar, name, subscribers and price. The whole card
  * is one link, named by the artist; the rest is description.
  */
-export function ArtistCard({
-  artist,
-  to,
-  headingLevel = 'h3',
-}: {
-  artist: ArtistCardData;
-  to: string;
-  headingLevel?: 'h2' | 'h3';
-}) {
+export function ArtistCard({ artist, to, headingLevel = 'h3' }: { artist: ArtistCardData; to: string; headingLevel?: 'h2' | 'h3' }) {
   const Heading = headingLevel;
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl bg-navy-light ring-1 ring-white/10 transition hover:ring-accent/70 focus-within:ring-2 focus-within:ring-accent">
@@ -29,10 +21,7 @@ export function ArtistCard({
           loading="lazy"
           className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
         />
-        <div
-          className="absolute inset-0 bg-gradient-to-t from-navy-light via-navy-light/10 to-transparent"
-          aria-hidden="true"
-        />
+        <div className="absolute inset-0 bg-gradient-to-t from-navy-light via-navy-light/10 to-transparent" aria-hidden="true" />
         {artist.subscribed ? (
           <span className="absolute left-3 top-3 rounded-full bg-accent px-2.5 py-1 text-xs font-bold uppercase tracking-wide text-navy">
             Member
@@ -40,12 +29,7 @@ export function ArtistCard({
         ) : null}
       </div>
       <div className="relative -mt-8 flex flex-1 items-end gap-3 px-4 pb-4">
-        <img
-          src={artist.avatarUrl}
-          alt=""
-          loading="lazy"
-          className="h-14 w-14 shrink-0 rounded-full object-cover ring-4 ring-navy-light"
-        />
+        <img src={artist.avatarUrl} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-full object-cover ring-4 ring-navy-light" />
         <div className="min-w-0 flex-1">
           <Heading className="truncate text-lg font-bold text-white">
             <Link to={to} prefetch="intent" className="after:absolute after:inset-0 focus:outline-none">

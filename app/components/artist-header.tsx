@@ -37,9 +37,7 @@ export function ArtistHeader({
           </div>
           {actions ? <div className="relative flex flex-wrap gap-3 pb-1 sm:ml-auto">{actions}</div> : null}
         </div>
-        {artist.bio ? (
-          <p className="mt-6 max-w-3xl whitespace-pre-line text-lg leading-relaxed text-white/85">{artist.bio}</p>
-        ) : null}
+        {artist.bio ? <p className="mt-6 max-w-3xl whitespace-pre-line text-lg leading-relaxed text-white/85">{artist.bio}</p> : null}
       </div>
     </header>
   );

@@ -17,15 +17,8 @@ export function ArtistHero({
 }) {
   return (
     <section aria-labelledby="artist-hero-title" className="relative isolate overflow-hidden">
-      <img
-        src={artist.heroImage}
-        alt=""
-        className="absolute inset-0 -z-20 h-full w-full scale-110 object-cover opacity-30 blur-3xl"
-      />
-      <div
-        className="absolute inset-0 -z-10 bg-gradient-to-b from-navy-dark/40 via-navy-dark/70 to-navy-dark"
-        aria-hidden="true"
-      />
+      <img src={artist.heroImage} alt="" className="absolute inset-0 -z-20 h-full w-full scale-110 object-cover opacity-30 blur-3xl" />
+      <div className="absolute inset-0 -z-10 bg-gradient-to-b from-navy-dark/40 via-navy-dark/70 to-navy-dark" aria-hidden="true" />
       <div className="mx-auto grid max-w-6xl items-center gap-6 pb-12 sm:gap-10 sm:px-6 sm:pt-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.15fr)] lg:gap-14 lg:py-20">
         <div className="lg:order-2">
           <img
@@ -39,10 +32,7 @@ export function ArtistHero({
             <img src={artist.avatarUrl} alt="" className="h-12 w-12 rounded-full object-cover ring-2 ring-accent" />
             {eyebrow ? <p className="text-sm font-semibold uppercase tracking-widest text-accent">{eyebrow}</p> : null}
           </div>
-          <h1
-            id="artist-hero-title"
-            className="mt-4 text-4xl font-extrabold leading-tight tracking-tight text-white sm:text-6xl"
-          >
+          <h1 id="artist-hero-title" className="mt-4 text-4xl font-extrabold leading-tight tracking-tight text-white sm:text-6xl">
             {artist.name}
           </h1>
           {children}

@@ -13,7 +13,15 @@ export type ArtistSection = (typeof SECTIONS)[number]['key'];
  * The fan club's sections, as tabs under the artist header and atop each list page. The fan moves between them all
  * the time, so a tab fetches its page's data and code as it is hovered or focused (prefetch="intent").
  */
-export function ArtistNav({ artistUsername, current, className = '' }: { artistUsername: string; current: ArtistSection; className?: string }) {
+export function ArtistNav({
+  artistUsername,
+  current,
+  className = '',
+}: {
+  artistUsername: string;
+  current: ArtistSection;
+  className?: string;
+}) {
   return (
     <nav aria-label="Fan club" className={`mx-auto mt-8 max-w-6xl px-4 sm:px-6 ${className}`}>
       <ul className="-mx-1 flex gap-1 overflow-x-auto border-b border-white/15">

@@ -30,7 +30,14 @@ export function CollectionList({
                 className="h-full w-full object-cover"
               />
             ) : (
-              <svg viewBox="0 0 24 24" aria-hidden="true" className="h-8 w-8 text-accent/80" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <svg
+                viewBox="0 0 24 24"
+                aria-hidden="true"
+                className="h-8 w-8 text-accent/80"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+              >
                 <path d="M4 7h16M6 4h12M3 10h18v10H3z" strokeLinejoin="round" />
               </svg>
             )}

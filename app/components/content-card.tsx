@@ -70,7 +70,9 @@ export function TypeLabel({ children }: { children: ReactNode }) {
 export function wideImageSources(image: CardImage) {
   const large = image.largeUrl ?? null;
   const srcSet =
-    image.thumbnailUrl && large && image.width ? `${image.thumbnailUrl} ${THUMB_WIDTH}w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w` : undefined;
+    image.thumbnailUrl && large && image.width
+      ? `${image.thumbnailUrl} ${THUMB_WIDTH}w, ${large} ${Math.min(image.width, LARGE_WIDTH)}w`
+      : undefined;
   return { src: large ?? image.url, srcSet, sizes: srcSet ? '(min-width: 768px) 720px, 100vw' : undefined };
 }
 
@@ -83,7 +85,14 @@ export function MediaGlyph({ kind, className = 'h-10 w-10' }: { kind: ContentIte
     post: 'M5 4h14v16H5zM8 8h8M8 12h8M8 16h5',
   };
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className={`${className} text-accent/80`} fill="none" stroke="currentColor" strokeWidth="1.6">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className={`${className} text-accent/80`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
       <path d={paths[kind]} strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
@@ -194,7 +203,9 @@ export function PostCard({
             to={`${href}#comments`}
             className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
           >
-            {item.stats.comments === 0 ? 'Read and comment' : `${item.stats.comments} ${item.stats.comments === 1 ? 'comment' : 'comments'}`}
+            {item.stats.comments === 0
+              ? 'Read and comment'
+              : `${item.stats.comments} ${item.stats.comments === 1 ? 'comment' : 'comments'}`}
             <span className="sr-only">: {item.title}</span>
           </Link>
         </p>
@@ -231,9 +242,7 @@ export function VaultGrid({
 }
 
 export function EmptyNote({ children }: { children: ReactNode }) {
-  return (
-    <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center text-lg text-white/85">{children}</div>
-  );
+  return <div className="rounded-2xl border border-dashed border-white/25 px-6 py-12 text-center text-lg text-white/85">{children}</div>;
 }
 
 /** Previous and next page links over an offset, with where the fan is. Plain links: they work without JavaScript. */

@@ -15,7 +15,8 @@ export function backTarget(notFound: boolean, artistUsername?: string) {
   return !notFound && artistUsername ? `/${encodeURIComponent(artistUsername)}` : '/';
 }
 
-const linkClass = 'font-semibold text-accent underline underline-offset-4 hover:no-underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent rounded';
+const linkClass =
+  'font-semibold text-accent underline underline-offset-4 hover:no-underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent rounded';
 
 /**
  * The not-found and generic error page (spec §2, §8). Its top bar carries only the back button (the user badge

@@ -26,9 +26,7 @@ export function FormPage({
       {aside}
       <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{title}</h1>
       {intro ? <div className="mt-3 text-base leading-relaxed text-white/80 sm:text-lg">{intro}</div> : null}
-      <div className="mt-8 rounded-2xl bg-navy-light p-5 shadow-xl shadow-black/20 ring-1 ring-white/10 sm:p-8">
-        {children}
-      </div>
+      <div className="mt-8 rounded-2xl bg-navy-light p-5 shadow-xl shadow-black/20 ring-1 ring-white/10 sm:p-8">{children}</div>
       {footer ? <div className="mt-6 text-center text-base text-white/80">{footer}</div> : null}
     </div>
   );

@@ -104,10 +104,18 @@ export function ConversationList({
             to={conversationHref(viewer, conversation)}
             className="flex items-center gap-4 px-4 py-4 hover:bg-white/5 focus:outline-none focus-visible:bg-white/10 sm:px-6"
           >
-            <img src={conversation.recipient.avatarUrl} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded-full object-cover" />
+            <img
+              src={conversation.recipient.avatarUrl}
+              alt=""
+              width={48}
+              height={48}
+              className="h-12 w-12 shrink-0 rounded-full object-cover"
+            />
             <div className="min-w-0 flex-1">
               <div className="flex items-baseline justify-between gap-3">
-                <p className={`truncate text-base ${conversation.numUnreadMessages ? 'font-bold text-white' : 'font-semibold text-white/90'}`}>
+                <p
+                  className={`truncate text-base ${conversation.numUnreadMessages ? 'font-bold text-white' : 'font-semibold text-white/90'}`}
+                >
                   {conversation.recipient.name || conversation.recipient.username}
                 </p>
                 {conversation.lastMessage ? (

@@ -95,9 +95,7 @@ export function AttachedFileField({
           attached ? (
             <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg bg-white/5 p-3">
               {shown?.kind === 'image' ? <img src={shown.url} alt="" className="h-16 w-16 rounded-md object-cover" /> : null}
-              {shown?.kind === 'audio' ? (
-                <audio src={shown.url} controls preload="none" className="max-w-full" />
-              ) : null}
+              {shown?.kind === 'audio' ? <audio src={shown.url} controls preload="none" className="max-w-full" /> : null}
               <p className="min-w-0 flex-1 text-sm text-white/85">
                 <span className="font-semibold text-white">Attached:</span> {keptName.initialValue || 'the current file'}. Choose a file to
                 replace it.

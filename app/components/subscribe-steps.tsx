@@ -11,11 +11,7 @@ export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; cl
           <li key={label} className="flex items-center gap-3" aria-current={active ? 'step' : undefined}>
             <span
               className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
-                active
-                  ? 'bg-accent text-navy'
-                  : done
-                  ? 'bg-white/80 text-navy'
-                  : 'bg-white/10 text-white/80 ring-1 ring-white/30'
+                active ? 'bg-accent text-navy' : done ? 'bg-white/80 text-navy' : 'bg-white/10 text-white/80 ring-1 ring-white/30'
               }`}
               aria-hidden="true"
             >

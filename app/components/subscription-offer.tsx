@@ -33,15 +33,7 @@ export function PriceFigure({ artist }: { artist: Pick<Artist, 'yearlyPrice' | '
 }
 
 /** The yellow call to action as a link (the join and subscribe steps are plain navigations, no form). */
-export function CtaLink({
-  to,
-  children,
-  className = '',
-}: {
-  to: string;
-  children: React.ReactNode;
-  className?: string;
-}) {
+export function CtaLink({ to, children, className = '' }: { to: string; children: React.ReactNode; className?: string }) {
   return (
     <Link
       to={to}

@@ -38,10 +38,7 @@ export function TopBar({
   return (
     <TopBarFrame
       start={
-        <Link
-          to={user ? '/discover' : '/'}
-          className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-        >
+        <Link to={user ? '/discover' : '/'} className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
           <Logo className="h-7" />
         </Link>
       }
@@ -83,7 +80,12 @@ export function LoginTrigger() {
   // A link inside the dialog ("Forgot your password") navigates away: the dialog closes with it.
   useEffect(() => setOpen(false), [location.key]);
 
-  if (!hydrated) return <a href={loginHref(location.pathname + location.search, artistUsername)} className={triggerClass}>Log in</a>;
+  if (!hydrated)
+    return (
+      <a href={loginHref(location.pathname + location.search, artistUsername)} className={triggerClass}>
+        Log in
+      </a>
+    );
   return (
     <>
       <button

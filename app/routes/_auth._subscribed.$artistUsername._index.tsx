@@ -90,13 +90,7 @@ export default function ArtistHome() {
                 A welcome from {artist.name}
               </h2>
               <div className="mt-4 overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
-                <video
-                  controls
-                  preload="none"
-                  poster={artist.headlineImage}
-                  className="aspect-video w-full"
-                  src={artist.welcomeVideoUrl}
-                >
+                <video controls preload="none" poster={artist.headlineImage} className="aspect-video w-full" src={artist.welcomeVideoUrl}>
                   <a href={artist.welcomeVideoUrl}>Download the welcome video</a>
                 </video>
               </div>
@@ -119,11 +113,7 @@ export default function ArtistHome() {
                 posts.data.map((item) => (
                   <PostCard key={item._id} artistUsername={artist.username} item={item} from="home">
                     {item.poll ? (
-                      <PollCard
-                        poll={item.poll}
-                        itemId={item._id}
-                        errors={intentErrors(result, 'vote', item.poll._id)('answerId')}
-                      />
+                      <PollCard poll={item.poll} itemId={item._id} errors={intentErrors(result, 'vote', item.poll._id)('answerId')} />
                     ) : null}
                   </PostCard>
                 ))
@@ -193,4 +183,3 @@ export default function ArtistHome() {
     </div>
   );
 }
-

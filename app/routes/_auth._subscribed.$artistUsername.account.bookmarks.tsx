@@ -47,7 +47,13 @@ export default function Bookmarks() {
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Your bookmarks</h1>
       <p className="mt-4 max-w-3xl text-lg text-white/85">What you saved from {artist.name}, the latest first.</p>
       <div className="mt-8">
-        <FilterBar basePath={basePath} all={BOOKMARK_FILTERS} labels={BOOKMARK_FILTER_LABELS} state={{ filters, sort }} label="Categories" />
+        <FilterBar
+          basePath={basePath}
+          all={BOOKMARK_FILTERS}
+          labels={BOOKMARK_FILTER_LABELS}
+          state={{ filters, sort }}
+          label="Categories"
+        />
       </div>
       <section aria-labelledby="bookmarks-title" className="mt-8">
         <h2 id="bookmarks-title" className="sr-only">

@@ -113,8 +113,11 @@ function EmptyInbox({ artistView, artistUsername }: { artistView: boolean; artis
       <p className="text-xl font-semibold text-white">No messages yet</p>
       {artistView ? (
         <p className="mt-2 text-base text-white/80">
-          When your members write to you, their conversations appear here. To write first, use Message beside a subscriber
-          on <Link to={`/${artistUsername}/account`} className="underline">your account page</Link>.
+          When your members write to you, their conversations appear here. To write first, use Message beside a subscriber on{' '}
+          <Link to={`/${artistUsername}/account`} className="underline">
+            your account page
+          </Link>
+          .
         </p>
       ) : (
         <StartConversation artistUsername={artistUsername} />
@@ -134,9 +137,12 @@ function StartConversation({ artistUsername }: { artistUsername: string }) {
         </StartConversationForm>
       </div>
       <p className="mt-4 text-sm text-white/70">
-        Or <Link to="/discover" className="underline">go back to your artists</Link>.
+        Or{' '}
+        <Link to="/discover" className="underline">
+          go back to your artists
+        </Link>
+        .
       </p>
     </>
   );
 }
-

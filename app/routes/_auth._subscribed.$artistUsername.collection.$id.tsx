@@ -7,7 +7,9 @@ import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder 
 import { apiFor } from '~/utils/api.server';
 import { getCollection, toCardPage } from '~/utils/content.server';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.collection.title} | Stagedoor` : 'Collection | Stagedoor' },
+];
 
 /**
  * /{artist}/collection/{id}?from&filters&sort (spec §2): a collection's header and its items, in the artist's
@@ -22,7 +24,12 @@ export async function loader(args: LoaderFunctionArgs) {
   // No sort keeps the artist's order; asc and desc order by publish time.
   const sort: SortOrder | undefined = sortParam === 'asc' || sortParam === 'desc' ? sortParam : undefined;
   const offset = readOffset(search);
-  const { items, types, ...collection } = await getCollection(apiFor(args), params.id ?? '', { types: filters, sort, offset, limit: VAULT_PAGE_SIZE });
+  const { items, types, ...collection } = await getCollection(apiFor(args), params.id ?? '', {
+    types: filters,
+    sort,
+    offset,
+    limit: VAULT_PAGE_SIZE,
+  });
   return {
     collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) },
     // Only the categories the collection holds (two demos do not need thirteen chips), and any the link chose.

@@ -55,9 +55,7 @@ export default function Posts() {
       <ArtistNav artistUsername={artist.username} current="posts" className="!mt-0 !px-0" />
       <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Posts</h1>
-      {artist.postsPageIntroduction ? (
-        <p className="mt-4 text-lg leading-relaxed text-white/85">{artist.postsPageIntroduction}</p>
-      ) : null}
+      {artist.postsPageIntroduction ? <p className="mt-4 text-lg leading-relaxed text-white/85">{artist.postsPageIntroduction}</p> : null}
       <div className="mt-8">
         <FilterBar basePath={basePath} all={POSTS_FILTERS} labels={FILTER_LABELS} state={{ filters, sort }} label="Post types" />
       </div>
@@ -70,11 +68,7 @@ export default function Posts() {
             {items.data.map((item) => (
               <PostCard key={item._id} artistUsername={artist.username} item={item} from="posts">
                 {item.poll ? (
-                  <PollCard
-                    poll={item.poll}
-                    itemId={item._id}
-                    errors={intentErrors(result, 'vote', item.poll._id)('answerId')}
-                  />
+                  <PollCard poll={item.poll} itemId={item._id} errors={intentErrors(result, 'vote', item.poll._id)('answerId')} />
                 ) : null}
               </PostCard>
             ))}

@@ -22,9 +22,24 @@ export { skipAfterMessageActions as shouldRevalidate } from '~/utils/revalidatio
  * every page of the club heavier, since loader data is written into the page again for hydration.
  */
 function pageArtist(artist: Artist) {
-  const { id, name, username, bio, avatarUrl, coverUrl, heroImage, headlineImage, headlineImageAltText, subscribers, welcomeVideoUrl } = artist;
+  const { id, name, username, bio, avatarUrl, coverUrl, heroImage, headlineImage, headlineImageAltText, subscribers, welcomeVideoUrl } =
+    artist;
   const { vaultPageIntroduction, postsPageIntroduction } = artist;
-  return { id, name, username, bio, avatarUrl, coverUrl, heroImage, headlineImage, headlineImageAltText, subscribers, welcomeVideoUrl, vaultPageIntroduction, postsPageIntroduction };
+  return {
+    id,
+    name,
+    username,
+    bio,
+    avatarUrl,
+    coverUrl,
+    heroImage,
+    headlineImage,
+    headlineImageAltText,
+    subscribers,
+    welcomeVideoUrl,
+    vaultPageIntroduction,
+    postsPageIntroduction,
+  };
 }
 
 export default function SubscribedLayout() {

@@ -122,9 +122,7 @@ export default function Discover() {
                 : 'No artists yet.'
               : `${q ? `Artists matching “${q}”` : 'All artists'}: ${first}–${last} of ${total}`}
           </p>
-          {results.length ? (
-            <ArtistGrid artists={results} />
-          ) : null}
+          {results.length ? <ArtistGrid artists={results} /> : null}
           {total > PAGE_SIZE ? (
             <nav aria-label="Search result pages" className="mt-8 flex items-center justify-between gap-4">
               {offset > 0 ? (

@@ -48,12 +48,7 @@ export default function JoinLanding() {
       <section aria-labelledby="offer-title" className="mx-auto max-w-6xl px-4 pb-16 pt-6 sm:px-6 sm:pb-20 lg:pt-4">
         <div className="grid items-start gap-10 lg:grid-cols-2 lg:gap-16">
           <div className="overflow-hidden rounded-3xl bg-navy-light ring-1 ring-white/10">
-            <img
-              src={artist.headlineImage}
-              alt={artist.headlineImageAltText}
-              loading="lazy"
-              className="aspect-[4/3] w-full object-cover"
-            />
+            <img src={artist.headlineImage} alt={artist.headlineImageAltText} loading="lazy" className="aspect-[4/3] w-full object-cover" />
           </div>
           <div>
             <h2 id="offer-title" className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">

@@ -39,30 +39,19 @@ export default function Subscribe() {
 
       <div className="mx-auto max-w-5xl px-4 pb-16 pt-10 sm:px-6 sm:pt-16">
         <div className="flex items-center gap-4">
-          <img
-            src={artist.avatarUrl}
-            alt=""
-            className="h-16 w-16 rounded-full object-cover ring-2 ring-accent sm:h-20 sm:w-20"
-          />
+          <img src={artist.avatarUrl} alt="" className="h-16 w-16 rounded-full object-cover ring-2 ring-accent sm:h-20 sm:w-20" />
           <div>
             <p className="text-sm font-semibold uppercase tracking-widest text-accent">Official fan club</p>
             <p className="text-base text-white/80">{subscriberCount(artist.subscribers)}</p>
           </div>
         </div>
-        <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">
-          Join {artist.name}’s fan club
-        </h1>
+        <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Join {artist.name}’s fan club</h1>
         {artist.headlineOfferDescription ? (
-          <p className="mt-4 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">
-            {artist.headlineOfferDescription}
-          </p>
+          <p className="mt-4 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">{artist.headlineOfferDescription}</p>
         ) : null}
 
         <div className="mt-10 grid gap-8 lg:grid-cols-[1fr_24rem]">
-          <section
-            aria-labelledby="next-title"
-            className="h-fit rounded-2xl bg-navy-light p-6 ring-1 ring-accent/40 sm:p-8 lg:order-2"
-          >
+          <section aria-labelledby="next-title" className="h-fit rounded-2xl bg-navy-light p-6 ring-1 ring-accent/40 sm:p-8 lg:order-2">
             <h2 id="next-title" className="sr-only">
               Next step
             </h2>
@@ -87,10 +76,7 @@ export default function Subscribe() {
             )}
           </section>
 
-          <section
-            aria-labelledby="perks-title"
-            className="rounded-2xl bg-navy-light/80 p-6 ring-1 ring-white/10 sm:p-8 lg:order-1"
-          >
+          <section aria-labelledby="perks-title" className="rounded-2xl bg-navy-light/80 p-6 ring-1 ring-white/10 sm:p-8 lg:order-1">
             <h2 id="perks-title" className="text-2xl font-bold text-white">
               Your membership includes
             </h2>

@@ -11,8 +11,7 @@ export const meta: MetaFunction = () => [
   { title: 'Stagedoor: fan clubs for artists and the fans who love them' },
   {
     name: 'description',
-    content:
-      'Join your favourite artist’s fan club for unreleased demos, voice notes, sessions, presales and messages.',
+    content: 'Join your favourite artist’s fan club for unreleased demos, voice notes, sessions, presales and messages.',
   },
 ];
 
@@ -69,8 +68,8 @@ export default function Landing() {
               Get closer to the artists you love.
             </h1>
             <p className="mt-6 max-w-2xl text-lg leading-relaxed text-white/80 sm:text-xl">
-              Stagedoor is the official fan club of your favourite artists. Join once a year for unreleased demos, voice
-              notes, sessions, ticket presales and a direct line to the artist.
+              Stagedoor is the official fan club of your favourite artists. Join once a year for unreleased demos, voice notes, sessions,
+              ticket presales and a direct line to the artist.
             </p>
             <div className="mt-10 flex flex-col gap-4 sm:flex-row sm:items-center">
               <CtaLink to="#artists">Find your artist</CtaLink>
@@ -89,11 +88,7 @@ export default function Landing() {
         </div>
       </section>
 
-      <section
-        id="artists"
-        aria-labelledby="artists-title"
-        className="mx-auto max-w-6xl scroll-mt-20 px-4 py-14 sm:px-6 sm:py-20"
-      >
+      <section id="artists" aria-labelledby="artists-title" className="mx-auto max-w-6xl scroll-mt-20 px-4 py-14 sm:px-6 sm:py-20">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <h2 id="artists-title" className="text-2xl font-bold text-white sm:text-3xl">
             Featured artists
@@ -141,11 +136,7 @@ export default function Landing() {
 /** Decorative: the featured artists' hero images, fanned out beside the headline on wide screens. */
 function HeroCollage({ images }: { images: string[] }) {
   if (images.length === 0) return null;
-  const placements = [
-    'left-0 top-6 w-[78%] -rotate-6',
-    'right-0 top-0 w-[70%] rotate-3',
-    'left-[12%] bottom-0 w-[76%] rotate-1',
-  ];
+  const placements = ['left-0 top-6 w-[78%] -rotate-6', 'right-0 top-0 w-[70%] rotate-3', 'left-[12%] bottom-0 w-[76%] rotate-1'];
   return (
     <div className="relative hidden aspect-square lg:block" aria-hidden="true">
       {images.map((src, index) => (

@@ -85,21 +85,12 @@ export default function LoginPage() {
             : 'Welcome back. Log in to catch up with the artists you follow.'}
         </p>
         {pwResetSuccess ? (
-          <p
-            role="status"
-            className="mt-6 rounded-lg border border-emerald-400/50 bg-emerald-500/15 px-3 py-2.5 text-sm text-emerald-100"
-          >
+          <p role="status" className="mt-6 rounded-lg border border-emerald-400/50 bg-emerald-500/15 px-3 py-2.5 text-sm text-emerald-100">
             Your password has been reset. Log in with your new password.
           </p>
         ) : null}
         <div className="mt-8 rounded-2xl bg-navy-light/60 p-5 ring-1 ring-white/10 sm:p-7">
-          <LoginForm
-            id="login-page"
-            lastResult={actionData}
-            pending={pending}
-            artist={artist?.username}
-            hidden={{ redirectTo: next }}
-          />
+          <LoginForm id="login-page" lastResult={actionData} pending={pending} artist={artist?.username} hidden={{ redirectTo: next }} />
         </div>
         {artist ? (
           <p className="mt-6 text-center text-sm text-white/75">

@@ -16,17 +16,11 @@ export default function ResetRequestSuccess() {
     <FormPage
       title="Check your inbox"
       intro={
-        <p>
-          If an account uses that email address, we’ve sent it a link to choose a new password. The link works once, for
-          one hour.
-        </p>
+        <p>If an account uses that email address, we’ve sent it a link to choose a new password. The link works once, for one hour.</p>
       }
     >
       <div className="space-y-4 text-base text-white/85">
-        <div
-          className="flex h-14 w-14 items-center justify-center rounded-full bg-accent/15 text-accent"
-          aria-hidden="true"
-        >
+        <div className="flex h-14 w-14 items-center justify-center rounded-full bg-accent/15 text-accent" aria-hidden="true">
           <svg
             viewBox="0 0 24 24"
             className="h-7 w-7"

@@ -7,5 +7,5 @@ import type { SubmissionResult } from '@conform-to/react';
 export function intentErrors(result: SubmissionResult<string[]> | undefined, intent: string, target?: string) {
   const sent = result?.initialValue;
   const mine = sent?.intent === intent && (target === undefined || sent.itemId === target || sent.pollId === target);
-  return (field: string) => (mine ? result?.error?.[field] ?? undefined : undefined);
+  return (field: string) => (mine ? (result?.error?.[field] ?? undefined) : undefined);
 }

@@ -1,8 +1,7 @@
 import { isHttpError, type ApiClient } from './api.server';
 
 /** Spec §8: what a failed log-in tells the user. */
-export const LOGIN_INCORRECT_DETAILS =
-  'The details you entered are incorrect. Please check your email and password and try again.';
+export const LOGIN_INCORRECT_DETAILS = 'The details you entered are incorrect. Please check your email and password and try again.';
 export const LOGIN_TECHNICAL_DIFFICULTIES = "Sorry, we're currently experiencing technical difficulties. Please try again later.";
 
 export type LoginOutcome = { ok: true; token: string } | { ok: false; status: number; message: string };

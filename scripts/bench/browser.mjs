@@ -69,7 +69,8 @@ export async function loadPage(browser, url, { token, saveData = false, throttle
     extraHTTPHeaders: saveData ? { 'Save-Data': 'on' } : {},
   });
   try {
-    if (token) await context.addCookies([{ name: 'stagedoor', value: token, url: new URL(url).origin, httpOnly: true, sameSite: 'Strict' }]);
+    if (token)
+      await context.addCookies([{ name: 'stagedoor', value: token, url: new URL(url).origin, httpOnly: true, sameSite: 'Strict' }]);
     const page = await context.newPage();
     if (metrics) await page.addInitScript(METRICS_SCRIPT);
     const cdp = await context.newCDPSession(page);

@@ -16,7 +16,8 @@ export function writeDocs(results) {
   const parts = results.args.only ?? PARTS;
   const options = [
     `parts: ${parts.join(', ')}`,
-    parts.includes('throughput') && `autocannon ${results.args.duration} s per run at ${results.args.connections.join(' and ')} connections`,
+    parts.includes('throughput') &&
+      `autocannon ${results.args.duration} s per run at ${results.args.connections.join(' and ')} connections`,
     parts.includes('realtime') && `${results.args.clients} realtime clients`,
     parts.includes('paint') && `${results.args.loads} cold loads per page for paint`,
     parts.includes('load') && `load for ${results.args.loadDuration} s`,
@@ -29,7 +30,9 @@ export function writeDocs(results) {
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGb.toFixed(0)} GB, Node ${m.node}; load average at start ` +
       `${m.loadavg.map((v) => v.toFixed(2)).join(' / ')}, at the end ${results.loadEnd.map((v) => v.toFixed(2)).join(' / ')} (1/5/15 min). ` +
       `Run took ${((results.finished - results.began) / 1000).toFixed(0)} s (${options.join('; ')}); per part: ` +
-      `${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}.`,
+      `${Object.entries(results.timings)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} s`)
+        .join(', ')}.`,
     ...results.notes.map((n) => `\n${n}`),
     '',
     `**Result: ${count('miss')} budget(s) missed, ${count('ok')} held, ${count('n/a')} not applicable** (a page not built yet, ` +

@@ -68,7 +68,16 @@ export async function buildFloor() {
         type: 'module',
         sideEffects: false,
         // The compiler reads the runtime from here; the versions are the app's.
-        dependencies: pick(pkg.dependencies, ['@remix-run/express', '@remix-run/node', '@remix-run/react', 'compression', 'express', 'isbot', 'react', 'react-dom']),
+        dependencies: pick(pkg.dependencies, [
+          '@remix-run/express',
+          '@remix-run/node',
+          '@remix-run/react',
+          'compression',
+          'express',
+          'isbot',
+          'react',
+          'react-dom',
+        ]),
         devDependencies: pick(pkg.devDependencies, ['@remix-run/dev', 'tailwindcss', 'typescript']),
       },
       null,

@@ -36,7 +36,14 @@ const ports = {
   floorHttp: args.webPort + 2,
   inspect: args.apiPort + 10,
 };
-const results = { args, began, machine: { cpu: machine(), cores: os.cpus().length, memGb: os.totalmem() / 2 ** 30, node: process.version, loadavg: os.loadavg() }, tables: [], checks: [], notes: [] };
+const results = {
+  args,
+  began,
+  machine: { cpu: machine(), cores: os.cpus().length, memGb: os.totalmem() / 2 ** 30, node: process.version, loadavg: os.loadavg() },
+  tables: [],
+  checks: [],
+  notes: [],
+};
 results.timings = {};
 // A part that throws is reported (a missed check and a note) and the run goes on with the other parts.
 const timed = async (name, fn) => {
@@ -55,12 +62,17 @@ const timed = async (name, fn) => {
 };
 const cleanups = [];
 const cleanup = async () => {
-  while (cleanups.length) await cleanups.pop()().catch((error) => console.error(`cleanup: ${error.message}`));
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch((error) => console.error(`cleanup: ${error.message}`));
 };
 process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
 
 try {
-  console.log(`Stagedoor bench: ${[...parts].join(', ')}${parts.has('throughput') ? ` (${args.duration} s per run)` : ''}${parts.has('load') ? ` (load ${args.loadDuration} s)` : ''}; logs in ${logDir}`);
+  console.log(
+    `Stagedoor bench: ${[...parts].join(', ')}${parts.has('throughput') ? ` (${args.duration} s per run)` : ''}${parts.has('load') ? ` (load ${args.loadDuration} s)` : ''}; logs in ${logDir}`,
+  );
   // The floors are what weight, paint and throughput compare against; realtime and load have absolute budgets.
   let floor = null;
   if (parts.has('weight') || parts.has('paint') || parts.has('throughput')) {
@@ -77,14 +89,19 @@ try {
   const databases = [];
   if (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p))) databases.push({ db: 'pglite' });
   if (args.pg && onPg) databases.push({ db: 'pg', pgUrl: args.pg });
-  else if (onPg) results.notes.push('PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run, and realtime and load ran on PGlite.');
+  else if (onPg)
+    results.notes.push(
+      'PostgreSQL was not available (no TEST_DATABASE_URL or --pg): the PostgreSQL budgets are not applicable in this run, and realtime and load ran on PGlite.',
+    );
   const throughput = { floor: [], db: [] };
   const memory = [];
   const realtime = [];
 
   for (let i = 0; i < databases.length; i++) {
     const { db, pgUrl } = databases[i];
-    console.log(`app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`);
+    console.log(
+      `app: starting the production build on ${db === 'pg' ? 'PostgreSQL (a fresh database)' : 'PGlite (a fresh data directory)'} …`,
+    );
     let app;
     try {
       app = await startApp({ db, pgUrl, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir });
@@ -92,7 +109,9 @@ try {
       if (db !== 'pg') throw error;
       // PostgreSQL is optional: without it the PostgreSQL budgets are not applicable, as without --pg.
       console.error(`app: could not start on PostgreSQL (${error.message.split('\n')[0]}); going on without it`);
-      results.notes.push(`PostgreSQL could not be used (${error.message.split('\n')[0]}): the PostgreSQL budgets are not applicable in this run.`);
+      results.notes.push(
+        `PostgreSQL could not be used (${error.message.split('\n')[0]}): the PostgreSQL budgets are not applicable in this run.`,
+      );
       databases.pop();
       // Without PostgreSQL the parts that wanted it run on PGlite.
       if (!databases.length) {
@@ -125,8 +144,12 @@ try {
         }
       }
       if (parts.has('paint')) {
-        console.log(`paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`);
-        const paint = await timed('paint', () => measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g }));
+        console.log(
+          `paint: ${args.loads} cold loads per page on Slow 4G${args.slow3g.length ? ` and (${args.slow3g.join(', ')}) Slow 3G` : ''} …`,
+        );
+        const paint = await timed('paint', () =>
+          measurePaint({ browser, app, floor, routes, fixtures, loads: args.loads, slow3g: args.slow3g }),
+        );
         if (paint) {
           results.tables.push(paintTable(paint));
           results.checks.push(...paint.checks);
@@ -140,7 +163,15 @@ try {
       // The floors are measured again next to each database's runs: the machine's load changes over minutes, and a
       // ratio should compare figures taken under the same load.
       console.log(`throughput: floors (next to the ${app.label} runs) …`);
-      const floorRuns = (await timed('throughput', () => measureTargets(floorTargets(floor), { connections: args.connections, duration: args.duration, label: `floor (${app.label})`, warmup: true }))) ?? [];
+      const floorRuns =
+        (await timed('throughput', () =>
+          measureTargets(floorTargets(floor), {
+            connections: args.connections,
+            duration: args.duration,
+            label: `floor (${app.label})`,
+            warmup: true,
+          }),
+        )) ?? [];
       for (const r of floorRuns) r.forLabel = app.label;
       throughput.floor.push(...floorRuns);
       console.log(`throughput: ${app.label} …`);
@@ -149,7 +180,11 @@ try {
         for (let i = 0; i < 20; i++) await (await fetch(t.url, { headers: t.headers })).arrayBuffer();
       }
       mem.warm = await memorySample(app);
-      throughput.db.push(...((await timed('throughput', () => measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }))) ?? []));
+      throughput.db.push(
+        ...((await timed('throughput', () =>
+          measureTargets([...targets.ssr, ...targets.api], { connections: args.connections, duration: args.duration, label: app.label }),
+        )) ?? []),
+      );
       mem.after = await memorySample(app);
     }
 
@@ -171,7 +206,8 @@ try {
         results.load = load;
         results.tables.push(load.table);
         results.checks.push(...load.checks);
-        if (app.db !== 'pg') results.notes.push('The load part ran on PGlite: PostgreSQL was not available, and production runs on PostgreSQL.');
+        if (app.db !== 'pg')
+          results.notes.push('The load part ran on PGlite: PostgreSQL was not available, and production runs on PostgreSQL.');
       }
     }
     await stopApp();
@@ -192,7 +228,9 @@ try {
     if (!args.pg) results.notes.push('The fan-out part needs PostgreSQL (TEST_DATABASE_URL or --pg): not run.');
     else {
       console.log('fanout: one post to 10,000 subscribers through a local SMTP server …');
-      const fanout = await timed('fanout', () => measureFanout({ pgUrl: args.pg, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir }));
+      const fanout = await timed('fanout', () =>
+        measureFanout({ pgUrl: args.pg, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir }),
+      );
       if (fanout) {
         const report = fanoutReport(fanout);
         results.tables.push(report.table);
@@ -212,7 +250,11 @@ printTable(budgetTable(results.checks));
 const missed = results.checks.filter((c) => c.status === 'miss');
 results.finished = new Date();
 results.loadEnd = os.loadavg();
-console.log(`\ntime per part (s): ${Object.entries(results.timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+console.log(
+  `\ntime per part (s): ${Object.entries(results.timings)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(', ')}`,
+);
 if (args.docs) {
   writeDocs(results);
   console.log('\nwrote docs/benchmarks.md');

@@ -39,7 +39,21 @@ const HELP = `node scripts/bench/index.mjs [options]
   --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
 `;
 
-const WITH_VALUE = new Set(['only', 'duration', 'connections', 'clients', 'rate', 'load-duration', 'load-warmup', 'loads', 'pg', 'web-port', 'api-port', 'slow3g', 'json']);
+const WITH_VALUE = new Set([
+  'only',
+  'duration',
+  'connections',
+  'clients',
+  'rate',
+  'load-duration',
+  'load-warmup',
+  'loads',
+  'pg',
+  'web-port',
+  'api-port',
+  'slow3g',
+  'json',
+]);
 
 export function parseArgs(argv) {
   const args = {

@@ -44,7 +44,11 @@ export async function prepareLoadFans(app, fixtures, count) {
       headers: { 'x-forwarded-for': address },
       body: { username: `loadfan${i + 1}`, email: `loadfan${i + 1}@bench.stagedoor.test`, password: FAN_PASSWORD },
     });
-    await api(app, 'POST', '/payment/subscribe/performers', { token, headers: { 'x-forwarded-for': address }, body: { type: 'free', performerId } });
+    await api(app, 'POST', '/payment/subscribe/performers', {
+      token,
+      headers: { 'x-forwarded-for': address },
+      body: { type: 'free', performerId },
+    });
     const conversation = await api(app, 'POST', '/conversations', {
       token,
       headers: { 'x-forwarded-for': address },
@@ -80,7 +84,14 @@ async function sendLoop({ app, fan, index, interval, began, deadline, offset, se
   for (let n = 0; began + offset + n * interval < deadline; n++) {
     const wait = began + offset + n * interval - performance.now();
     if (wait > 0) await sleep(wait);
-    pending.push(sendOne({ app, fan, text: `Can't wait for the show! (${index + 1}.${n + 1})`, clientId: `load-${process.pid}-${round}-${index}-${n}` }).then((s) => sends.push(s)));
+    pending.push(
+      sendOne({
+        app,
+        fan,
+        text: `Can't wait for the show! (${index + 1}.${n + 1})`,
+        clientId: `load-${process.pid}-${round}-${index}-${n}`,
+      }).then((s) => sends.push(s)),
+    );
   }
   await Promise.all(pending);
 }
@@ -172,7 +183,9 @@ export async function measureLoad({
   const warm = await crowd({ app, fixtures, fans, browsers, duration: warmup, pages, interval, round: 'warm' });
   await drained(app, fixtures.fanToken);
   const before = await memorySample(app);
-  console.log(`  load: ${browsers} browsing connections and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`);
+  console.log(
+    `  load: ${browsers} browsing connections and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`,
+  );
 
   const { browsing, sends, seconds } = await crowd({ app, fixtures, fans, browsers, duration, pages, interval, round: 'run' });
   await drained(app, fixtures.fanToken);
@@ -197,7 +210,11 @@ export async function measureLoad({
       requests: browsing.requests.total + browsing.errors,
       rps: browsing.requests.average,
       errors: pageErrors(browsing),
-      kinds: [...statusKinds, browsing.errors > browsing.timeouts ? `${browsing.errors - browsing.timeouts} socket errors` : '', browsing.timeouts ? `${browsing.timeouts} timeouts (10 s)` : ''].filter(Boolean),
+      kinds: [
+        ...statusKinds,
+        browsing.errors > browsing.timeouts ? `${browsing.errors - browsing.timeouts} socket errors` : '',
+        browsing.timeouts ? `${browsing.timeouts} timeouts (10 s)` : '',
+      ].filter(Boolean),
       p50: browsing.latency.p50,
       p99: browsing.latency.p99,
       max: browsing.latency.max,
@@ -219,7 +236,8 @@ export async function measureLoad({
       `sends ${result.sends.requests}, ${result.sends.errors} errors, p50 ${result.sends.p50?.toFixed(0)} ms, p99 ${result.sends.p99?.toFixed(0)} ms; ` +
       `RSS ${before.rss.toFixed(0)} → ${after.rss.toFixed(0)} MB`,
   );
-  if (result.pages.kinds.length || result.sends.kinds.length) console.log(`  load: errors: ${[...result.pages.kinds, ...result.sends.kinds].join(', ')}`);
+  if (result.pages.kinds.length || result.sends.kinds.length)
+    console.log(`  load: errors: ${[...result.pages.kinds, ...result.sends.kinds].join(', ')}`);
   return { ...result, ...loadReport(result) };
 }
 
@@ -280,7 +298,8 @@ export function loadReport(r) {
       // The leak check: what the app's JavaScript holds once the crowd has gone and a GC has run.
       part: 'load',
       what: `heap in use after a forced GC, after the load run (${r.label})`,
-      value: heapGrowth == null ? '—' : `${signed(heapGrowth)} MB (${r.memory.before.heap.toFixed(0)} → ${r.memory.after.heap.toFixed(0)} MB)`,
+      value:
+        heapGrowth == null ? '—' : `${signed(heapGrowth)} MB (${r.memory.before.heap.toFixed(0)} → ${r.memory.after.heap.toFixed(0)} MB)`,
       budget: `no growth (≤ +${HEAP_GROWTH_BUDGET_MB} MB)`,
       status: heapGrowth != null && heapGrowth <= HEAP_GROWTH_BUDGET_MB ? 'ok' : 'miss',
     },

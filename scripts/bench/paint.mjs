@@ -48,7 +48,14 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
       );
       if (page.route?.budget && profile === SLOW_4G) {
         if (state === 'not built yet') {
-          checks.push({ part: 'paint', what: `${page.name}: paint on Slow 4G`, value: '—', budget: '', status: 'n/a', note: 'not built yet (404)' });
+          checks.push({
+            part: 'paint',
+            what: `${page.name}: paint on Slow 4G`,
+            value: '—',
+            budget: '',
+            status: 'n/a',
+            note: 'not built yet (404)',
+          });
         } else if (state !== 'measured') {
           checks.push({ part: 'paint', what: `${page.name}: paint on Slow 4G`, value: '—', budget: '', status: 'miss', note: state });
         } else {

@@ -17,16 +17,24 @@ async function connectMany(apiUrl, token, count, sockets) {
   let failed = 0;
   for (let i = 0; i < count; i += batch) {
     const opened = await Promise.all(
-      Array.from({ length: Math.min(batch, count - i) }, () =>
-        new Promise((resolve) => {
-          const socket = io(apiUrl, { query: { token }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 20_000 });
-          socket.once('connect', () => resolve(socket));
-          socket.once('connect_error', () => {
-            failed++;
-            socket.close();
-            resolve(null);
-          });
-        }),
+      Array.from(
+        { length: Math.min(batch, count - i) },
+        () =>
+          new Promise((resolve) => {
+            const socket = io(apiUrl, {
+              query: { token },
+              transports: ['websocket'],
+              reconnection: false,
+              forceNew: true,
+              timeout: 20_000,
+            });
+            socket.once('connect', () => resolve(socket));
+            socket.once('connect_error', () => {
+              failed++;
+              socket.close();
+              resolve(null);
+            });
+          }),
       ),
     );
     for (const s of opened) if (s) sockets.push(s);
@@ -48,7 +56,9 @@ export async function measureRealtime({ app, fixtures, clients, rate, duration }
     const failedFirst = await connectMany(app.apiUrl, fixtures.fanToken, clients, sockets);
     await sleep(1000);
     memory.push({ connections: sockets.length, ...(await memoryAt(app)) });
-    console.log(`  realtime: ${sockets.length} clients connected${failedFirst ? `, ${failedFirst} failed` : ''}; RSS ${memory[1].rss.toFixed(0)} MB`);
+    console.log(
+      `  realtime: ${sockets.length} clients connected${failedFirst ? `, ${failedFirst} failed` : ''}; RSS ${memory[1].rss.toFixed(0)} MB`,
+    );
 
     // Senders take turns; each stays under the per-user limit for the whole run.
     const senders = [
@@ -97,7 +107,9 @@ export async function measureRealtime({ app, fixtures, clients, rate, duration }
     const failedSecond = await connectMany(app.apiUrl, fixtures.fanToken, clients, sockets);
     await sleep(1000);
     memory.push({ connections: sockets.length, ...(await memoryAt(app)) });
-    console.log(`  realtime: ${sockets.length} clients connected${failedSecond ? `, ${failedSecond} failed` : ''}; RSS ${memory[2].rss.toFixed(0)} MB`);
+    console.log(
+      `  realtime: ${sockets.length} clients connected${failedSecond ? `, ${failedSecond} failed` : ''}; RSS ${memory[2].rss.toFixed(0)} MB`,
+    );
 
     const full = clients >= 1000;
     checks.push({
@@ -117,7 +129,19 @@ export async function measureRealtime({ app, fixtures, clients, rate, duration }
       status: top.connections >= 2000 ? (top.rss <= RT_MEMORY_BUDGET_MB ? 'ok' : 'miss') : 'n/a',
       note: top.connections >= 2000 ? undefined : 'budget is for 2000 connections',
     });
-    return { label: app.label, clients: sockets.length / 2, total, rate, p50, p99, delivered: latencies.length, expected, sendErrors, memory, checks };
+    return {
+      label: app.label,
+      clients: sockets.length / 2,
+      total,
+      rate,
+      p50,
+      p99,
+      delivered: latencies.length,
+      expected,
+      sendErrors,
+      memory,
+      checks,
+    };
   } finally {
     for (const socket of sockets) socket.close();
     await sleep(500);
@@ -130,12 +154,29 @@ export function realtimeTables(results) {
     {
       title: 'Realtime: message delivery to connected clients (socket.io over websocket, loopback)',
       header: ['database', 'clients', 'messages', 'rate /s', 'delivered', 'p50 ms', 'p99 ms', 'budget p99'],
-      rows: list.map((r) => [r.label, r.clients, r.total, r.rate, `${r.delivered} / ${r.expected}`, r.p50?.toFixed(1), r.p99?.toFixed(1), `≤ ${RT_P99_BUDGET_MS}`]),
+      rows: list.map((r) => [
+        r.label,
+        r.clients,
+        r.total,
+        r.rate,
+        `${r.delivered} / ${r.expected}`,
+        r.p50?.toFixed(1),
+        r.p99?.toFixed(1),
+        `≤ ${RT_P99_BUDGET_MS}`,
+      ]),
     },
     {
       title: 'Realtime: server memory by open connections (MB, after a forced GC)',
       header: ['database', 'connections', 'RSS', 'heap in use', 'budget RSS'],
-      rows: list.flatMap((r) => r.memory.map((m) => [r.label, m.connections, m.rss.toFixed(0), m.heap?.toFixed(0) ?? '', m.connections >= 2000 ? `≤ ${RT_MEMORY_BUDGET_MB}` : ''])),
+      rows: list.flatMap((r) =>
+        r.memory.map((m) => [
+          r.label,
+          m.connections,
+          m.rss.toFixed(0),
+          m.heap?.toFixed(0) ?? '',
+          m.connections >= 2000 ? `≤ ${RT_MEMORY_BUDGET_MB}` : '',
+        ]),
+      ),
     },
   ];
 }

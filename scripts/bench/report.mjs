@@ -2,7 +2,9 @@
 
 export function printTable({ title, header, rows }) {
   const widths = header.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.every((r) => r[i] === '' || r[i] == null || /^[+−-]?[\d.,]+( ?[a-zA-Z%×]+)?$/.test(String(r[i]))));
+  const numeric = header.map((_, i) =>
+    rows.every((r) => r[i] === '' || r[i] == null || /^[+−-]?[\d.,]+( ?[a-zA-Z%×]+)?$/.test(String(r[i]))),
+  );
   const pad = (value, i) => (numeric[i] && i > 0 ? String(value ?? '').padStart(widths[i]) : String(value ?? '').padEnd(widths[i]));
   console.log(`\n${title}`);
   console.log(header.map(pad).join('  '));

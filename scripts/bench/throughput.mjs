@@ -23,11 +23,18 @@ export async function throughputTargets(app, fixtures, routes) {
   const apiReads = [
     { name: `GET /performers/${ARTIST}`, path: `/performers/${ARTIST}` },
     { name: 'GET content list (vault)', path: `/performers/${ARTIST}/content?section=vault&sort=desc` },
-    { name: 'GET content list (posts)', path: `/performers/${ARTIST}/content?types=post,photo,poll,tourDiary,ticketPresale,announcement&sort=desc` },
+    {
+      name: 'GET content list (posts)',
+      path: `/performers/${ARTIST}/content?types=post,photo,poll,tourDiary,ticketPresale,announcement&sort=desc`,
+    },
     { name: 'GET /messages/conversations/{id}', path: `/messages/conversations/${fixtures.conversationId}?offset=0&limit=20&sort=desc` },
   ].map((t) => ({ ...t, kind: 'api', built: true, headers: auth }));
   return {
-    ssr: ssr.map((t) => ({ ...t, url: `${app.webUrl}${t.path}`, headers: { ...BROWSER_HEADERS, cookie: `stagedoor=${fixtures.fanToken}` } })),
+    ssr: ssr.map((t) => ({
+      ...t,
+      url: `${app.webUrl}${t.path}`,
+      headers: { ...BROWSER_HEADERS, cookie: `stagedoor=${fixtures.fanToken}` },
+    })),
     api: apiReads.map((t) => ({ ...t, url: `${app.apiUrl}${t.path}` })),
   };
 }
@@ -35,7 +42,13 @@ export async function throughputTargets(app, fixtures, routes) {
 export function floorTargets(floor) {
   return [
     { kind: 'floor-remix', name: 'floor: minimal Remix page', url: `${floor.remixUrl}/`, headers: BROWSER_HEADERS, built: true },
-    { kind: 'floor-http', name: 'floor: bare http JSON', url: `${floor.httpUrl}/`, headers: { 'accept-encoding': 'gzip, deflate, br' }, built: true },
+    {
+      kind: 'floor-http',
+      name: 'floor: bare http JSON',
+      url: `${floor.httpUrl}/`,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+      built: true,
+    },
   ];
 }
 
@@ -52,7 +65,16 @@ export async function measureTargets(targets, { connections, duration, label, wa
     for (const c of connections) {
       const r = await run({ url: target.url, connections: c, duration, headers: target.headers });
       const errors = r.errors + r.timeouts + r.non2xx;
-      results.push({ target, label, connections: c, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, total: r.requests.total });
+      results.push({
+        target,
+        label,
+        connections: c,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors,
+        total: r.requests.total,
+      });
       console.log(
         `  ${label.padEnd(10)} ${target.name.padEnd(36)} ${String(c).padStart(3)} conn: ${r.requests.average.toFixed(0).padStart(6)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${errors ? `, ${errors} errors/non-2xx` : ''}`,
       );
@@ -79,7 +101,14 @@ export function throughputReport(floorResults, dbResults, { hasPg }) {
     if (r.notBuilt) {
       rows.push([r.target.name, r.label, '', '', '', '', '', '', 'not built yet']);
       if (r.label === 'PostgreSQL' || !hasPg) {
-        checks.push({ part: 'throughput', what: `${r.target.name} (${r.label})`, value: '—', budget: '', status: 'n/a', note: 'not built yet (404)' });
+        checks.push({
+          part: 'throughput',
+          what: `${r.target.name} (${r.label})`,
+          value: '—',
+          budget: '',
+          status: 'n/a',
+          note: 'not built yet (404)',
+        });
       }
       continue;
     }
@@ -177,7 +206,17 @@ export function memoryReport(memory) {
   return {
     table: {
       title: 'Memory of the one-process server (MB; RSS from /proc/<pid>/status after a GC forced through the inspector)',
-      header: ['database', 'start-up', 'idle RSS', 'idle heap', 'warm RSS', 'warm heap', 'after runs RSS', 'after runs heap', 'heap growth'],
+      header: [
+        'database',
+        'start-up',
+        'idle RSS',
+        'idle heap',
+        'warm RSS',
+        'warm heap',
+        'after runs RSS',
+        'after runs heap',
+        'heap growth',
+      ],
       rows,
     },
     checks,

@@ -17,7 +17,9 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
   // Every page is measured against the floor: a floor page without React and the Remix runtime (a busy page, an
   // error page) would make every page look heavier than it is, so the run stops and says why.
   if (!floorJs) {
-    throw new Error(`the floor page at ${floor.remixUrl}/ loaded no JavaScript (status ${floorLoad.status ?? '?'}): the floor is broken, not the app`);
+    throw new Error(
+      `the floor page at ${floor.remixUrl}/ loaded no JavaScript (status ${floorLoad.status ?? '?'}): the floor is broken, not the app`,
+    );
   }
 
   const rows = [];
@@ -26,7 +28,16 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
     process.stdout.write(`  weight: ${route.name} … `);
     const url = `${app.webUrl}${route.path}`;
     const normal = await loadPage(browser, url, { token: route.auth ? token : undefined });
-    const row = { route, name: route.name, path: route.path, bytes: normal.bytes, lite: null, state: 'measured', notes: [], js: jsByPackage(normal.requests) };
+    const row = {
+      route,
+      name: route.name,
+      path: route.path,
+      bytes: normal.bytes,
+      lite: null,
+      state: 'measured',
+      notes: [],
+      js: jsByPackage(normal.requests),
+    };
     rows.push(row);
     if (normal.status === 404) {
       row.state = 'not built yet';
@@ -52,9 +63,7 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
     console.log(`${fmtKb(total(normal.bytes))} KB (JS ${fmtKb(normal.bytes.js)} KB), lite ${fmtKb(row.liteNoImages)} KB`);
 
     // Stripe.js only on the payment page.
-    const stripeLoaded = normal.requests.some(
-      (r) => /(^|\.)stripe\.com$/.test(safeHost(r.url)) || stripeChunks.has(safePath(r.url)),
-    );
+    const stripeLoaded = normal.requests.some((r) => /(^|\.)stripe\.com$/.test(safeHost(r.url)) || stripeChunks.has(safePath(r.url)));
     if (stripeLoaded) row.notes.push('loads Stripe.js');
     checks.push({
       part: 'weight',
@@ -127,7 +136,21 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
 }
 
 export function weightTable({ floorRow, rows }) {
-  const header = ['page', 'HTML', 'CSS', 'JS', 'JS − floor', 'images', 'fonts', 'other', 'total', 'HTML+CSS', 'lite (no img)', 'lite JS', 'notes'];
+  const header = [
+    'page',
+    'HTML',
+    'CSS',
+    'JS',
+    'JS − floor',
+    'images',
+    'fonts',
+    'other',
+    'total',
+    'HTML+CSS',
+    'lite (no img)',
+    'lite JS',
+    'notes',
+  ];
   const floorJs = floorRow.bytes.js;
   const line = (name, b, lite, liteNoImages, notes) => [
     name,
@@ -178,7 +201,10 @@ export function jsBreakdownTable({ floorJsByPackage, rows }, pageIds = ['login',
   const names = new Map();
   for (const [name, bytes] of floorJsByPackage) names.set(name, Math.max(names.get(name) ?? 0, bytes));
   for (const page of pages) for (const [name, bytes] of page.js) names.set(name, Math.max(names.get(name) ?? 0, bytes));
-  const top = [...names.entries()].filter(([, b]) => b >= 512).sort((a, b) => b[1] - a[1]).map(([n]) => n);
+  const top = [...names.entries()]
+    .filter(([, b]) => b >= 512)
+    .sort((a, b) => b[1] - a[1])
+    .map(([n]) => n);
   const lookup = (list, name) => list.find(([n]) => n === name)?.[1];
   return {
     title: 'Where the JavaScript comes from (KB transferred, shared out by bytes in each chunk; estimate)',

@@ -49,12 +49,26 @@ interface Row {
   expect: Expect;
 }
 
-const all = (status: number): Expect => ({ anonymous: status, fan: status, subscriber: status, lapsed: status, otherArtist: status, owner: status });
+const all = (status: number): Expect => ({
+  anonymous: status,
+  fan: status,
+  subscriber: status,
+  lapsed: status,
+  otherArtist: status,
+  owner: status,
+});
 const signedIn = (status: number): Expect => ({ ...all(status), anonymous: 401 });
 /** The owner's content, read: subscribers and the artist; signed-in others are refused, 403. */
 const readContent: Expect = { anonymous: 401, fan: 403, subscriber: 200, lapsed: 403, otherArtist: 403, owner: 200 };
 /** An artist's write on their own things: everyone else refused. */
-const ownerOnly = (ok: number, others = 403): Expect => ({ anonymous: 401, fan: others, subscriber: others, lapsed: others, otherArtist: others, owner: ok });
+const ownerOnly = (ok: number, others = 403): Expect => ({
+  anonymous: 401,
+  fan: others,
+  subscriber: others,
+  lapsed: others,
+  otherArtist: others,
+  owner: ok,
+});
 
 async function newItem(w: World, body: Record<string, unknown> = {}) {
   const created = await call<{ _id: string }>(w.t.url, 'POST', '/content', {
@@ -66,56 +80,123 @@ async function newItem(w: World, body: Record<string, unknown> = {}) {
 
 const ROWS: Record<string, Row> = {
   'GET /healthz': { request: () => ({ method: 'GET', path: '/healthz' }), expect: all(200) },
-  'POST /auth/login': { request: () => ({ method: 'POST', path: '/auth/login', body: { username: 'nobody@example.com', password: 'x', remember: true } }), expect: all(422) },
-  'POST /auth/users/register': { request: () => ({ method: 'POST', path: '/auth/users/register', body: { username: 'x', email: 'bad', password: 'short' } }), expect: all(400) },
+  'POST /auth/login': {
+    request: () => ({ method: 'POST', path: '/auth/login', body: { username: 'nobody@example.com', password: 'x', remember: true } }),
+    expect: all(422),
+  },
+  'POST /auth/users/register': {
+    request: () => ({ method: 'POST', path: '/auth/users/register', body: { username: 'x', email: 'bad', password: 'short' } }),
+    expect: all(400),
+  },
   'POST /auth/logout': { request: () => ({ method: 'POST', path: '/auth/logout' }), expect: signedIn(200) },
-  'POST /auth/users/forgot': { request: (_w, role) => ({ method: 'POST', path: '/auth/users/forgot', body: { email: `nobody-${role}@example.com` } }), expect: all(200) },
-  'POST /auth/password-change': { request: () => ({ method: 'POST', path: '/auth/password-change', query: { token: 'nope' }, body: { password: 'Backstage-Pass-2!' } }), expect: all(400) },
+  'POST /auth/users/forgot': {
+    request: (_w, role) => ({ method: 'POST', path: '/auth/users/forgot', body: { email: `nobody-${role}@example.com` } }),
+    expect: all(200),
+  },
+  'POST /auth/password-change': {
+    request: () => ({ method: 'POST', path: '/auth/password-change', query: { token: 'nope' }, body: { password: 'Backstage-Pass-2!' } }),
+    expect: all(400),
+  },
   'GET /users/me': { request: () => ({ method: 'GET', path: '/users/me' }), expect: signedIn(200) },
   'GET /users/me/unread': { request: () => ({ method: 'GET', path: '/users/me/unread' }), expect: signedIn(200) },
   'PUT /users': { request: () => ({ method: 'PUT', path: '/users', body: {} }), expect: signedIn(400) },
   'GET /performers/user/search': { request: () => ({ method: 'GET', path: '/performers/user/search' }), expect: all(200) },
   'GET /performers/:username': { request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}` }), expect: all(200) },
   // "me": every artist edits their own profile; fans have none.
-  'PUT /performers/me': { request: () => ({ method: 'PUT', path: '/performers/me', body: { name: 'Renamed', yearlyPrice: '0.00' } }), expect: { ...ownerOnly(200), otherArtist: 200 } },
-  'GET /performers/me/subscribers': { request: () => ({ method: 'GET', path: '/performers/me/subscribers' }), expect: { ...ownerOnly(200), otherArtist: 200 } },
-  'GET /subscriptions/user/search': { request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }), expect: signedIn(200) },
-  'GET /subscriptions/performers/:performerId': { request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }), expect: { ...signedIn(404), subscriber: 200, lapsed: 200 } },
-  'PUT /subscriptions/:id/auto-renew': { request: (w) => ({ method: 'PUT', path: `/subscriptions/${w.subscription}/auto-renew`, body: { autoRenew: true } }), expect: { ...signedIn(404), subscriber: 200 } },
+  'PUT /performers/me': {
+    request: () => ({ method: 'PUT', path: '/performers/me', body: { name: 'Renamed', yearlyPrice: '0.00' } }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /performers/me/subscribers': {
+    request: () => ({ method: 'GET', path: '/performers/me/subscribers' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /subscriptions/user/search': {
+    request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }),
+    expect: signedIn(200),
+  },
+  'GET /subscriptions/performers/:performerId': {
+    request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }),
+    expect: { ...signedIn(404), subscriber: 200, lapsed: 200 },
+  },
+  'PUT /subscriptions/:id/auto-renew': {
+    request: (w) => ({ method: 'PUT', path: `/subscriptions/${w.subscription}/auto-renew`, body: { autoRenew: true } }),
+    expect: { ...signedIn(404), subscriber: 200 },
+  },
   'GET /payment/gateway': { request: () => ({ method: 'GET', path: '/payment/gateway' }), expect: all(200) },
-  'POST /payment/subscribe/performers': { request: () => ({ method: 'POST', path: '/payment/subscribe/performers', body: { type: 'free' } }), expect: signedIn(400) },
+  'POST /payment/subscribe/performers': {
+    request: () => ({ method: 'POST', path: '/payment/subscribe/performers', body: { type: 'free' } }),
+    expect: signedIn(400),
+  },
   // The payment step checks a promo code for a signed-in fan; the answer is the same for every viewer.
-  'GET /payment/promo-codes/check': { request: (w) => ({ method: 'GET', path: '/payment/promo-codes/check', query: { performerId: w.users.owner.id, code: 'NOPE' } }), expect: signedIn(400) },
+  'GET /payment/promo-codes/check': {
+    request: (w) => ({ method: 'GET', path: '/payment/promo-codes/check', query: { performerId: w.users.owner.id, code: 'NOPE' } }),
+    expect: signedIn(400),
+  },
   'GET /payment/:id': { request: (w) => ({ method: 'GET', path: `/payment/${w.payment}` }), expect: { ...signedIn(404), subscriber: 200 } },
-  'POST /payment/:id/confirm': { request: (w) => ({ method: 'POST', path: `/payment/${w.payment}/confirm`, body: {} }), expect: { ...signedIn(404), subscriber: 200 } },
+  'POST /payment/:id/confirm': {
+    request: (w) => ({ method: 'POST', path: `/payment/${w.payment}/confirm`, body: {} }),
+    expect: { ...signedIn(404), subscriber: 200 },
+  },
   'POST /payment/webhooks/stripe': { request: () => ({ method: 'POST', path: '/payment/webhooks/stripe', body: {} }), expect: all(404) },
-  'POST /payment/test-gateway/cards': { request: () => ({ method: 'POST', path: '/payment/test-gateway/cards', body: {} }), expect: signedIn(400) },
-  'GET /payment/test-gateway/authenticate/:id': { request: () => ({ method: 'GET', path: '/payment/test-gateway/authenticate/nope' }), expect: all(404) },
-  'POST /payment/test-gateway/authenticate/:id': { request: () => ({ method: 'POST', path: '/payment/test-gateway/authenticate/nope', body: {} }), expect: all(404) },
+  'POST /payment/test-gateway/cards': {
+    request: () => ({ method: 'POST', path: '/payment/test-gateway/cards', body: {} }),
+    expect: signedIn(400),
+  },
+  'GET /payment/test-gateway/authenticate/:id': {
+    request: () => ({ method: 'GET', path: '/payment/test-gateway/authenticate/nope' }),
+    expect: all(404),
+  },
+  'POST /payment/test-gateway/authenticate/:id': {
+    request: () => ({ method: 'POST', path: '/payment/test-gateway/authenticate/nope', body: {} }),
+    expect: all(404),
+  },
   'POST /media': { request: () => ({ method: 'POST', path: '/media', body: {} }), expect: { ...ownerOnly(400), otherArtist: 400 } },
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
-  'DELETE /media/:id': { request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }), expect: { ...ownerOnly(409), otherArtist: 404 } },
-  'GET /performers/:username/content': { request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}/content` }), expect: readContent },
+  'DELETE /media/:id': {
+    request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }),
+    expect: { ...ownerOnly(409), otherArtist: 404 },
+  },
+  'GET /performers/:username/content': {
+    request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}/content` }),
+    expect: readContent,
+  },
   'GET /content/:id': { request: (w) => ({ method: 'GET', path: `/content/${w.post}` }), expect: readContent },
-  'POST /content': { request: () => ({ method: 'POST', path: '/content', body: { title: 'Mine', content: 'Hello', tags: 'post' } }), expect: { ...ownerOnly(201), otherArtist: 201 } },
+  'POST /content': {
+    request: () => ({ method: 'POST', path: '/content', body: { title: 'Mine', content: 'Hello', tags: 'post' } }),
+    expect: { ...ownerOnly(201), otherArtist: 201 },
+  },
   // Each role edits a copy: the owner's edit would take the shared post's poll away from the rows after it.
   'PUT /content/:id': {
-    request: async (w, role) => ({ method: 'PUT', path: `/content/${role === 'anonymous' ? w.post : await newItem(w)}`, body: { title: 'Edited', content: 'Hello', tags: 'post' } }),
+    request: async (w, role) => ({
+      method: 'PUT',
+      path: `/content/${role === 'anonymous' ? w.post : await newItem(w)}`,
+      body: { title: 'Edited', content: 'Hello', tags: 'post' },
+    }),
     expect: ownerOnly(200),
   },
-  'DELETE /content/:id': { request: async (w, role) => ({ method: 'DELETE', path: `/content/${role === 'anonymous' ? w.post : await newItem(w)}` }), expect: ownerOnly(200) },
-  'POST /polls/:pollId/vote': { request: (w) => ({ method: 'POST', path: `/polls/${w.pollId}/vote`, body: { answerId: w.answerId } }), expect: { ...readContent, owner: 403 } },
+  'DELETE /content/:id': {
+    request: async (w, role) => ({ method: 'DELETE', path: `/content/${role === 'anonymous' ? w.post : await newItem(w)}` }),
+    expect: ownerOnly(200),
+  },
+  'POST /polls/:pollId/vote': {
+    request: (w) => ({ method: 'POST', path: `/polls/${w.pollId}/vote`, body: { answerId: w.answerId } }),
+    expect: { ...readContent, owner: 403 },
+  },
   'GET /content/:id/comments': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/comments` }), expect: readContent },
-  'POST /content/:id/comments': { request: (w) => ({ method: 'POST', path: `/content/${w.post}/comments`, body: { text: 'Nice' } }), expect: { ...readContent, subscriber: 201, owner: 201 } },
+  'POST /content/:id/comments': {
+    request: (w) => ({ method: 'POST', path: `/content/${w.post}/comments`, body: { text: 'Nice' } }),
+    expect: { ...readContent, subscriber: 201, owner: 201 },
+  },
   'DELETE /comments/:id': {
     request: async (w, role) => {
       if (role === 'anonymous') return { method: 'DELETE', path: `/comments/${w.comment}` };
       // Written straight to the table: the api's 10-comments-a-minute limit is not what this row tests.
-      const [made] = await w.t.db.query<{ id: string }>(`INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, 'Mine') RETURNING id`, [
-        w.post,
-        w.users.subscriber.id,
-      ]);
+      const [made] = await w.t.db.query<{ id: string }>(
+        `INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, 'Mine') RETURNING id`,
+        [w.post, w.users.subscriber.id],
+      );
       return { method: 'DELETE', path: `/comments/${made.id}` };
     },
     // Its author and the item's artist; the lapsed fan no longer sees the item.
@@ -125,54 +206,114 @@ const ROWS: Record<string, Row> = {
   // Taking a bookmark away is always allowed (a lapsed fan tidies their list); for a viewer without one it changes nothing.
   'DELETE /content/:id/bookmark': { request: (w) => ({ method: 'DELETE', path: `/content/${w.post}/bookmark` }), expect: signedIn(200) },
   'GET /bookmarks': { request: () => ({ method: 'GET', path: '/bookmarks' }), expect: signedIn(200) },
-  'GET /performers/:username/collections': { request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}/collections` }), expect: readContent },
+  'GET /performers/:username/collections': {
+    request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}/collections` }),
+    expect: readContent,
+  },
   'GET /collections/:id': { request: (w) => ({ method: 'GET', path: `/collections/${w.collection}` }), expect: readContent },
-  'POST /collections': { request: () => ({ method: 'POST', path: '/collections', body: { title: 'Mine' } }), expect: { ...ownerOnly(201), otherArtist: 201 } },
-  'PUT /collections/:id': { request: (w) => ({ method: 'PUT', path: `/collections/${w.collection}`, body: { title: 'Renamed' } }), expect: ownerOnly(200) },
+  'POST /collections': {
+    request: () => ({ method: 'POST', path: '/collections', body: { title: 'Mine' } }),
+    expect: { ...ownerOnly(201), otherArtist: 201 },
+  },
+  'PUT /collections/:id': {
+    request: (w) => ({ method: 'PUT', path: `/collections/${w.collection}`, body: { title: 'Renamed' } }),
+    expect: ownerOnly(200),
+  },
   'DELETE /collections/:id': {
     request: async (w, role) => {
       if (role === 'anonymous') return { method: 'DELETE', path: `/collections/${w.collection}` };
-      const made = await call<{ _id: string }>(w.t.url, 'POST', '/collections', { token: w.users.owner.token, body: { title: 'Short-lived' } });
+      const made = await call<{ _id: string }>(w.t.url, 'POST', '/collections', {
+        token: w.users.owner.token,
+        body: { title: 'Short-lived' },
+      });
       return { method: 'DELETE', path: `/collections/${made.body.data._id}` };
     },
     expect: ownerOnly(200),
   },
-  'GET /content/:id/presale-code': { request: (w) => ({ method: 'GET', path: `/content/${w.presale}/presale-code` }), expect: { ...readContent, owner: 403 } },
-  'GET /content/:id/presale-codes': { request: (w) => ({ method: 'GET', path: `/content/${w.presale}/presale-codes` }), expect: ownerOnly(200) },
-  'DELETE /content/:id/presale-codes/:codeId': { request: (w) => ({ method: 'DELETE', path: `/content/${w.presale}/presale-codes/${w.code}` }), expect: ownerOnly(200) },
-  'PUT /performers/me/images': { request: () => ({ method: 'PUT', path: '/performers/me/images', body: {} }), expect: { ...ownerOnly(200), otherArtist: 200 } },
+  'GET /content/:id/presale-code': {
+    request: (w) => ({ method: 'GET', path: `/content/${w.presale}/presale-code` }),
+    expect: { ...readContent, owner: 403 },
+  },
+  'GET /content/:id/presale-codes': {
+    request: (w) => ({ method: 'GET', path: `/content/${w.presale}/presale-codes` }),
+    expect: ownerOnly(200),
+  },
+  'DELETE /content/:id/presale-codes/:codeId': {
+    request: (w) => ({ method: 'DELETE', path: `/content/${w.presale}/presale-codes/${w.code}` }),
+    expect: ownerOnly(200),
+  },
+  'PUT /performers/me/images': {
+    request: () => ({ method: 'PUT', path: '/performers/me/images', body: {} }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
   'GET /performers/images/:id': { request: () => ({ method: 'GET', path: '/performers/images/no-such-image' }), expect: all(404) },
   'POST /admin/artists': { request: () => ({ method: 'POST', path: '/admin/artists', body: {} }), expect: all(403) },
   'POST /admin/promos': { request: () => ({ method: 'POST', path: '/admin/promos', body: {} }), expect: all(403) },
   'POST /admin/seed': { request: () => ({ method: 'POST', path: '/admin/seed', body: {} }), expect: all(403) },
   'GET /conversations': { request: () => ({ method: 'GET', path: '/conversations', query: { limit: 10 } }), expect: signedIn(200) },
-  'GET /conversations/:conversationId': { request: (w) => ({ method: 'GET', path: `/conversations/${w.conversation}` }), expect: { ...signedIn(404), subscriber: 200, owner: 200 } },
-  'POST /conversations': { request: (w) => ({ method: 'POST', path: '/conversations', body: { source: 'performer', sourceId: w.users.owner.id } }), expect: { ...signedIn(403), subscriber: 200, owner: 403 } },
-  'GET /messages/conversations/:conversationId': { request: (w) => ({ method: 'GET', path: `/messages/conversations/${w.conversation}` }), expect: { ...signedIn(404), subscriber: 200, owner: 200 } },
-  'POST /messages/conversations/:conversationId': { request: (w) => ({ method: 'POST', path: `/messages/conversations/${w.conversation}`, body: { text: 'Hi' } }), expect: { ...signedIn(404), subscriber: 200, owner: 200 } },
+  'GET /conversations/:conversationId': {
+    request: (w) => ({ method: 'GET', path: `/conversations/${w.conversation}` }),
+    expect: { ...signedIn(404), subscriber: 200, owner: 200 },
+  },
+  'POST /conversations': {
+    request: (w) => ({ method: 'POST', path: '/conversations', body: { source: 'performer', sourceId: w.users.owner.id } }),
+    expect: { ...signedIn(403), subscriber: 200, owner: 403 },
+  },
+  'GET /messages/conversations/:conversationId': {
+    request: (w) => ({ method: 'GET', path: `/messages/conversations/${w.conversation}` }),
+    expect: { ...signedIn(404), subscriber: 200, owner: 200 },
+  },
+  'POST /messages/conversations/:conversationId': {
+    request: (w) => ({ method: 'POST', path: `/messages/conversations/${w.conversation}`, body: { text: 'Hi' } }),
+    expect: { ...signedIn(404), subscriber: 200, owner: 200 },
+  },
   'DELETE /messages/:messageId': {
     request: async (w, role) => {
       if (role !== 'subscriber') return { method: 'DELETE', path: `/messages/${w.message}` };
-      const sent = await call<{ _id: string }>(w.t.url, 'POST', `/messages/conversations/${w.conversation}`, { token: w.users.subscriber.token, body: { text: 'Oops' } });
+      const sent = await call<{ _id: string }>(w.t.url, 'POST', `/messages/conversations/${w.conversation}`, {
+        token: w.users.subscriber.token,
+        body: { text: 'Oops' },
+      });
       return { method: 'DELETE', path: `/messages/${sent.body.data._id}` };
     },
     // Only its author; the other member is refused, anyone else cannot know it exists.
     expect: { ...signedIn(404), subscriber: 200, owner: 403 },
   },
-  'POST /messages/read-all/:conversationId': { request: (w) => ({ method: 'POST', path: `/messages/read-all/${w.conversation}` }), expect: { ...signedIn(404), subscriber: 200, owner: 200 } },
-  'GET /messages/total-unread-messages': { request: () => ({ method: 'GET', path: '/messages/total-unread-messages' }), expect: signedIn(200) },
+  'POST /messages/read-all/:conversationId': {
+    request: (w) => ({ method: 'POST', path: `/messages/read-all/${w.conversation}` }),
+    expect: { ...signedIn(404), subscriber: 200, owner: 200 },
+  },
+  'GET /messages/total-unread-messages': {
+    request: () => ({ method: 'GET', path: '/messages/total-unread-messages' }),
+    expect: signedIn(200),
+  },
   'POST /admin/jobs': { request: () => ({ method: 'POST', path: '/admin/jobs', body: { action: 'list' } }), expect: all(403) },
   // Notifications are each fan's own: every call acts on the caller's, and another's id is not found.
   'GET /notifications': { request: () => ({ method: 'GET', path: '/notifications' }), expect: signedIn(200) },
   'GET /notifications/unread-count': { request: () => ({ method: 'GET', path: '/notifications/unread-count' }), expect: signedIn(200) },
   'POST /notifications/read-all': { request: () => ({ method: 'POST', path: '/notifications/read-all' }), expect: signedIn(200) },
-  'POST /notifications/:id/read': { request: () => ({ method: 'POST', path: '/notifications/00000000-0000-4000-8000-000000000000/read' }), expect: signedIn(404) },
+  'POST /notifications/:id/read': {
+    request: () => ({ method: 'POST', path: '/notifications/00000000-0000-4000-8000-000000000000/read' }),
+    expect: signedIn(404),
+  },
   'GET /notifications/preferences': { request: () => ({ method: 'GET', path: '/notifications/preferences' }), expect: signedIn(200) },
-  'GET /notifications/preferences/:performerId': { request: (w) => ({ method: 'GET', path: `/notifications/preferences/${w.users.owner.id}` }), expect: signedIn(200) },
-  'PUT /notifications/preferences/:performerId': { request: (w) => ({ method: 'PUT', path: `/notifications/preferences/${w.users.owner.id}`, body: { email: 'digest' } }), expect: signedIn(200) },
+  'GET /notifications/preferences/:performerId': {
+    request: (w) => ({ method: 'GET', path: `/notifications/preferences/${w.users.owner.id}` }),
+    expect: signedIn(200),
+  },
+  'PUT /notifications/preferences/:performerId': {
+    request: (w) => ({ method: 'PUT', path: `/notifications/preferences/${w.users.owner.id}`, body: { email: 'digest' } }),
+    expect: signedIn(200),
+  },
   'GET /notifications/push/key': { request: () => ({ method: 'GET', path: '/notifications/push/key' }), expect: all(200) },
-  'POST /notifications/push/subscriptions': { request: () => ({ method: 'POST', path: '/notifications/push/subscriptions', body: {} }), expect: signedIn(400) },
-  'DELETE /notifications/push/subscriptions': { request: () => ({ method: 'DELETE', path: '/notifications/push/subscriptions', body: { endpoint: 'https://push.example/none' } }), expect: signedIn(404) },
+  'POST /notifications/push/subscriptions': {
+    request: () => ({ method: 'POST', path: '/notifications/push/subscriptions', body: {} }),
+    expect: signedIn(400),
+  },
+  'DELETE /notifications/push/subscriptions': {
+    request: () => ({ method: 'DELETE', path: '/notifications/push/subscriptions', body: { endpoint: 'https://push.example/none' } }),
+    expect: signedIn(404),
+  },
   // The one-click unsubscribe link needs no login: its signed token is the permission, and without one it is refused.
   'GET /notifications/unsubscribe': { request: () => ({ method: 'GET', path: '/notifications/unsubscribe' }), expect: all(400) },
   'POST /notifications/unsubscribe': { request: () => ({ method: 'POST', path: '/notifications/unsubscribe' }), expect: all(400) },
@@ -184,7 +325,13 @@ describeEachDatabase('access-control matrix', (database) => {
   beforeAll(async () => {
     w.t = await startTestApi({ database: database.name, adminToken: 'matrix-admin-token' });
     const t = w.t;
-    const [owner, otherArtist, fan, subscriber, lapsed] = await Promise.all([createArtist(t), createArtist(t), createFan(t), createFan(t), createFan(t)]);
+    const [owner, otherArtist, fan, subscriber, lapsed] = await Promise.all([
+      createArtist(t),
+      createArtist(t),
+      createFan(t),
+      createFan(t),
+      createFan(t),
+    ]);
     w.users = { owner, otherArtist, fan, subscriber, lapsed };
     await subscribe(t, subscriber.id, owner.id);
     await subscribe(t, lapsed.id, owner.id);
@@ -194,22 +341,44 @@ describeEachDatabase('access-control matrix', (database) => {
        VALUES ($1, $2, $3, 'test', 'succeeded', 500, 500) RETURNING id`,
       [subscriber.id, owner.id, w.subscription],
     );
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f9ef1e' } })
+      .png()
+      .toBuffer();
     w.image = (await upload(t, owner.token, png, { filename: 'a.png', type: 'image/png', kind: 'image' })).body.data._id;
     const post = await call<{ _id: string; poll: { _id: string; answers: { _id: string }[] } }>(t.url, 'POST', '/content', {
       token: owner.token,
-      body: { title: 'Post', content: 'Hello', tags: 'poll', thumbnailId: w.image, poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] } },
+      body: {
+        title: 'Post',
+        content: 'Hello',
+        tags: 'poll',
+        thumbnailId: w.image,
+        poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] },
+      },
     });
     w.post = post.body.data._id;
     w.pollId = post.body.data.poll._id;
     w.answerId = post.body.data.poll.answers[0]._id;
     w.draft = await newItem(w, { draft: true });
     w.presale = await newItem(w, { tags: 'ticketPresale', presale: { ticketUrl: 'https://tickets.example.com/x' } });
-    w.collection = (await call<{ _id: string }>(t.url, 'POST', '/collections', { token: owner.token, body: { title: 'Tour', itemIds: [w.post] } })).body.data._id;
-    w.comment = (await call<{ _id: string }>(t.url, 'POST', `/content/${w.post}/comments`, { token: subscriber.token, body: { text: 'First' } })).body.data._id;
+    w.collection = (
+      await call<{ _id: string }>(t.url, 'POST', '/collections', { token: owner.token, body: { title: 'Tour', itemIds: [w.post] } })
+    ).body.data._id;
+    w.comment = (
+      await call<{ _id: string }>(t.url, 'POST', `/content/${w.post}/comments`, { token: subscriber.token, body: { text: 'First' } })
+    ).body.data._id;
     w.code = (await call<{ _id: string }>(t.url, 'GET', `/content/${w.presale}/presale-code`, { token: subscriber.token })).body.data._id;
-    w.conversation = (await call<{ _id: string }>(t.url, 'POST', '/conversations', { token: subscriber.token, body: { source: 'performer', sourceId: owner.id } })).body.data._id;
-    w.message = (await call<{ _id: string }>(t.url, 'POST', `/messages/conversations/${w.conversation}`, { token: subscriber.token, body: { text: 'Hello' } })).body.data._id;
+    w.conversation = (
+      await call<{ _id: string }>(t.url, 'POST', '/conversations', {
+        token: subscriber.token,
+        body: { source: 'performer', sourceId: owner.id },
+      })
+    ).body.data._id;
+    w.message = (
+      await call<{ _id: string }>(t.url, 'POST', `/messages/conversations/${w.conversation}`, {
+        token: subscriber.token,
+        body: { text: 'Hello' },
+      })
+    ).body.data._id;
     // The lapsed fan was a member too: their subscription has run out since.
     await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [lapsed.id]);
   }, 60_000);
@@ -225,7 +394,10 @@ describeEachDatabase('access-control matrix', (database) => {
 
   it('a draft stays hidden from everyone but its artist, as if it did not exist', async () => {
     const statuses = await Promise.all(
-      ROLES.map(async (role) => [role, (await call(w.t.url, 'GET', `/content/${w.draft}`, { token: role === 'anonymous' ? undefined : w.users[role].token })).status]),
+      ROLES.map(async (role) => [
+        role,
+        (await call(w.t.url, 'GET', `/content/${w.draft}`, { token: role === 'anonymous' ? undefined : w.users[role].token })).status,
+      ]),
     );
     expect(Object.fromEntries(statuses)).toEqual({ anonymous: 401, fan: 403, subscriber: 404, lapsed: 403, otherArtist: 403, owner: 200 });
   });
@@ -234,7 +406,8 @@ describeEachDatabase('access-control matrix', (database) => {
     const item = await newItem(w);
     const { subscriber } = w.users;
     expect((await call(w.t.url, 'POST', `/content/${item}/bookmark`, { token: subscriber.token })).status).toBe(200);
-    const bookmarked = async (token: string) => (await call<{ data: { _id: string }[] }>(w.t.url, 'GET', '/bookmarks', { token })).body.data.data.map((i) => i._id);
+    const bookmarked = async (token: string) =>
+      (await call<{ data: { _id: string }[] }>(w.t.url, 'GET', '/bookmarks', { token })).body.data.data.map((i) => i._id);
     for (const role of ['fan', 'lapsed', 'otherArtist', 'owner'] as const) {
       const { token } = w.users[role];
       expect(await bookmarked(token), role).not.toContain(item);
@@ -255,12 +428,15 @@ describeEachDatabase('access-control matrix', (database) => {
         const token = role === 'anonymous' ? undefined : w.users[role].token;
         const headers = { 'x-forwarded-for': `10.9.${ROLES.indexOf(role)}.${Object.keys(ROWS).indexOf(route) % 250}`, ...request.headers };
         const answer = request.raw
-          ? await fetch(`${w.t.url}${request.path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } }).then(async (r) => {
+          ? await fetch(`${w.t.url}${request.path}`, {
+              headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            }).then(async (r) => {
               await r.arrayBuffer();
               return { status: r.status, body: '(file)' };
             })
           : await call(w.t.url, request.method, request.path, { token, body: request.body, query: request.query, headers });
-        if (answer.status !== row.expect[role]) wrong.push(`${route}: expected ${row.expect[role]}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 140)}`);
+        if (answer.status !== row.expect[role])
+          wrong.push(`${route}: expected ${row.expect[role]}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 140)}`);
       }
       if (wrong.length) console.log(`MATRIX ${role}\n${wrong.join('\n')}`);
       expect(wrong).toEqual([]);

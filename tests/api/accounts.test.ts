@@ -45,7 +45,11 @@ describeEachDatabase('accounts', (database) => {
 
   it('trims and lowercases the username and the email', async () => {
     const username = uniqueName();
-    const answer = await register({ username: `  ${username.toUpperCase()} `, email: ` ${username.toUpperCase()}@Example.COM `, password: FAN_PASSWORD });
+    const answer = await register({
+      username: `  ${username.toUpperCase()} `,
+      email: ` ${username.toUpperCase()}@Example.COM `,
+      password: FAN_PASSWORD,
+    });
     expect(answer.status).toBe(200);
     const me = await call(t.url, 'GET', '/users/me', { token: answer.body.data.token });
     expect(me.body.data).toMatchObject({ username, email: `${username}@example.com` });
@@ -73,12 +77,21 @@ describeEachDatabase('accounts', (database) => {
     // paths, the api's routes and its realtime socket. A page added without reserving its name fails here.
     const pages = fs
       .readdirSync(path.resolve('app/routes'))
-      .map((file) => file.replace(/\.tsx?$/, '').split('.').find((segment) => !segment.startsWith('_')))
+      .map((file) =>
+        file
+          .replace(/\.tsx?$/, '')
+          .split('.')
+          .find((segment) => !segment.startsWith('_')),
+      )
       .filter((segment): segment is string => Boolean(segment) && !segment!.startsWith('$'));
     const publicFiles = fs.readdirSync(path.resolve('public')).map((name) => name.replace(/\..*$/, ''));
     const apiPrefixes = t.api.routes.map((route) => route.url.split('/')[1]);
-    const used = [...new Set([...pages, ...publicFiles, ...apiPrefixes, 'healthz', 'build', 'socket'])].filter((name): name is string => typeof name === 'string' && /^[a-z0-9]{3,30}$/.test(name));
-    expect(used).toEqual(expect.arrayContaining(['lite', 'messages', 'discover', 'login', 'logout', 'password', 'images', 'media', 'socket']));
+    const used = [...new Set([...pages, ...publicFiles, ...apiPrefixes, 'healthz', 'build', 'socket'])].filter(
+      (name): name is string => typeof name === 'string' && /^[a-z0-9]{3,30}$/.test(name),
+    );
+    expect(used).toEqual(
+      expect.arrayContaining(['lite', 'messages', 'discover', 'login', 'logout', 'password', 'images', 'media', 'socket']),
+    );
     expect(used.filter((name) => !RESERVED_USERNAMES.includes(name))).toEqual([]);
 
     const other = uniqueName();
@@ -127,7 +140,10 @@ describeEachDatabase('accounts', (database) => {
       {},
     ];
     for (const { body, headers } of bodies) {
-      const answer = await call(t.url, 'POST', '/auth/users/register', { body, headers: { 'x-forwarded-for': clientAddress(), ...headers } });
+      const answer = await call(t.url, 'POST', '/auth/users/register', {
+        body,
+        headers: { 'x-forwarded-for': clientAddress(), ...headers },
+      });
       expect(answer.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
       expect(answer.body.message).toEqual(expect.any(String));
@@ -183,11 +199,16 @@ describeEachDatabase('accounts', (database) => {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     // Both verify an argon2id hash (tens of ms); skipping it for unknown users answers them in a few ms.
-    expect(median(unknown) / median(known), `unknown ${unknown.map(Math.round)} ms, known ${known.map(Math.round)} ms`).toBeGreaterThan(0.5);
+    expect(median(unknown) / median(known), `unknown ${unknown.map(Math.round)} ms, known ${known.map(Math.round)} ms`).toBeGreaterThan(
+      0.5,
+    );
   });
 
   it('validates the log-in body with the spec §5 messages', async () => {
-    const empty = await call(t.url, 'POST', '/auth/login', { body: { username: '  ', password: '' }, headers: { 'x-forwarded-for': clientAddress() } });
+    const empty = await call(t.url, 'POST', '/auth/login', {
+      body: { username: '  ', password: '' },
+      headers: { 'x-forwarded-for': clientAddress() },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual({ username: [messages.emailRequired], password: [messages.passwordRequired] });
     const missing = await call(t.url, 'POST', '/auth/login', { body: {}, headers: { 'x-forwarded-for': clientAddress() } });
@@ -261,14 +282,23 @@ describeEachDatabase('accounts', (database) => {
 
   it('PUT /users keeps the user’s own username and email without a conflict, and answers 400/422 for someone else’s', async () => {
     const [fan, other] = await Promise.all([registerFan(t), registerFan(t)]);
-    const same = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: fan.username, email: fan.email, password: FAN_PASSWORD } });
+    const same = await call(t.url, 'PUT', '/users', {
+      token: fan.token,
+      body: { username: fan.username, email: fan.email, password: FAN_PASSWORD },
+    });
     expect(same.status).toBe(200);
 
-    const takenName = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: other.username.toUpperCase(), email: fan.email, password: FAN_PASSWORD } });
+    const takenName = await call(t.url, 'PUT', '/users', {
+      token: fan.token,
+      body: { username: other.username.toUpperCase(), email: fan.email, password: FAN_PASSWORD },
+    });
     expect(takenName.status).toBe(400);
     expect(takenName.body.errors).toEqual({ username: [USERNAME_TAKEN] });
 
-    const takenEmail = await call(t.url, 'PUT', '/users', { token: fan.token, body: { username: fan.username, email: other.email.toUpperCase(), password: FAN_PASSWORD } });
+    const takenEmail = await call(t.url, 'PUT', '/users', {
+      token: fan.token,
+      body: { username: fan.username, email: other.email.toUpperCase(), password: FAN_PASSWORD },
+    });
     expect(takenEmail.status).toBe(422);
     expect(takenEmail.body.errors).toEqual({ email: [EMAIL_TAKEN] });
 
@@ -282,7 +312,10 @@ describeEachDatabase('accounts', (database) => {
 
     const anonymous = await call(t.url, 'PUT', '/users', { body: { username: fan.username, email: fan.email, password: FAN_PASSWORD } });
     expect(anonymous.status).toBe(401);
-    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data).toMatchObject({ username: fan.username, email: fan.email });
+    expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data).toMatchObject({
+      username: fan.username,
+      email: fan.email,
+    });
   });
 
   describe('PUT /users needs the current password to change the email or the password (finding 6)', () => {
@@ -304,10 +337,18 @@ describeEachDatabase('accounts', (database) => {
       ]) {
         const missing = await put(fan, changes);
         expect(missing.status).toBe(400);
-        expect(missing.body).toEqual({ status: 400, message: messages.currentPasswordRequired, errors: { currentPassword: [messages.currentPasswordRequired] } });
+        expect(missing.body).toEqual({
+          status: 400,
+          message: messages.currentPasswordRequired,
+          errors: { currentPassword: [messages.currentPasswordRequired] },
+        });
         const wrong = await put(fan, { ...changes, currentPassword: 'Not-The-Password-1' });
         expect(wrong.status).toBe(422);
-        expect(wrong.body).toEqual({ status: 422, message: messages.currentPasswordIncorrect, errors: { currentPassword: [messages.currentPasswordIncorrect] } });
+        expect(wrong.body).toEqual({
+          status: 422,
+          message: messages.currentPasswordIncorrect,
+          errors: { currentPassword: [messages.currentPasswordIncorrect] },
+        });
       }
       expect((await call(t.url, 'GET', '/users/me', { token: fan.token })).body.data.email).toBe(fan.email);
       expect((await login(t, fan.email, fan.password)).status).toBe(200);
@@ -344,13 +385,21 @@ describeEachDatabase('accounts', (database) => {
     it('guessing the current password counts as failed log-ins: 10, then 429', async () => {
       const fan = await settledFan();
       for (let attempt = 1; attempt <= 10; attempt++) {
-        const guess = await put(fan, { username: fan.username, email: fan.email, password: NEW_PASSWORD, currentPassword: `Guess-${attempt}-Pass` });
+        const guess = await put(fan, {
+          username: fan.username,
+          email: fan.email,
+          password: NEW_PASSWORD,
+          currentPassword: `Guess-${attempt}-Pass`,
+        });
         expect(guess.status, `guess ${attempt}`).toBe(422);
       }
-      expect((await put(fan, { username: fan.username, email: fan.email, password: NEW_PASSWORD, currentPassword: fan.password })).status).toBe(429);
+      expect(
+        (await put(fan, { username: fan.username, email: fan.email, password: NEW_PASSWORD, currentPassword: fan.password })).status,
+      ).toBe(429);
       // Guessing through the new-password field (a match needs no current password) is counted too.
       const other = await settledFan();
-      for (let attempt = 1; attempt <= 10; attempt++) expect((await put(other, { username: other.username, email: other.email, password: `Guess-${attempt}-Pass` })).status).toBe(400);
+      for (let attempt = 1; attempt <= 10; attempt++)
+        expect((await put(other, { username: other.username, email: other.email, password: `Guess-${attempt}-Pass` })).status).toBe(400);
       expect((await put(other, { username: other.username, email: other.email, password: other.password })).status).toBe(429);
     });
 

@@ -51,9 +51,16 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
   });
 
   it('refuses bad input on the right field, fans, and the signed out', async () => {
-    const bad = await call(t.url, 'PUT', '/performers/me', { token: artist.token, body: { name: ' ', yearlyPrice: '-3', successPageTitle: 'x'.repeat(101) } });
+    const bad = await call(t.url, 'PUT', '/performers/me', {
+      token: artist.token,
+      body: { name: ' ', yearlyPrice: '-3', successPageTitle: 'x'.repeat(101) },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toMatchObject({ name: [profileMessages.name], yearlyPrice: [profileMessages.price], successPageTitle: [profileMessages.tooLong(100)] });
+    expect(bad.body.errors).toMatchObject({
+      name: [profileMessages.name],
+      yearlyPrice: [profileMessages.price],
+      successPageTitle: [profileMessages.tooLong(100)],
+    });
     const fan = await registerFan(t);
     expect((await call(t.url, 'PUT', '/performers/me', { token: fan.token, body: { name: 'x', yearlyPrice: 1 } })).status).toBe(403);
     expect((await call(t.url, 'PUT', '/performers/me', { body: { name: 'x', yearlyPrice: 1 } })).status).toBe(401);
@@ -75,7 +82,9 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
   });
 
   it('profile images: an uploaded image becomes the hero image, served publicly while the profile uses it', async () => {
-    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 200, b: 90 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 10, g: 200, b: 90 } } })
+      .png()
+      .toBuffer();
     const uploaded = await upload(t, artist.token, png, { filename: 'hero.png', type: 'image/png', kind: 'image' });
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
     const id = uploaded.body.data._id as string;
@@ -100,7 +109,9 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
   });
 
   it('profile images: an image the profile shows is not deleted, by DELETE /media nor with a post that used it too', async () => {
-    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 200, g: 20, b: 90 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 200, g: 20, b: 90 } } })
+      .png()
+      .toBuffer();
     const uploaded = await upload(t, artist.token, png, { filename: 'avatar.png', type: 'image/png', kind: 'image' });
     const id = uploaded.body.data._id as string;
     expect((await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { avatar: id } })).status).toBe(200);
@@ -126,7 +137,9 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
   });
 
   it('profile images: a large upload is served at its 1280 px display size, not as uploaded', async () => {
-    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 20, b: 90 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 20, b: 90 } } })
+      .png()
+      .toBuffer();
     const uploaded = await upload(t, artist.token, png, { filename: 'cover.png', type: 'image/png', kind: 'image' });
     const id = uploaded.body.data._id as string;
     expect((await call(t.url, 'PUT', '/performers/me/images', { token: artist.token, body: { cover: id } })).status).toBe(200);

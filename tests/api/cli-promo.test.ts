@@ -27,20 +27,38 @@ describe('npm run cli -- create-promo', () => {
     const env = { DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_WEB_URL: 'http://web.test' };
     const artist = uniqueName('promoartist');
     const created = capture(env);
-    const args = ['create-artist', '--username', artist, '--email', `${artist}@example.com`, '--password', 'Encore-Encore-1!', '--name', 'Promo Artist', '--yearly-price', '40'];
+    const args = [
+      'create-artist',
+      '--username',
+      artist,
+      '--email',
+      `${artist}@example.com`,
+      '--password',
+      'Encore-Encore-1!',
+      '--name',
+      'Promo Artist',
+      '--yearly-price',
+      '40',
+    ];
     expect(await runCli(args, created.io), created.err.join('\n')).toBe(0);
 
     const percent = capture(env);
-    expect(await runCli(['create-promo', '--artist', artist, '--code', 'SUMMER26', '--percent-off', '20', '--max-redemptions', '5'], percent.io)).toBe(0);
+    expect(
+      await runCli(['create-promo', '--artist', artist, '--code', 'SUMMER26', '--percent-off', '20', '--max-redemptions', '5'], percent.io),
+    ).toBe(0);
     expect(percent.out[0]).toBe(`Created promo code SUMMER26 for ${artist}: 20% off the first year, for 5 payments.`);
     expect(percent.out[1]).toBe(`Share it as: http://web.test/${artist}/subscribe?promo=SUMMER26`);
 
     const amount = capture(env);
-    expect(await runCli(['create-promo', '--artist', artist, '--code', 'FIVE', '--amount-off', '5', '--expires-at', '2030-01-31'], amount.io)).toBe(0);
+    expect(
+      await runCli(['create-promo', '--artist', artist, '--code', 'FIVE', '--amount-off', '5', '--expires-at', '2030-01-31'], amount.io),
+    ).toBe(0);
     expect(amount.out[0]).toContain('$5.00 off the first year, until 2030-01-31T00:00:00.000Z');
 
     const both = capture(env);
-    expect(await runCli(['create-promo', '--artist', artist, '--code', 'BOTH', '--amount-off', '5', '--percent-off', '5'], both.io)).toBe(2);
+    expect(await runCli(['create-promo', '--artist', artist, '--code', 'BOTH', '--amount-off', '5', '--percent-off', '5'], both.io)).toBe(
+      2,
+    );
     expect(both.err[0]).toBe('error: --percent-off: Give either a percent off (1 to 100) or an amount off, not both.');
     const tooMuch = capture(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'MORE', '--percent-off', '150'], tooMuch.io)).toBe(2);
@@ -54,9 +72,12 @@ describe('npm run cli -- create-promo', () => {
 
     const db = await openDb({ dataDir: dir });
     try {
-      const rows = await db.query<{ code: string; percent_off: number | null; amount_off_cents: number | null; max_redemptions: number | null }>(
-        'SELECT code, percent_off, amount_off_cents, max_redemptions FROM promo_codes ORDER BY code',
-      );
+      const rows = await db.query<{
+        code: string;
+        percent_off: number | null;
+        amount_off_cents: number | null;
+        max_redemptions: number | null;
+      }>('SELECT code, percent_off, amount_off_cents, max_redemptions FROM promo_codes ORDER BY code');
       expect(rows).toEqual([
         { code: 'FIVE', percent_off: null, amount_off_cents: 500, max_redemptions: null },
         { code: 'SUMMER26', percent_off: 20, amount_off_cents: null, max_redemptions: 5 },

@@ -99,7 +99,10 @@ describe('cli arguments', () => {
       [['create-artist', '--username', 'nova'], /^error: --email is required\. Usage: npm run cli -- create-artist /],
       [[...artistArgs('nova'), '--colour', 'red'], /^error: Unknown option --colour for create-artist\./],
       [['create-artist', '--username'], /^error: --username needs a value\./],
-      [['create-artist', '--yearly-price', '-1'], /^error: --yearly-price: write --yearly-price=<value> for a value that starts with "-"\.$/],
+      [
+        ['create-artist', '--yearly-price', '-1'],
+        /^error: --yearly-price: write --yearly-price=<value> for a value that starts with "-"\.$/,
+      ],
       [[...artistArgs('nova'), 'extra'], /^error: Unexpected argument "extra" for create-artist\./],
       [['destroy-everything'], /^error: Unknown command "destroy-everything"\. Run "npm run cli -- --help"/],
     ];
@@ -229,7 +232,9 @@ describe('the embedded database lock', () => {
       JSON.stringify({ pid: process.ppid, role: 'server', hostname: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z' }),
     );
     expect(() => acquireLock(dataDir, 'cli')).toThrow(DatabaseLockedError);
-    expect(() => acquireLock(dataDir, 'server')).toThrow(`is in use by a Stagedoor server (pid ${process.ppid}) since 2026-01-01T00:00:00.000Z`);
+    expect(() => acquireLock(dataDir, 'server')).toThrow(
+      `is in use by a Stagedoor server (pid ${process.ppid}) since 2026-01-01T00:00:00.000Z`,
+    );
 
     // A process that has exited leaves a stale lock.
     const gone = spawn(process.execPath, ['-e', '0']);
@@ -274,9 +279,12 @@ describe('cli as a process', () => {
       await lite.close();
     }
 
-    const bad = await runProcess(['create-artist', '--username', 'x!', '--email', 'a@b.co', '--password', PASSWORD, '--name', 'X', '--yearly-price', '1'], {
-      DATA_DIR: dataDir,
-    });
+    const bad = await runProcess(
+      ['create-artist', '--username', 'x!', '--email', 'a@b.co', '--password', PASSWORD, '--name', 'X', '--yearly-price', '1'],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr.trim().split('\n')).toEqual([`error: --username: ${messages.usernameTooShort}`]);
@@ -307,7 +315,9 @@ describe('cli as a process', () => {
       const username = uniqueName('viaapi');
       const result = await runProcess(artistArgs(username, []), { DATA_DIR: dataDir });
       expect(result.stderr).toBe('');
-      expect(result.stdout).toContain(`Created artist ${username} (Artist ${username}, ${username}@example.com), $49.99 a year (through the running server, pid ${process.pid}).`);
+      expect(result.stdout).toContain(
+        `Created artist ${username} (Artist ${username}, ${username}@example.com), $49.99 a year (through the running server, pid ${process.pid}).`,
+      );
       expect(result.code).toBe(0);
       const artist = await call(t.url, 'GET', `/performers/${username}`);
       expect(artist.body.data).toMatchObject({ username, yearlyPrice: 49.99 });
@@ -336,10 +346,19 @@ describe('cli as a process', () => {
     });
 
     it('the admin endpoints need this server’s token and validate like the CLI', async () => {
-      const body = { username: uniqueName('admin'), email: `${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD, name: 'A', yearlyPrice: 5 };
+      const body = {
+        username: uniqueName('admin'),
+        email: `${randomBytes(4).toString('hex')}@example.com`,
+        password: PASSWORD,
+        name: 'A',
+        yearlyPrice: 5,
+      };
       expect((await call(t.url, 'POST', '/admin/artists', { body })).status).toBe(403);
       expect((await call(t.url, 'POST', '/admin/seed', { body: {}, headers: { [ADMIN_TOKEN_HEADER]: 'guess' } })).status).toBe(403);
-      const invalid = await call(t.url, 'POST', '/admin/artists', { body: { ...body, yearlyPrice: 1.234 }, headers: { [ADMIN_TOKEN_HEADER]: adminToken } });
+      const invalid = await call(t.url, 'POST', '/admin/artists', {
+        body: { ...body, yearlyPrice: 1.234 },
+        headers: { [ADMIN_TOKEN_HEADER]: adminToken },
+      });
       expect(invalid.status).toBe(400);
       expect(invalid.body.errors).toEqual({ yearlyPrice: [PRICE_MESSAGE] });
       const created = await call(t.url, 'POST', '/admin/artists', { body, headers: { [ADMIN_TOKEN_HEADER]: adminToken } });
@@ -350,7 +369,9 @@ describe('cli as a process', () => {
     it('an api started without an admin token has no admin endpoints', async () => {
       const plain = await startTestApi();
       try {
-        expect((await call(plain.url, 'POST', '/admin/seed', { body: {}, headers: { [ADMIN_TOKEN_HEADER]: adminToken } })).status).toBe(404);
+        expect((await call(plain.url, 'POST', '/admin/seed', { body: {}, headers: { [ADMIN_TOKEN_HEADER]: adminToken } })).status).toBe(
+          404,
+        );
       } finally {
         await plain.close();
       }

@@ -89,7 +89,10 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       });
 
       const draft = await create(artist, { poll: POLL, draft: true });
-      const hidden = await call(t.url, 'POST', `/polls/${draft.poll._id}/vote`, { token: fan.token, body: { answerId: draft.poll.answers[0]._id } });
+      const hidden = await call(t.url, 'POST', `/polls/${draft.poll._id}/vote`, {
+        token: fan.token,
+        body: { answerId: draft.poll.answers[0]._id },
+      });
       expect(hidden.status).toBe(404);
     });
   });
@@ -104,9 +107,16 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
         const author = [fan, otherFan, artist][index % 3];
         const posted = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: author.token, body: { text: ` ${text} ` } });
         expect(posted.status).toBe(201);
-        expect(posted.body.data).toMatchObject({ text, author: { _id: author.id, username: author.username }, isArtist: author === artist });
+        expect(posted.body.data).toMatchObject({
+          text,
+          author: { _id: author.id, username: author.username },
+          isArtist: author === artist,
+        });
         ids.push(posted.body.data._id);
-        await t.db.query(`UPDATE comments SET created_at = now() - make_interval(mins => $2) WHERE id = $1`, [posted.body.data._id, 10 - index]);
+        await t.db.query(`UPDATE comments SET created_at = now() - make_interval(mins => $2) WHERE id = $1`, [
+          posted.body.data._id,
+          10 - index,
+        ]);
       }
       const page = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token, query: { limit: 2 } });
       expect(page.body.data.total).toBe(5);
@@ -115,7 +125,10 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(next.body.data.data.map((comment: { text: string }) => comment.text)).toEqual(['third', 'second']);
 
       // A link to a comment (spec commentId) opens the page that holds it.
-      const linked = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token, query: { limit: 2, commentId: ids[0] } });
+      const linked = await call(t.url, 'GET', `/content/${item._id}/comments`, {
+        token: fan.token,
+        query: { limit: 2, commentId: ids[0] },
+      });
       expect(linked.body.data.offset).toBe(4);
       expect(linked.body.data.data.map((comment: { _id: string }) => comment._id)).toEqual([ids[0]]);
 
@@ -141,7 +154,9 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       const theirs = await post(otherFan, 'theirs');
 
       const listed = await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token });
-      const canDelete = Object.fromEntries(listed.body.data.data.map((comment: { text: string; canDelete: boolean }) => [comment.text, comment.canDelete]));
+      const canDelete = Object.fromEntries(
+        listed.body.data.data.map((comment: { text: string; canDelete: boolean }) => [comment.text, comment.canDelete]),
+      );
       expect(canDelete).toEqual({ mine: true, theirs: false });
 
       expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: fan.token })).status).toBe(403);
@@ -150,26 +165,36 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect((await call(t.url, 'DELETE', `/comments/${mine._id}`, { token: fan.token })).status).toBe(200);
       expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: artist.token })).status).toBe(200);
       expect((await call(t.url, 'DELETE', `/comments/${theirs._id}`, { token: artist.token })).status).toBe(404);
-      expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token })).body.data).toEqual({ data: [], total: 0, offset: 0 });
+      expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: fan.token })).body.data).toEqual({
+        data: [],
+        total: 0,
+        offset: 0,
+      });
     });
 
     it('limits how fast one viewer can comment', async () => {
       const { artist, fan, otherFan } = await cast();
       const item = await create(artist);
       for (let i = 0; i < COMMENTS_PER_MINUTE; i++) {
-        expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: `hi ${i}` } })).status).toBe(201);
+        expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: `hi ${i}` } })).status).toBe(
+          201,
+        );
       }
       const flooded = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: 'one more' } });
       expect(flooded.status).toBe(429);
       expect(Number(flooded.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: otherFan.token, body: { text: 'me too' } })).status).toBe(201);
+      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: otherFan.token, body: { text: 'me too' } })).status).toBe(
+        201,
+      );
     });
 
     it('outsiders can neither read nor write comments', async () => {
       const { artist, stranger } = await cast();
       const item = await create(artist);
       expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: stranger.token })).status).toBe(403);
-      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: stranger.token, body: { text: 'hi' } })).status).toBe(403);
+      expect((await call(t.url, 'POST', `/content/${item._id}/comments`, { token: stranger.token, body: { text: 'hi' } })).status).toBe(
+        403,
+      );
       expect((await call(t.url, 'GET', `/content/${item._id}/comments`)).status).toBe(401);
     });
   });
@@ -328,7 +353,10 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(fanView.items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'A', 'B']);
       expect((await read(artist)).items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'Hidden', 'A', 'B']);
       expect((await read(fan, { sort: 'asc' })).items.data.map((item: { title: string }) => item.title)).toEqual(['A', 'B', 'C']);
-      expect((await read(fan, { sort: 'desc', types: 'demo' })).items.data.map((item: { title: string }) => item.title)).toEqual(['C', 'A']);
+      expect((await read(fan, { sort: 'desc', types: 'demo' })).items.data.map((item: { title: string }) => item.title)).toEqual([
+        'C',
+        'A',
+      ]);
 
       const listed = await call(t.url, 'GET', `/performers/${artist.username}/collections`, { token: fan.token });
       expect(listed.body.data).toMatchObject({ total: 1, data: [{ _id: id, itemCount: 3 }] });
@@ -381,7 +409,9 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(first.status).toBe(200);
       expect(first.body.data.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
       expect(first.body.data.revokedAt).toBeNull();
-      expect((await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data.code).toBe(first.body.data.code);
+      expect((await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data.code).toBe(
+        first.body.data.code,
+      );
       const other = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: otherFan.token });
       expect(other.body.data.code).not.toBe(first.body.data.code);
 
@@ -400,7 +430,10 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       const { artist, fan } = await cast();
       const item = await create(artist, presale);
       const { code } = (await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data;
-      const traced = await call(t.url, 'GET', `/content/${item._id}/presale-codes`, { token: artist.token, query: { code: code.toLowerCase() } });
+      const traced = await call(t.url, 'GET', `/content/${item._id}/presale-codes`, {
+        token: artist.token,
+        query: { code: code.toLowerCase() },
+      });
       expect(traced.body.data).toMatchObject({ total: 1, data: [{ code, fan: { _id: fan.id, username: fan.username } }] });
       const codeId = traced.body.data.data[0]._id;
       const revoked = await call(t.url, 'DELETE', `/content/${item._id}/presale-codes/${codeId}`, { token: artist.token });

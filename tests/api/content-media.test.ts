@@ -18,7 +18,9 @@ function storedFiles() {
 }
 
 const png = (width = 1200, height = 800) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
 
 async function uploaded(artist: TestUser, bytes: Uint8Array, options: Parameters<typeof upload>[3] = {}) {
   const answer = await upload(t, artist.token, bytes, options);
@@ -133,10 +135,16 @@ describeEachDatabase('media', (database) => {
       const theirs = await uploaded(other, await png(40, 40));
       const audio = await uploaded(artist, wav());
       const body = { title: 'x', content: 'y', tags: 'photo' };
-      const refused = await call(t.url, 'POST', '/content', { token: artist.token, body: { ...body, thumbnailId: theirs._id, mediaId: audio._id } });
+      const refused = await call(t.url, 'POST', '/content', {
+        token: artist.token,
+        body: { ...body, thumbnailId: theirs._id, mediaId: audio._id },
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.errors).toEqual({ thumbnailId: [itemMessages.mediaMissing], mediaId: [itemMessages.photoRequired] });
-      const notImage = await call(t.url, 'POST', '/content', { token: artist.token, body: { ...body, tags: 'demo', thumbnailId: audio._id } });
+      const notImage = await call(t.url, 'POST', '/content', {
+        token: artist.token,
+        body: { ...body, tags: 'demo', thumbnailId: audio._id },
+      });
       expect(notImage.body.errors).toEqual({ thumbnailId: [itemMessages.thumbnailNotImage] });
     });
   });
@@ -212,7 +220,10 @@ describeEachDatabase('media', (database) => {
       expect((await fetch(bare)).status).toBe(401);
 
       const tampered = new URL(localLink(t, link));
-      tampered.searchParams.set('sig', tampered.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')));
+      tampered.searchParams.set(
+        'sig',
+        tampered.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+      );
       expect((await fetch(tampered)).status).toBe(403);
 
       const extended = new URL(localLink(t, link));
@@ -255,7 +266,10 @@ describeEachDatabase('media', (database) => {
       };
       async function photo(artist: TestUser, extra: Record<string, unknown> = {}) {
         const image = await uploaded(artist, await png(2400, 1600), { filename: 'photo.png', type: 'image/png' });
-        const created = await call(t.url, 'POST', '/content', { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: image._id, ...extra } });
+        const created = await call(t.url, 'POST', '/content', {
+          token: artist.token,
+          body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: image._id, ...extra },
+        });
         expect(created.status, JSON.stringify(created.body)).toBe(201);
         return { item: created.body.data, image };
       }
@@ -267,7 +281,10 @@ describeEachDatabase('media', (database) => {
         const seen = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data;
         expect(await statuses(seen.media, fan.token)).toEqual([200, 200, 200, 200, 200, 200]);
 
-        const drafted = await call(t.url, 'PUT', `/content/${item._id}`, { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id, draft: true } });
+        const drafted = await call(t.url, 'PUT', `/content/${item._id}`, {
+          token: artist.token,
+          body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id, draft: true },
+        });
         expect(drafted.body.data.state).toBe('draft');
         expect((await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).status).toBe(404);
         expect(await statuses(seen.media, fan.token)).toEqual([404, 404, 404, 404, 404, 404]);
@@ -277,7 +294,10 @@ describeEachDatabase('media', (database) => {
         expect(await statuses(own.media, artist.token)).toEqual([200, 200, 200, 200, 200, 200]);
 
         // Published again, the fan's links work again.
-        await call(t.url, 'PUT', `/content/${item._id}`, { token: artist.token, body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id } });
+        await call(t.url, 'PUT', `/content/${item._id}`, {
+          token: artist.token,
+          body: { title: 'Photo', content: 'x', tags: 'photo', mediaId: seen.media._id },
+        });
         expect(await statuses(seen.media, fan.token)).toEqual([200, 200, 200, 200, 200, 200]);
       });
 
@@ -294,7 +314,9 @@ describeEachDatabase('media', (database) => {
         ] as const) {
           // The artist's links work for the artist; a subscriber who learns the id gets nothing.
           expect(await statuses(media, artist.token), name).toEqual([200, 200, 200, 200, 200, 200]);
-          const byId = await Promise.all([undefined, 'thumb', 'large'].map(async (size) => (await bearer(media._id, fan.token, size)).status));
+          const byId = await Promise.all(
+            [undefined, 'thumb', 'large'].map(async (size) => (await bearer(media._id, fan.token, size)).status),
+          );
           expect(byId, name).toEqual([404, 404, 404]);
         }
 

@@ -47,7 +47,10 @@ describeEachDatabase('content items', (database) => {
   describe(`content items per role`, () => {
     it('the owning artist creates an item and gets it back with its label, state and sanitised caption', async () => {
       const { artist } = await cast();
-      const item = await create(artist, post({ content: '<p onclick="x()">Hi<script>alert(1)</script> <a href="javascript:x()">there</a></p>' }));
+      const item = await create(
+        artist,
+        post({ content: '<p onclick="x()">Hi<script>alert(1)</script> <a href="javascript:x()">there</a></p>' }),
+      );
       expect(item).toMatchObject({
         performerId: artist.id,
         performer: { _id: artist.id, username: artist.username },
@@ -106,7 +109,9 @@ describeEachDatabase('content items', (database) => {
 
       const item = await create(artist, post());
       for (const user of [fan, stranger, otherArtist]) {
-        expect((await call(t.url, 'PUT', `/content/${item._id}`, { token: user.token, body: post({ title: 'Hijacked' }) })).status).toBe(403);
+        expect((await call(t.url, 'PUT', `/content/${item._id}`, { token: user.token, body: post({ title: 'Hijacked' }) })).status).toBe(
+          403,
+        );
         expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: user.token })).status).toBe(403);
       }
       expect((await call(t.url, 'PUT', `/content/${item._id}`, { body: post() })).status).toBe(401);
@@ -117,7 +122,12 @@ describeEachDatabase('content items', (database) => {
         body: post({ title: 'Tour news, updated', tags: 'announcement' }),
       });
       expect(edited.status).toBe(200);
-      expect(edited.body.data).toMatchObject({ _id: item._id, title: 'Tour news, updated', type: 'announcement', typeLabel: 'Announcement' });
+      expect(edited.body.data).toMatchObject({
+        _id: item._id,
+        title: 'Tour news, updated',
+        type: 'announcement',
+        typeLabel: 'Announcement',
+      });
       // Editing a published item keeps its publish date.
       expect(edited.body.data.publishAt).toBe(item.publishAt);
       expect((await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.title).toBe('Tour news, updated');
@@ -139,7 +149,8 @@ describeEachDatabase('content items', (database) => {
     it('filters by types, by section, and sorts newest or oldest first', async () => {
       const { artist, fan } = await cast();
       const made: Record<string, string> = {};
-      for (const type of ['demo', 'live', 'post', 'tourDiary', 'announcement']) made[type] = (await create(artist, post({ title: type, tags: type })))._id;
+      for (const type of ['demo', 'live', 'post', 'tourDiary', 'announcement'])
+        made[type] = (await create(artist, post({ title: type, tags: type })))._id;
       // Publish times one minute apart, demo the oldest.
       for (const [index, type] of ['demo', 'live', 'post', 'tourDiary', 'announcement'].entries()) {
         await t.db.query(`UPDATE content_items SET publish_at = now() - make_interval(mins => $2) WHERE id = $1`, [made[type], 10 - index]);
@@ -154,8 +165,10 @@ describeEachDatabase('content items', (database) => {
       expect(await titles({ sort: 'asc' })).toEqual({ titles: ['demo', 'live', 'post', 'tourDiary', 'announcement'], total: 5 });
       expect(await titles({ types: 'demo,live' })).toEqual({ titles: ['live', 'demo'], total: 2 });
       // Repeated parameters work as well as a comma-separated list.
-    const repeated = await call(t.url, 'GET', `/performers/${artist.username}/content?types=demo&types=tourDiary&sort=asc`, { token: fan.token });
-    expect(repeated.body.data.data.map((item: { title: string }) => item.title)).toEqual(['demo', 'tourDiary']);
+      const repeated = await call(t.url, 'GET', `/performers/${artist.username}/content?types=demo&types=tourDiary&sort=asc`, {
+        token: fan.token,
+      });
+      expect(repeated.body.data.data.map((item: { title: string }) => item.title)).toEqual(['demo', 'tourDiary']);
       expect(await titles({ section: 'vault' })).toEqual({ titles: ['tourDiary', 'live', 'demo'], total: 3 });
       expect(await titles({ section: 'posts' })).toEqual({ titles: ['announcement', 'tourDiary', 'post'], total: 3 });
       expect(await titles({ limit: 2, offset: 1 })).toEqual({ titles: ['tourDiary', 'post'], total: 5 });
@@ -268,7 +281,9 @@ describeEachDatabase('content items', (database) => {
     it('counts the caption limit on visible text after sanitising', async () => {
       const { artist } = await cast();
       const long = 'a'.repeat(4000);
-      expect((await call(t.url, 'POST', '/content', { token: artist.token, body: post({ content: `<p><em>${long}</em></p>` }) })).status).toBe(201);
+      expect(
+        (await call(t.url, 'POST', '/content', { token: artist.token, body: post({ content: `<p><em>${long}</em></p>` }) })).status,
+      ).toBe(201);
       const refused = await call(t.url, 'POST', '/content', { token: artist.token, body: post({ content: `<p>${long}!</p>` }) });
       expect(refused.body.errors).toEqual({ content: [contentMessages.captionTooLong] });
       // A caption that is only a script has nothing left to read.
@@ -353,13 +368,15 @@ describeEachDatabase('content items', (database) => {
           [id],
         ),
       ).toMatch(/content_items_visible(_type)?_idx/);
-      expect(await plan(`SELECT id FROM content_items c WHERE c.artist_id = $1 ORDER BY c.publish_at DESC, c.id DESC LIMIT 20`, [id])).toMatch(
-        /content_items_artist_idx/,
-      );
+      expect(
+        await plan(`SELECT id FROM content_items c WHERE c.artist_id = $1 ORDER BY c.publish_at DESC, c.id DESC LIMIT 20`, [id]),
+      ).toMatch(/content_items_artist_idx/);
       expect(
         await plan(`SELECT id FROM comments WHERE item_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 20`, [id]),
       ).toMatch(/comments_item_idx/);
-      expect(await plan(`SELECT item_id FROM bookmarks WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20`, [id])).toMatch(/bookmarks_user_idx/);
+      expect(await plan(`SELECT item_id FROM bookmarks WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20`, [id])).toMatch(
+        /bookmarks_user_idx/,
+      );
       expect(await plan(`SELECT item_id FROM collection_items WHERE collection_id = $1 ORDER BY position LIMIT 50`, [id])).toMatch(
         /collection_items_order_idx/,
       );

@@ -16,16 +16,100 @@ import { createArtist, createFan, upload, type ContentUser } from './content-fix
 const nasty = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udfff', '\u202e', '\ufeff', '💥'.repeat(300), 'x'.repeat(10_000), '../../etc/passwd', '%2e%2e%2f', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udfff',
+    '\u202e',
+    '\ufeff',
+    '💥'.repeat(300),
+    'x'.repeat(10_000),
+    '../../etc/passwd',
+    '%2e%2e%2f',
+    '<script>',
+    "' OR 1=1 --",
+    'null',
+    '[]',
+    '{}',
+  ),
 );
 const value = fc.oneof(nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(nasty, { maxLength: 3 }));
-const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('text', 'title', 'content', 'tags', 'poll', 'schedule', 'email', 'password', 'username', 'answerId', 'source', 'sourceId', 'type', 'performerId', 'code', 'itemIds', 'fileIds', 'presale', 'draft', 'limit', 'currentPassword', 'promo'), value));
-const query = fc.dictionary(fc.constantFrom('limit', 'offset', 'sort', 'types', 'section', 'state', 'commentId', 'code', 'performer', 'q', 'token', 'size', 'sig', 'expires', 'for', 'secret', 'performerId'), fc.oneof(nasty, fc.integer().map(String)), { maxKeys: 4 });
-const segment = fc.oneof(fc.uuid(), nasty.filter((s) => s.length > 0 && s.length < 3000), fc.constantFrom('..', '%2e%2e', '%00', '%ff', 'a%2Fb', ' '));
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.dictionary(
+    fc.constantFrom(
+      'text',
+      'title',
+      'content',
+      'tags',
+      'poll',
+      'schedule',
+      'email',
+      'password',
+      'username',
+      'answerId',
+      'source',
+      'sourceId',
+      'type',
+      'performerId',
+      'code',
+      'itemIds',
+      'fileIds',
+      'presale',
+      'draft',
+      'limit',
+      'currentPassword',
+      'promo',
+    ),
+    value,
+  ),
+);
+const query = fc.dictionary(
+  fc.constantFrom(
+    'limit',
+    'offset',
+    'sort',
+    'types',
+    'section',
+    'state',
+    'commentId',
+    'code',
+    'performer',
+    'q',
+    'token',
+    'size',
+    'sig',
+    'expires',
+    'for',
+    'secret',
+    'performerId',
+  ),
+  fc.oneof(nasty, fc.integer().map(String)),
+  { maxKeys: 4 },
+);
+const segment = fc.oneof(
+  fc.uuid(),
+  nasty.filter((s) => s.length > 0 && s.length < 3000),
+  fc.constantFrom('..', '%2e%2e', '%00', '%ff', 'a%2Fb', ' '),
+);
 
 const WEBHOOK_SECRET = 'whsec_hostile';
 
-const TABLES = ['users', 'sessions', 'subscriptions', 'content_items', 'comments', 'bookmarks', 'collections', 'conversations', 'messages', 'media', 'poll_votes', 'presale_codes'];
+const TABLES = [
+  'users',
+  'sessions',
+  'subscriptions',
+  'content_items',
+  'comments',
+  'bookmarks',
+  'collections',
+  'conversations',
+  'messages',
+  'media',
+  'poll_votes',
+  'presale_codes',
+];
 
 describeEachDatabase('hostile input', (database) => {
   let t: TestApi;
@@ -42,7 +126,9 @@ describeEachDatabase('hostile input', (database) => {
   });
 
   async function fingerprint() {
-    const [row] = await t.db.query<{ counts: string }>(`SELECT concat_ws(',', ${TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(', ')}) AS counts`);
+    const [row] = await t.db.query<{ counts: string }>(
+      `SELECT concat_ws(',', ${TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(', ')}) AS counts`,
+    );
     return row.counts;
   }
 
@@ -50,7 +136,11 @@ describeEachDatabase('hostile input', (database) => {
     const started = Date.now();
     const response = await fetch(`${t.url}${url}`, {
       method,
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(json),
       signal: AbortSignal.timeout(5000),
     });
@@ -58,28 +148,39 @@ describeEachDatabase('hostile input', (database) => {
     return { status: response.status, text, ms: Date.now() - started };
   }
 
-  it('every route answers arbitrary input with a clear 4xx (or success), never a 5xx or a hang, and a refusal changes nothing', { timeout: 120_000 }, async () => {
-    // Logging out would end the session the other cases use; the webhook is fuzzed by its own signature tests.
-    const routes = t.api.routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '/auth/logout' && r.url !== '*');
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('fan', 'artist'), body, query, fc.array(segment, { minLength: 3, maxLength: 3 }), async (route, role, json, params, segments) => {
-        let i = 0;
-        const pathname = route.url.replace(/:[A-Za-z]+/g, () => encodeSegment(segments[i++ % segments.length]));
-        const search = new URLSearchParams(params as Record<string, string>).toString();
-        const token = role === 'fan' ? fan.token : artist.token;
-        const before = await fingerprint();
-        const answer = await send(route.method, `${pathname}${search ? `?${search}` : ''}`, token, json);
-        const where = `${route.method} ${pathname}?${search} as ${role}: ${answer.status} ${answer.text.slice(0, 200)}`;
-        expect(answer.status, where).toBeLessThan(500);
-        if (answer.status >= 400 && answer.text && !pathname.startsWith('/media/')) {
-          const parsed = JSON.parse(answer.text) as { message?: unknown };
-          expect(typeof parsed.message, where).toBe('string');
-          expect(await fingerprint(), `${where} changed the database`).toBe(before);
-        }
-      }),
-      { numRuns: 250 },
-    );
-  });
+  it(
+    'every route answers arbitrary input with a clear 4xx (or success), never a 5xx or a hang, and a refusal changes nothing',
+    { timeout: 120_000 },
+    async () => {
+      // Logging out would end the session the other cases use; the webhook is fuzzed by its own signature tests.
+      const routes = t.api.routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '/auth/logout' && r.url !== '*');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          fc.constantFrom('fan', 'artist'),
+          body,
+          query,
+          fc.array(segment, { minLength: 3, maxLength: 3 }),
+          async (route, role, json, params, segments) => {
+            let i = 0;
+            const pathname = route.url.replace(/:[A-Za-z]+/g, () => encodeSegment(segments[i++ % segments.length]));
+            const search = new URLSearchParams(params as Record<string, string>).toString();
+            const token = role === 'fan' ? fan.token : artist.token;
+            const before = await fingerprint();
+            const answer = await send(route.method, `${pathname}${search ? `?${search}` : ''}`, token, json);
+            const where = `${route.method} ${pathname}?${search} as ${role}: ${answer.status} ${answer.text.slice(0, 200)}`;
+            expect(answer.status, where).toBeLessThan(500);
+            if (answer.status >= 400 && answer.text && !pathname.startsWith('/media/')) {
+              const parsed = JSON.parse(answer.text) as { message?: unknown };
+              expect(typeof parsed.message, where).toBe('string');
+              expect(await fingerprint(), `${where} changed the database`).toBe(before);
+            }
+          },
+        ),
+        { numRuns: 250 },
+      );
+    },
+  );
 
   it('refuses bodies over the limit, malformed JSON and NUL characters with 4xx and a message', async () => {
     const huge = await fetch(`${t.url}/content`, {
@@ -90,7 +191,11 @@ describeEachDatabase('hostile input', (database) => {
     expect(huge.status).toBe(413);
     expect((await huge.json()).message).toEqual(expect.any(String));
     for (const raw of ['{"title":', '\u0000', '[[[[[[[[', '{"__proto__":{"isPerformer":true}}']) {
-      const answer = await fetch(`${t.url}/users`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` }, body: raw });
+      const answer = await fetch(`${t.url}/users`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${fan.token}` },
+        body: raw,
+      });
       expect(answer.status, raw).toBeGreaterThanOrEqual(400);
       expect(answer.status, raw).toBeLessThan(500);
     }
@@ -139,62 +244,108 @@ describeEachDatabase('hostile input', (database) => {
     }
   });
 
-  it('answers any correctly signed Stripe webhook below 500: a malformed event is a 400, not a half-applied 500', { timeout: 60_000 }, async () => {
-    const stripeId = fc.oneof(fc.constantFrom('sub_1', 'in_1', 'evt_1', ''), nasty, fc.integer(), fc.constant(null), fc.dictionary(fc.constantFrom('id', 'object'), value));
-    const object = fc.record(
-      {
-        id: stripeId,
-        subscription: stripeId,
-        status: fc.oneof(fc.constantFrom('active', 'canceled'), value),
-        cancel_at_period_end: value,
-        ended_at: fc.oneof(fc.integer(), value),
-        amount_paid: fc.oneof(fc.integer(), value),
-        amount_due: fc.oneof(fc.integer(), value),
-        parent: fc.oneof(value, fc.record({ subscription_details: fc.oneof(value, fc.record({ subscription: stripeId, metadata: value })) })),
-        lines: fc.oneof(value, fc.record({ data: fc.oneof(value, fc.array(fc.record({ period: fc.oneof(value, fc.record({ end: fc.oneof(fc.integer(), value) })) }), { maxLength: 2 })) })),
-        items: fc.oneof(value, fc.record({ data: fc.oneof(value, fc.array(fc.record({ current_period_end: fc.oneof(fc.integer(), value) }), { maxLength: 2 })) })),
-      },
-      { requiredKeys: [] },
-    );
-    const event = fc.oneof(
-      fc.jsonValue({ maxDepth: 3 }),
-      fc.record(
+  it(
+    'answers any correctly signed Stripe webhook below 500: a malformed event is a 400, not a half-applied 500',
+    { timeout: 60_000 },
+    async () => {
+      const stripeId = fc.oneof(
+        fc.constantFrom('sub_1', 'in_1', 'evt_1', ''),
+        nasty,
+        fc.integer(),
+        fc.constant(null),
+        fc.dictionary(fc.constantFrom('id', 'object'), value),
+      );
+      const object = fc.record(
         {
-          id: fc.oneof(fc.uuid().map((id) => `evt_${id}`), stripeId),
-          type: fc.oneof(fc.constantFrom('invoice.paid', 'invoice.payment_failed', 'customer.subscription.updated', 'customer.subscription.deleted', 'charge.refunded'), value),
-          created: fc.oneof(fc.integer({ min: 0, max: 4_000_000_000 }), value),
-          data: fc.oneof(value, fc.record({ object: fc.oneof(object, value) })),
+          id: stripeId,
+          subscription: stripeId,
+          status: fc.oneof(fc.constantFrom('active', 'canceled'), value),
+          cancel_at_period_end: value,
+          ended_at: fc.oneof(fc.integer(), value),
+          amount_paid: fc.oneof(fc.integer(), value),
+          amount_due: fc.oneof(fc.integer(), value),
+          parent: fc.oneof(
+            value,
+            fc.record({ subscription_details: fc.oneof(value, fc.record({ subscription: stripeId, metadata: value })) }),
+          ),
+          lines: fc.oneof(
+            value,
+            fc.record({
+              data: fc.oneof(
+                value,
+                fc.array(fc.record({ period: fc.oneof(value, fc.record({ end: fc.oneof(fc.integer(), value) })) }), { maxLength: 2 }),
+              ),
+            }),
+          ),
+          items: fc.oneof(
+            value,
+            fc.record({
+              data: fc.oneof(value, fc.array(fc.record({ current_period_end: fc.oneof(fc.integer(), value) }), { maxLength: 2 })),
+            }),
+          ),
         },
         { requiredKeys: [] },
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(event, async (payload) => {
-        const raw = JSON.stringify(payload) ?? 'null';
-        const response = await fetch(`${t.url}/payment/webhooks/stripe`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: raw, secret: WEBHOOK_SECRET }) },
-          body: raw,
-          signal: AbortSignal.timeout(5000),
-        });
-        const text = await response.text();
-        expect(response.status, `${raw.slice(0, 300)}: ${text.slice(0, 200)}`).toBeLessThan(500);
-      }),
-      { numRuns: 200 },
-    );
-  });
+      );
+      const event = fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record(
+          {
+            id: fc.oneof(
+              fc.uuid().map((id) => `evt_${id}`),
+              stripeId,
+            ),
+            type: fc.oneof(
+              fc.constantFrom(
+                'invoice.paid',
+                'invoice.payment_failed',
+                'customer.subscription.updated',
+                'customer.subscription.deleted',
+                'charge.refunded',
+              ),
+              value,
+            ),
+            created: fc.oneof(fc.integer({ min: 0, max: 4_000_000_000 }), value),
+            data: fc.oneof(value, fc.record({ object: fc.oneof(object, value) })),
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(event, async (payload) => {
+          const raw = JSON.stringify(payload) ?? 'null';
+          const response = await fetch(`${t.url}/payment/webhooks/stripe`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: raw, secret: WEBHOOK_SECRET }),
+            },
+            body: raw,
+            signal: AbortSignal.timeout(5000),
+          });
+          const text = await response.text();
+          expect(response.status, `${raw.slice(0, 300)}: ${text.slice(0, 200)}`).toBeLessThan(500);
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 
   it('refuses uploads that are not what they claim, and keeps nothing of them', async () => {
     const media = path.join(t.dataDir, 'media');
     // Files only: the folders a refused upload's name would have gone in may stay, empty.
     const stored = () =>
       fs.existsSync(media)
-        ? fs.readdirSync(media, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name))
+        ? fs
+            .readdirSync(media, { recursive: true, withFileTypes: true })
+            .filter((entry) => entry.isFile())
+            .map((entry) => path.join(entry.parentPath, entry.name))
         : [];
     const beforeList = stored();
     const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4096)]);
     const pe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4096)]);
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     const truncated = png.subarray(0, Math.floor(png.length / 3));
     const bomb = pngBomb(16_500);
     // An image is decoded after sniffing, so a renamed executable is refused twice over; as audio (not decoded) only
@@ -257,5 +408,10 @@ function pngBomb(side: number) {
   // Each row: filter byte 0, then side bits of zeros. Run-length deflate makes this quick to build.
   const rows = Buffer.alloc((1 + Math.ceil(side / 8)) * side);
   const idat = zlib.deflateSync(rows, { level: 9, strategy: zlib.constants.Z_RLE });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

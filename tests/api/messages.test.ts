@@ -18,8 +18,7 @@ describeEachDatabase('conversations and messages', (database) => {
 
   const openConversation = (token: string, source: 'performer' | 'user', sourceId: string) =>
     call(t.url, 'POST', '/conversations', { token, body: { source, sourceId } });
-  const listConversations = (token: string) =>
-    call(t.url, 'GET', '/conversations', { token, query: { limit: MAX_SAFE } });
+  const listConversations = (token: string) => call(t.url, 'GET', '/conversations', { token, query: { limit: MAX_SAFE } });
   const listMessages = (token: string, conversationId: string, query: Record<string, string | number> = {}) =>
     call(t.url, 'GET', `/messages/conversations/${conversationId}`, { token, query: { limit: 20, sort: 'desc', ...query } });
   const unread = async (token: string) =>
@@ -74,7 +73,11 @@ describeEachDatabase('conversations and messages', (database) => {
       for (const method of ['POST', 'DELETE']) {
         const preflight = await fetch(`${t.url}/messages/some-id`, {
           method: 'OPTIONS',
-          headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization' },
+          headers: {
+            Origin: 'http://localhost:3000',
+            'Access-Control-Request-Method': method,
+            'Access-Control-Request-Headers': 'authorization',
+          },
         });
         expect(preflight.status).toBe(204);
         expect(preflight.headers.get('access-control-allow-methods')).toContain(method);

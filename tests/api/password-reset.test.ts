@@ -2,7 +2,18 @@ import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMailer } from '../../api/mail/mailer';
 import { messages } from '#contract/accounts';
-import { call, clientAddress, describeEachDatabase, login, mailsTo, registerFan, startTestApi, uniqueName, waitForMail, type TestApi } from '../helpers/api';
+import {
+  call,
+  clientAddress,
+  describeEachDatabase,
+  login,
+  mailsTo,
+  registerFan,
+  startTestApi,
+  uniqueName,
+  waitForMail,
+  type TestApi,
+} from '../helpers/api';
 
 const WEB = 'http://web.stagedoor.test';
 const INVALID_LINK = 'This password reset link is invalid or has expired. Please request a new one.';
@@ -20,7 +31,11 @@ describeEachDatabase('password reset', (database) => {
 
   const forgot = (body: unknown) => call(t.url, 'POST', '/auth/users/forgot', { body, headers: { 'x-forwarded-for': clientAddress() } });
   const change = (token: string | undefined, password: string) =>
-    call(t.url, 'POST', '/auth/password-change', { query: token === undefined ? {} : { token }, body: { password }, headers: { 'x-forwarded-for': clientAddress() } });
+    call(t.url, 'POST', '/auth/password-change', {
+      query: token === undefined ? {} : { token },
+      body: { password },
+      headers: { 'x-forwarded-for': clientAddress() },
+    });
 
   /** Requests a reset and answers the token from the link in the mail. */
   async function requestReset(email: string, artist?: string) {
@@ -162,7 +177,12 @@ describeEachDatabase('password reset', (database) => {
       });
     });
     const outbox = t.api.ctx.mailer;
-    t.api.ctx.mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: t.config.mailFrom, outboxDir: t.outboxDir, log: () => {} });
+    t.api.ctx.mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: t.config.mailFrom,
+      outboxDir: t.outboxDir,
+      log: () => {},
+    });
     try {
       const fan = await registerFan(t);
       for (const email of [fan.email, `${uniqueName('nobody')}@example.com`]) {

@@ -57,7 +57,10 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
   async function webhook(event: unknown, secret = WEBHOOK_SECRET) {
     const payload = JSON.stringify(event);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-    return call(t.url, 'POST', '/payment/webhooks/stripe', { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } });
+    return call(t.url, 'POST', '/payment/webhooks/stripe', {
+      body: payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    });
   }
 
   let eventCounter = 0;
@@ -70,7 +73,10 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
   });
 
   it('says Stripe is the gateway, with the publishable key for Elements', async () => {
-    expect((await call(t.url, 'GET', '/payment/gateway')).body.data).toEqual({ paymentGateway: 'stripe', publishableKey: 'pk_test_standin' });
+    expect((await call(t.url, 'GET', '/payment/gateway')).body.data).toEqual({
+      paymentGateway: 'stripe',
+      publishableKey: 'pk_test_standin',
+    });
   });
 
   it('a card that pays: customer, attached card, a yearly subscription at the artist’s price, with idempotency keys', async () => {
@@ -78,7 +84,12 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
     const before = stand.calls.length;
     const answer = await pay(fan, { cardId: 'pm_card_visa' }, `first-${fan.username}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ status: 'succeeded', amount: 49.99, paymentGateway: 'stripe', subscription: { active: true } });
+    expect(answer.body.data).toMatchObject({
+      status: 'succeeded',
+      amount: 49.99,
+      paymentGateway: 'stripe',
+      subscription: { active: true },
+    });
     expect(await subscribed(fan)).toBe(true);
 
     const made = stand.calls.slice(before);
@@ -171,9 +182,13 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
       success_url: `http://web.test/${artist.username}/subscribe/confirm?payment=${answer.body.data._id}`,
       cancel_url: `http://web.test/${artist.username}/subscribe/payment`,
     });
-    const sessionId = (await t.db.query<{ id: string }>('SELECT gateway_payment_id AS id FROM payments WHERE id = $1', [answer.body.data._id]))[0].id;
+    const sessionId = (
+      await t.db.query<{ id: string }>('SELECT gateway_payment_id AS id FROM payments WHERE id = $1', [answer.body.data._id])
+    )[0].id;
     // Back too early (the fan pressed back): still waiting.
-    expect((await call(t.url, 'POST', `/payment/${answer.body.data._id}/confirm`, { token: fan.token })).body.data.status).toBe('requires_action');
+    expect((await call(t.url, 'POST', `/payment/${answer.body.data._id}/confirm`, { token: fan.token })).body.data.status).toBe(
+      'requires_action',
+    );
     stand.completeCheckout(sessionId);
     const confirmed = await call(t.url, 'POST', `/payment/${answer.body.data._id}/confirm`, { token: fan.token });
     expect(confirmed.body.data).toMatchObject({ status: 'succeeded', subscription: { active: true } });
@@ -183,10 +198,16 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
     const fan = await registerFan(t);
     const answer = await pay(fan, { cardId: 'pm_card_visa' });
     const subId = await gatewaySubscriptionId(answer.body.data._id);
-    const off = await call(t.url, 'PUT', `/subscriptions/${answer.body.data.subscription._id}/auto-renew`, { token: fan.token, body: { autoRenew: false } });
+    const off = await call(t.url, 'PUT', `/subscriptions/${answer.body.data.subscription._id}/auto-renew`, {
+      token: fan.token,
+      body: { autoRenew: false },
+    });
     expect(off.body.data.autoRenew).toBe(false);
     expect(stand.subscriptions.get(subId)!.cancel_at_period_end).toBe(true);
-    await call(t.url, 'PUT', `/subscriptions/${answer.body.data.subscription._id}/auto-renew`, { token: fan.token, body: { autoRenew: true } });
+    await call(t.url, 'PUT', `/subscriptions/${answer.body.data.subscription._id}/auto-renew`, {
+      token: fan.token,
+      body: { autoRenew: true },
+    });
     expect(stand.subscriptions.get(subId)!.cancel_at_period_end).toBe(false);
   });
 
@@ -221,10 +242,12 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
       return { fan, subId, subscriptionId: answer.body.data.subscription._id as string };
     }
     const row = async (id: string) =>
-      (await t.db.query<{ expiresAt: Date; autoRenew: boolean; status: string }>(
-        `SELECT expires_at AS "expiresAt", auto_renew AS "autoRenew", status FROM subscriptions WHERE id = $1`,
-        [id],
-      ))[0];
+      (
+        await t.db.query<{ expiresAt: Date; autoRenew: boolean; status: string }>(
+          `SELECT expires_at AS "expiresAt", auto_renew AS "autoRenew", status FROM subscriptions WHERE id = $1`,
+          [id],
+        )
+      )[0];
     const invoicePaid = (subId: string, invoiceId: string, periodEnd: number) =>
       event('invoice.paid', {
         id: invoiceId,
@@ -256,10 +279,16 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
     it('a webhook with a bad signature is rejected and changes nothing', async () => {
       const { subId, subscriptionId } = await paidSubscription();
       const before = await row(subscriptionId);
-      const forged = await webhook(invoicePaid(subId, `in_forged_${subId}`, Math.floor(Date.now() / 1000) + 5 * 365 * 86400), 'whsec_wrong');
+      const forged = await webhook(
+        invoicePaid(subId, `in_forged_${subId}`, Math.floor(Date.now() / 1000) + 5 * 365 * 86400),
+        'whsec_wrong',
+      );
       expect(forged.status).toBe(400);
       expect(forged.body.message).toBe(BAD_SIGNATURE);
-      const unsigned = await call(t.url, 'POST', '/payment/webhooks/stripe', { body: JSON.stringify(event('invoice.paid', {})), headers: { 'content-type': 'application/json' } });
+      const unsigned = await call(t.url, 'POST', '/payment/webhooks/stripe', {
+        body: JSON.stringify(event('invoice.paid', {})),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(unsigned.status).toBe(400);
       expect(await row(subscriptionId)).toEqual(before);
     });
@@ -277,7 +306,11 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
         { id: 'evt_no_data', type: 'invoice.paid', created: 1, data: null },
         { id: 'evt_bad_created', type: 'invoice.paid', created: 'soon', data: { object: {} } },
         event('invoice.paid', { id: 7, parent: { subscription_details: { subscription: subId } }, amount_paid: 'lots' }),
-        event('invoice.paid', { id: 'in_bad_lines', parent: { subscription_details: { subscription: subId } }, lines: { data: [{ period: { end: 'never' } }] } }),
+        event('invoice.paid', {
+          id: 'in_bad_lines',
+          parent: { subscription_details: { subscription: subId } },
+          lines: { data: [{ period: { end: 'never' } }] },
+        }),
         event('invoice.payment_failed', { id: 'in_bad_amount', subscription: subId, amount_due: -5 }),
         event('customer.subscription.updated', { id: subId, status: 'active', cancel_at_period_end: 'yes' }),
         event('customer.subscription.updated', { id: subId, status: 'active', items: { data: [{ current_period_end: 'later' }] } }),
@@ -297,14 +330,20 @@ describeEachDatabase('payments with Stripe (local stand-in)', (database) => {
       const { fan, subId, subscriptionId } = await paidSubscription();
       const t0 = Math.floor(Date.now() / 1000);
       const updated = (cancel: boolean, created: number) =>
-        event('customer.subscription.updated', { id: subId, object: 'subscription', status: 'active', cancel_at_period_end: cancel, items: { data: [] } }, created);
+        event(
+          'customer.subscription.updated',
+          { id: subId, object: 'subscription', status: 'active', cancel_at_period_end: cancel, items: { data: [] } },
+          created,
+        );
       await webhook(updated(true, t0 + 20));
       await webhook(updated(false, t0 + 10)); // older, delivered later
       expect((await row(subscriptionId)).autoRenew).toBe(false);
       await webhook(updated(false, t0 + 30));
       expect((await row(subscriptionId)).autoRenew).toBe(true);
 
-      await webhook(event('customer.subscription.deleted', { id: subId, object: 'subscription', status: 'canceled', ended_at: t0 + 40 }, t0 + 40));
+      await webhook(
+        event('customer.subscription.deleted', { id: subId, object: 'subscription', status: 'canceled', ended_at: t0 + 40 }, t0 + 40),
+      );
       expect((await row(subscriptionId)).status).toBe('canceled');
       expect(await subscribed(fan)).toBe(false);
       await webhook(updated(false, t0 + 50));

@@ -6,7 +6,16 @@ import { renewDueSubscriptions } from '../../api/payments/renewals';
 import { expirePendingPayments } from '../../api/payments/service';
 import { createTestGateway, NOT_A_TEST_CARD, EXPIRED_MESSAGE } from '../../api/payments/test-gateway';
 import { FAILURE_MESSAGES } from '../../api/payments/gateway';
-import { call, clientAddress, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
+import {
+  call,
+  clientAddress,
+  describeEachDatabase,
+  makeArtist,
+  registerFan,
+  startTestApi,
+  type TestApi,
+  type TestUser,
+} from '../helpers/api';
 
 /**
  * Subscribing through POST /payment/subscribe/performers with the test gateway (the default without Stripe keys):
@@ -67,7 +76,11 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
   /** GET /payment/promo-codes/check as a signed-in fan, from an address of its own unless given one. */
   const checkPromo = (fan: TestUser | undefined, performerId: string, code: string, address = clientAddress()) =>
-    call(t.url, 'GET', '/payment/promo-codes/check', { token: fan?.token, query: { performerId, code }, headers: { 'x-forwarded-for': address } });
+    call(t.url, 'GET', '/payment/promo-codes/check', {
+      token: fan?.token,
+      query: { performerId, code },
+      headers: { 'x-forwarded-for': address },
+    });
 
   it('says which gateway is in use', async () => {
     const answer = await call(t.url, 'GET', '/payment/gateway');
@@ -76,15 +89,28 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
   it('a free artist: type free subscribes at once, twice is still one subscription, and a paid club refuses it', async () => {
     const fan = await registerFan(t);
-    const first = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: free.id } });
+    const first = await call(t.url, 'POST', '/payment/subscribe/performers', {
+      token: fan.token,
+      body: { type: 'free', performerId: free.id },
+    });
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ status: 'succeeded', amount: 0, subscription: { type: 'free', active: true, autoRenew: true, pricePaid: 0 } });
+    expect(first.body.data).toMatchObject({
+      status: 'succeeded',
+      amount: 0,
+      subscription: { type: 'free', active: true, autoRenew: true, pricePaid: 0 },
+    });
     expect(await subscribed(fan, free)).toBe(true);
-    const again = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: free.id } });
+    const again = await call(t.url, 'POST', '/payment/subscribe/performers', {
+      token: fan.token,
+      body: { type: 'free', performerId: free.id },
+    });
     expect(again.body.data.subscription._id).toBe(first.body.data.subscription._id);
     expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(1);
 
-    const refused = await call(t.url, 'POST', '/payment/subscribe/performers', { token: fan.token, body: { type: 'free', performerId: paid.id } });
+    const refused = await call(t.url, 'POST', '/payment/subscribe/performers', {
+      token: fan.token,
+      body: { type: 'free', performerId: paid.id },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors!.type).toBeDefined();
     expect(await subscribed(fan, paid)).toBe(false);
@@ -95,7 +121,14 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const answer = await pay(fan, { cardId: await card(fan, CARDS.success) });
     expect(answer.status).toBe(200);
     const payment = answer.body.data;
-    expect(payment).toMatchObject({ status: 'succeeded', amount: 49.99, listPrice: 49.99, currency: 'usd', nextAction: null, failure: null });
+    expect(payment).toMatchObject({
+      status: 'succeeded',
+      amount: 49.99,
+      listPrice: 49.99,
+      currency: 'usd',
+      nextAction: null,
+      failure: null,
+    });
     const days = (Date.parse(payment.subscription.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(364);
     expect(days).toBeLessThan(367);
@@ -120,7 +153,11 @@ describeEachDatabase('payments with the test gateway', (database) => {
     ] as const) {
       const answer = await pay(fan, { cardId: await card(fan, number) });
       expect(answer.status).toBe(200);
-      expect(answer.body.data).toMatchObject({ status: 'failed', failure: { reason, message: FAILURE_MESSAGES[reason] }, subscription: null });
+      expect(answer.body.data).toMatchObject({
+        status: 'failed',
+        failure: { reason, message: FAILURE_MESSAGES[reason] },
+        subscription: null,
+      });
     }
     expect(await subscribed(fan, paid)).toBe(false);
     expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [fan.id])).toBe(0);
@@ -302,9 +339,7 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const usedUp = await pay(second, { cardId: await card(second, CARDS.success), promo: 'ONCE' });
     expect(usedUp.status).toBe(400);
     expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
-    expect((await checkPromo(checker, paid.id, 'ONCE')).body.errors!.promo).toEqual([
-      PROMO_USED_UP,
-    ]);
+    expect((await checkPromo(checker, paid.id, 'ONCE')).body.errors!.promo).toEqual([PROMO_USED_UP]);
   });
 
   it('the promo check needs a log-in, is limited per fan and per address, and says nothing of other artists’ codes', async () => {
@@ -323,7 +358,8 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
     // Per fan, from any address: 20 tries (the two checks and the two payments with a code above count), then 429,
     // at the check and at a payment naming a code.
-    for (let attempt = 5; attempt <= PROMO_TRIES_PER_FAN; attempt++) expect((await checkPromo(fan, paid.id, `GUESS${attempt}`)).status, `try ${attempt}`).toBe(400);
+    for (let attempt = 5; attempt <= PROMO_TRIES_PER_FAN; attempt++)
+      expect((await checkPromo(fan, paid.id, `GUESS${attempt}`)).status, `try ${attempt}`).toBe(400);
     const limited = await checkPromo(fan, paid.id, 'GUESSMORE');
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(TOO_MANY);
@@ -350,21 +386,29 @@ describeEachDatabase('payments with the test gateway', (database) => {
     const first = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
     const second = (await pay(abandoner, { cardId: authenticating, promo: 'TWICE' })).body.data;
     expect([first.status, second.status]).toEqual(['requires_action', 'requires_action']);
-    expect(await payment(abandoner, first._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired', message: FAILURE_MESSAGES.expired } });
+    expect(await payment(abandoner, first._id)).toMatchObject({
+      status: 'failed',
+      failure: { reason: 'expired', message: FAILURE_MESSAGES.expired },
+    });
     // Its approval page no longer approves anything.
     const approval = new URL(first.nextAction.url);
     expect(await (await fetch(new URL(approval.pathname + approval.search, t.url))).text()).not.toContain('Approve payment');
 
     // So the code still has a redemption for another fan; the second abandoned payment holds the other.
     const other = await registerFan(t);
-    expect((await pay(other, { cardId: await card(other, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded', promo: 'TWICE' });
+    expect((await pay(other, { cardId: await card(other, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({
+      status: 'succeeded',
+      promo: 'TWICE',
+    });
     const tooLate = await registerFan(t);
     const usedUp = await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' });
     expect(usedUp.body.errors!.promo).toEqual([PROMO_USED_UP]);
 
     // Half an hour without a step, the second expires too and its redemption is free again.
     await t.db.query(`UPDATE payments SET updated_at = now() - interval '31 minutes' WHERE id = $1`, [second._id]);
-    expect((await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({ status: 'succeeded' });
+    expect((await pay(tooLate, { cardId: await card(tooLate, CARDS.success), promo: 'TWICE' })).body.data).toMatchObject({
+      status: 'succeeded',
+    });
     expect(await payment(abandoner, second._id)).toMatchObject({ status: 'failed', failure: { reason: 'expired' } });
     expect(await count(`SELECT times_redeemed AS n FROM promo_codes WHERE code = 'TWICE'`, [])).toBe(2);
   });
@@ -444,7 +488,9 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
   it('refuses what cannot be paid: no token, an artist, the wrong gateway, no card, an unknown artist', async () => {
     const fan = await registerFan(t);
-    expect((await call(t.url, 'POST', '/payment/subscribe/performers', { body: { type: 'yearly', performerId: paid.id } })).status).toBe(401);
+    expect((await call(t.url, 'POST', '/payment/subscribe/performers', { body: { type: 'yearly', performerId: paid.id } })).status).toBe(
+      401,
+    );
     const asArtist = await pay(other, { cardId: 'tok_test_x' });
     expect(asArtist.status).toBe(403);
     const wrongGateway = await pay(fan, { paymentGateway: 'stripe', cardId: 'pm_card_visa' });
@@ -464,13 +510,19 @@ describeEachDatabase('payments with the test gateway', (database) => {
     await pay(fan, { cardId: await card(fan, CARDS.success) });
     const mine = await call(t.url, 'GET', `/subscriptions/performers/${paid.id}`, { token: fan.token });
     expect(mine.body.data).toMatchObject({ performerId: paid.id, active: true, autoRenew: true, pricePaid: 49.99, type: 'yearly' });
-    const off = await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: fan.token, body: { autoRenew: false } });
+    const off = await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, {
+      token: fan.token,
+      body: { autoRenew: false },
+    });
     expect(off.body.data).toMatchObject({ autoRenew: false, active: true });
     expect(await subscribed(fan, paid)).toBe(true);
     const on = await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: fan.token, body: { autoRenew: true } });
     expect(on.body.data.autoRenew).toBe(true);
     const stranger = await registerFan(t);
-    expect((await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: stranger.token, body: { autoRenew: false } })).status).toBe(404);
+    expect(
+      (await call(t.url, 'PUT', `/subscriptions/${mine.body.data._id}/auto-renew`, { token: stranger.token, body: { autoRenew: false } }))
+        .status,
+    ).toBe(404);
     expect((await call(t.url, 'GET', `/subscriptions/performers/${paid.id}`, { token: stranger.token })).status).toBe(404);
   });
 
@@ -494,11 +546,20 @@ describeEachDatabase('payments with the test gateway', (database) => {
 
     const soon = new Date(Date.now() + 60_000);
     await t.db.query(`UPDATE subscriptions SET expires_at = $2 WHERE user_id = ANY($1)`, [[good.id, bad.id, cancelled.id], soon]);
-    const result = await renewDueSubscriptions({ db: t.db, cache: t.api.ctx.cache, jobs: t.api.ctx.jobs }, createTestGateway(t.db, t.config), new Date());
+    const result = await renewDueSubscriptions(
+      { db: t.db, cache: t.api.ctx.cache, jobs: t.api.ctx.jobs },
+      createTestGateway(t.db, t.config),
+      new Date(),
+    );
     expect(result.renewed).toBeGreaterThanOrEqual(1);
 
     const expires = async (id: string) =>
-      (await t.db.query<{ expiresAt: Date; autoRenew: boolean }>(`SELECT expires_at AS "expiresAt", auto_renew AS "autoRenew" FROM subscriptions WHERE user_id = $1`, [id]))[0];
+      (
+        await t.db.query<{ expiresAt: Date; autoRenew: boolean }>(
+          `SELECT expires_at AS "expiresAt", auto_renew AS "autoRenew" FROM subscriptions WHERE user_id = $1`,
+          [id],
+        )
+      )[0];
     const renewed = await expires(good.id);
     expect(new Date(renewed.expiresAt).getTime()).toBeGreaterThan(soon.getTime() + 364 * 86_400_000);
     // Off-session, a card that needs authentication cannot be charged: tried again in a day, access lasts meanwhile
@@ -507,7 +568,9 @@ describeEachDatabase('payments with the test gateway', (database) => {
     expect(new Date(retrying.expiresAt).getTime()).toBeGreaterThan(soon.getTime() + 86_400_000);
     expect(retrying.autoRenew).toBe(true);
     expect(new Date((await expires(cancelled.id)).expiresAt).getTime()).toBe(soon.getTime());
-    expect(await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND kind = 'renewal' AND status = 'succeeded'`, [good.id])).toBe(1);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND kind = 'renewal' AND status = 'succeeded'`, [good.id]),
+    ).toBe(1);
 
     // Once its end has passed, access is gone.
     await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [bad.id]);

@@ -98,7 +98,13 @@ describeEachDatabase('artists and subscriptions', (database) => {
   it('the seeded images exist under public/', async () => {
     const fs = await import('node:fs');
     const artist = (await call(t.url, 'GET', '/performers/thelatenights')).body.data;
-    const paths = [artist.avatar, artist.cover, artist.heroImage, artist.headlineImage, ...artist.successImages.map((i: { imagePath: string }) => i.imagePath)];
+    const paths = [
+      artist.avatar,
+      artist.cover,
+      artist.heroImage,
+      artist.headlineImage,
+      ...artist.successImages.map((i: { imagePath: string }) => i.imagePath),
+    ];
     for (const image of paths) {
       const file = `public${image}`;
       expect(fs.existsSync(file), file).toBe(true);
@@ -118,7 +124,10 @@ describeEachDatabase('artists and subscriptions', (database) => {
     const free = (await call(t.url, 'GET', '/performers/juniperlane')).body.data;
     expect(free.yearlyPrice).toBe(0);
     expect(free.stats.subscribers).toBe(1);
-    expect((await call(t.url, 'GET', '/performers/thelatenights')).body.data).toMatchObject({ yearlyPrice: 29.99, stats: { subscribers: 1 } });
+    expect((await call(t.url, 'GET', '/performers/thelatenights')).body.data).toMatchObject({
+      yearlyPrice: 29.99,
+      stats: { subscribers: 1 },
+    });
   });
 
   it('tells a signed-in viewer whether they subscribe; a bad token reads as anonymous', async () => {
@@ -175,7 +184,9 @@ describeEachDatabase('artists and subscriptions', (database) => {
 
   it('GET /performers/user/search shows a signed-in viewer which artists they subscribe to', async () => {
     const answer = await call(t.url, 'GET', '/performers/user/search', { token: demoFanToken, query: { limit: 100 } });
-    const subscribed = answer.body.data.data.filter((a: { isSubscribed: boolean }) => a.isSubscribed).map((a: { username: string }) => a.username);
+    const subscribed = answer.body.data.data
+      .filter((a: { isSubscribed: boolean }) => a.isSubscribed)
+      .map((a: { username: string }) => a.username);
     expect(subscribed.sort()).toEqual(['juniperlane', 'thelatenights']);
   });
 
@@ -210,7 +221,8 @@ describeEachDatabase('artists and subscriptions', (database) => {
   });
 
   it('running the seed again changes nothing', async () => {
-    const count = async () => (await t.db.query<{ n: number }>('SELECT (SELECT count(*) FROM users)::int + (SELECT count(*) FROM subscriptions)::int AS n'))[0].n;
+    const count = async () =>
+      (await t.db.query<{ n: number }>('SELECT (SELECT count(*) FROM users)::int + (SELECT count(*) FROM subscriptions)::int AS n'))[0].n;
     const before = await count();
     const summary = await seed(t.db);
     expect(summary.created).toEqual([]);
@@ -221,7 +233,12 @@ describeEachDatabase('artists and subscriptions', (database) => {
   describe('realtime', () => {
     const sockets: Socket[] = [];
     const open = (token?: string) => {
-      const socket = connectSocket(t.url, { query: token ? { token } : {}, transports: ['websocket', 'polling'], reconnection: false, forceNew: true });
+      const socket = connectSocket(t.url, {
+        query: token ? { token } : {},
+        transports: ['websocket', 'polling'],
+        reconnection: false,
+        forceNew: true,
+      });
       sockets.push(socket);
       return socket;
     };

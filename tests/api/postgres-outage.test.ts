@@ -132,7 +132,11 @@ describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    await until('the app to start', async () => ((await fetch(`${web}/healthz`)).ok && (await fetch(`${api}/healthz`)).ok) || undefined, 60_000);
+    await until(
+      'the app to start',
+      async () => ((await fetch(`${web}/healthz`)).ok && (await fetch(`${api}/healthz`)).ok) || undefined,
+      60_000,
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -166,7 +170,10 @@ describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}
       () => statuses.join(', '),
     );
     // Until then it answered from memory: 200, never anything else (a 500 would be a bug).
-    expect(statuses.filter((status) => status !== 200 && status !== 503), output).toEqual([]);
+    expect(
+      statuses.filter((status) => status !== 200 && status !== 503),
+      output,
+    ).toEqual([]);
     expect(apiAnswer.headers.get('retry-after')).toBe('5');
     expect(await apiAnswer.json()).toEqual({
       status: 503,
@@ -192,32 +199,52 @@ describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}
 
     link.restore();
 
-    await until('the api to serve again', async () => ((await fetch(`${api}/performers/juniperlane`)).status === 200 ? true : undefined), 30_000);
+    await until(
+      'the api to serve again',
+      async () => ((await fetch(`${api}/performers/juniperlane`)).status === 200 ? true : undefined),
+      30_000,
+    );
     expect((await fetch(`${web}/juniperlane/join`)).status).toBe(200);
     expect((await fetch(`${api}/healthz`)).status).toBe(200);
     expect(child.exitCode).toBeNull();
   });
 
-  it('answers 503 when the database goes silent (a partition: nothing refused, nothing answered), then recovers', { timeout: 90_000 }, async () => {
-    expect((await fetch(`${api}/performers/user/search?q=juniper`)).status).toBe(200);
-    expect((await fetch(`${api}/performers/juniperlane`)).status).toBe(200);
+  it(
+    'answers 503 when the database goes silent (a partition: nothing refused, nothing answered), then recovers',
+    { timeout: 90_000 },
+    async () => {
+      expect((await fetch(`${api}/performers/user/search?q=juniper`)).status).toBe(200);
+      expect((await fetch(`${api}/performers/juniperlane`)).status).toBe(200);
 
-    link.silence();
+      link.silence();
 
-    // A read that needs the database waits at most the query timeout (5 s), not for TCP to give up.
-    const started = Date.now();
-    const answer = await fetch(`${api}/performers/user/search?q=lane`);
-    expect(answer.status, output).toBe(503);
-    expect((await answer.json()).code).toBe('database_unavailable');
-    expect(Date.now() - started).toBeLessThan(8000);
-    // What the api held in memory stops being answered once the listening connection fails its heartbeat.
-    await until('cached reads to stop too', async () => ((await fetch(`${api}/performers/juniperlane`)).status === 503 ? true : undefined), 15_000);
-    expect(child.exitCode).toBeNull();
+      // A read that needs the database waits at most the query timeout (5 s), not for TCP to give up.
+      const started = Date.now();
+      const answer = await fetch(`${api}/performers/user/search?q=lane`);
+      expect(answer.status, output).toBe(503);
+      expect((await answer.json()).code).toBe('database_unavailable');
+      expect(Date.now() - started).toBeLessThan(8000);
+      // What the api held in memory stops being answered once the listening connection fails its heartbeat.
+      await until(
+        'cached reads to stop too',
+        async () => ((await fetch(`${api}/performers/juniperlane`)).status === 503 ? true : undefined),
+        15_000,
+      );
+      expect(child.exitCode).toBeNull();
 
-    link.restore();
+      link.restore();
 
-    await until('the api to serve again', async () => ((await fetch(`${api}/performers/user/search?q=juniper`)).status === 200 ? true : undefined), 30_000);
-    await until('cached reads to come back', async () => ((await fetch(`${api}/performers/juniperlane`)).status === 200 ? true : undefined), 30_000);
-    expect((await fetch(`${web}/juniperlane/join`)).status).toBe(200);
-  });
+      await until(
+        'the api to serve again',
+        async () => ((await fetch(`${api}/performers/user/search?q=juniper`)).status === 200 ? true : undefined),
+        30_000,
+      );
+      await until(
+        'cached reads to come back',
+        async () => ((await fetch(`${api}/performers/juniperlane`)).status === 200 ? true : undefined),
+        30_000,
+      );
+      expect((await fetch(`${web}/juniperlane/join`)).status).toBe(200);
+    },
+  );
 });

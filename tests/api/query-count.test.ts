@@ -22,21 +22,35 @@ describeEachDatabase('database queries per call', (database) => {
     for (let i = 0; i < 30; i++) {
       const body =
         i % 3 === 0
-          ? { title: `Poll ${i}`, content: 'Pick one', tags: 'poll', poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] } }
+          ? {
+              title: `Poll ${i}`,
+              content: 'Pick one',
+              tags: 'poll',
+              poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] },
+            }
           : i % 3 === 1
-            ? { title: `Presale ${i}`, content: 'Members first', tags: 'ticketPresale', presale: { ticketUrl: 'https://tickets.example.com/x' } }
+            ? {
+                title: `Presale ${i}`,
+                content: 'Members first',
+                tags: 'ticketPresale',
+                presale: { ticketUrl: 'https://tickets.example.com/x' },
+              }
             : { title: `Post ${i}`, content: 'Hello', tags: 'post' };
       const created = await call<{ _id: string }>(t.url, 'POST', '/content', { token: artist.token, body });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       if (i % 2 === 0) await call(t.url, 'POST', `/content/${created.body.data._id}/bookmark`, { token: fan.token });
     }
-    const opened = await call<{ _id: string }>(t.url, 'POST', '/conversations', { token: fan.token, body: { source: 'performer', sourceId: artist.id } });
+    const opened = await call<{ _id: string }>(t.url, 'POST', '/conversations', {
+      token: fan.token,
+      body: { source: 'performer', sourceId: artist.id },
+    });
     conversationId = opened.body.data._id;
     for (let i = 0; i < 30; i++) {
-      await t.db.query(
-        `INSERT INTO messages (conversation_id, sender_id, text) VALUES ($1, $2, $3)`,
-        [conversationId, i % 2 ? fan.id : artist.id, `message ${i}`],
-      );
+      await t.db.query(`INSERT INTO messages (conversation_id, sender_id, text) VALUES ($1, $2, $3)`, [
+        conversationId,
+        i % 2 ? fan.id : artist.id,
+        `message ${i}`,
+      ]);
     }
     await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
     // Count every query the api sends from here on (its own db: t.db is the test's door behind the api), but for the

@@ -69,7 +69,8 @@ describeEachDatabase('rate limits', (database) => {
     const blocked = `blocked${Date.now()}@example.com`;
     for (let attempt = 1; attempt <= FAILURES_PER_ACCOUNT; attempt++) await login(t, blocked, 'Wrong-Password-1');
     const address = clientAddress();
-    for (let attempt = 1; attempt <= LOGINS_PER_ADDRESS; attempt++) expect((await login(t, blocked, 'Wrong-Password-1', address)).status).toBe(429);
+    for (let attempt = 1; attempt <= LOGINS_PER_ADDRESS; attempt++)
+      expect((await login(t, blocked, 'Wrong-Password-1', address)).status).toBe(429);
     const fresh = `fresh${Date.now()}@example.com`;
     const fromThere = await login(t, fresh, 'Wrong-Password-1', address);
     expect(fromThere.status).toBe(429);
@@ -103,8 +104,13 @@ describeEachDatabase('rate limits', (database) => {
   it(`limits password changes (reset links) to ${PASSWORD_CHANGES_PER_ADDRESS} an hour per address, counting refused ones`, async () => {
     const address = clientAddress();
     const change = (from: string) =>
-      call(t.url, 'POST', '/auth/password-change', { query: { token: 'junk' }, body: { password: 'Fresh-Start-2026!' }, headers: { 'x-forwarded-for': from } });
-    for (let request = 1; request <= PASSWORD_CHANGES_PER_ADDRESS; request++) expect((await change(address)).status, `request ${request}`).toBe(400);
+      call(t.url, 'POST', '/auth/password-change', {
+        query: { token: 'junk' },
+        body: { password: 'Fresh-Start-2026!' },
+        headers: { 'x-forwarded-for': from },
+      });
+    for (let request = 1; request <= PASSWORD_CHANGES_PER_ADDRESS; request++)
+      expect((await change(address)).status, `request ${request}`).toBe(400);
     const limited = await change(address);
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(TOO_MANY);
@@ -114,8 +120,10 @@ describeEachDatabase('rate limits', (database) => {
 
   it(`limits registrations to ${REGISTRATIONS_PER_ADDRESS} an hour per address, counting refused ones`, async () => {
     const address = clientAddress();
-    const register = (from: string) => call(t.url, 'POST', '/auth/users/register', { body: { username: 'x' }, headers: { 'x-forwarded-for': from } });
-    for (let request = 1; request <= REGISTRATIONS_PER_ADDRESS; request++) expect((await register(address)).status, `request ${request}`).toBe(400);
+    const register = (from: string) =>
+      call(t.url, 'POST', '/auth/users/register', { body: { username: 'x' }, headers: { 'x-forwarded-for': from } });
+    for (let request = 1; request <= REGISTRATIONS_PER_ADDRESS; request++)
+      expect((await register(address)).status, `request ${request}`).toBe(400);
     const limited = await register(address);
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(TOO_MANY);
@@ -126,39 +134,42 @@ describeEachDatabase('rate limits', (database) => {
 const REDIS_URL = process.env.REDIS_URL || undefined;
 
 /** With REDIS_URL every api node counts against the same limits (docs/security.md "Rate limits"). */
-describe.skipIf(!REDIS_URL)(`rate limits across two api nodes (Redis${REDIS_URL ? '' : ' — skipped: set REDIS_URL=redis://… to run it'})`, () => {
-  let a: TestApi;
-  let b: TestApi;
-  beforeAll(async () => {
-    const env = { REDIS_URL: REDIS_URL! };
-    [a, b] = await Promise.all([startTestApi({ env }), startTestApi({ env })]);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
-  // Redis outlives a test run (for up to an hour, the limit's window): each run counts from an address of its own.
-  const freshAddress = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+describe.skipIf(!REDIS_URL)(
+  `rate limits across two api nodes (Redis${REDIS_URL ? '' : ' — skipped: set REDIS_URL=redis://… to run it'})`,
+  () => {
+    let a: TestApi;
+    let b: TestApi;
+    beforeAll(async () => {
+      const env = { REDIS_URL: REDIS_URL! };
+      [a, b] = await Promise.all([startTestApi({ env }), startTestApi({ env })]);
+    });
+    afterAll(async () => {
+      await Promise.all([a?.close(), b?.close()]);
+    });
+    // Redis outlives a test run (for up to an hour, the limit's window): each run counts from an address of its own.
+    const freshAddress = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
 
-  it('counts one address against one limit, whichever node each request reaches', async () => {
-    const address = freshAddress();
-    const register = (node: TestApi) =>
-      call(node.url, 'POST', '/auth/users/register', { body: { username: 'x' }, headers: { 'x-forwarded-for': address } });
-    for (let request = 1; request <= REGISTRATIONS_PER_ADDRESS; request++) {
-      expect((await register(request % 2 ? a : b)).status, `request ${request}`).toBe(400);
-    }
-    expect((await register(a)).status).toBe(429);
-    expect((await register(b)).status).toBe(429);
-  });
+    it('counts one address against one limit, whichever node each request reaches', async () => {
+      const address = freshAddress();
+      const register = (node: TestApi) =>
+        call(node.url, 'POST', '/auth/users/register', { body: { username: 'x' }, headers: { 'x-forwarded-for': address } });
+      for (let request = 1; request <= REGISTRATIONS_PER_ADDRESS; request++) {
+        expect((await register(request % 2 ? a : b)).status, `request ${request}`).toBe(400);
+      }
+      expect((await register(a)).status).toBe(429);
+      expect((await register(b)).status).toBe(429);
+    });
 
-  it('counts in memory while Redis is away, so nothing is refused for want of it, and the limit still holds', async () => {
-    const redis = await connectRedis(REDIS_URL!, a.api.app.log);
-    const { loginPerAccount } = createLimiters(redis);
-    const key = `away-${freshAddress()}`;
-    await loginPerAccount.consume(key);
-    expect((await redis.get(`stagedoor:limit:login-account:${key}`)) ?? '').toBe('1');
-    await redis.close();
-    // This node now counts afresh in memory: the whole allowance, then no more.
-    for (let attempt = 1; attempt <= FAILURES_PER_ACCOUNT; attempt++) await loginPerAccount.consume(key);
-    await expect(loginPerAccount.consume(key)).rejects.toBeInstanceOf(RateLimiterRes);
-  });
-});
+    it('counts in memory while Redis is away, so nothing is refused for want of it, and the limit still holds', async () => {
+      const redis = await connectRedis(REDIS_URL!, a.api.app.log);
+      const { loginPerAccount } = createLimiters(redis);
+      const key = `away-${freshAddress()}`;
+      await loginPerAccount.consume(key);
+      expect((await redis.get(`stagedoor:limit:login-account:${key}`)) ?? '').toBe('1');
+      await redis.close();
+      // This node now counts afresh in memory: the whole allowance, then no more.
+      for (let attempt = 1; attempt <= FAILURES_PER_ACCOUNT; attempt++) await loginPerAccount.consume(key);
+      await expect(loginPerAccount.consume(key)).rejects.toBeInstanceOf(RateLimiterRes);
+    });
+  },
+);

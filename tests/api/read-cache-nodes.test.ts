@@ -58,7 +58,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(await titlesOn(bUrl)).toEqual([]);
       expect(b.ctx.cache.stats().hits).toBeGreaterThan(hits);
 
-      const created = await call(a.url, 'POST', '/content', { token: artist.token, body: { title: 'Out now', content: 'Listen', tags: 'post' } });
+      const created = await call(a.url, 'POST', '/content', {
+        token: artist.token,
+        body: { title: 'Out now', content: 'Listen', tags: 'post' },
+      });
       expect(created.status).toBe(201);
       expect(await within(1000, async () => (await titlesOn(bUrl)).includes('Out now'))).toBe(true);
     });
@@ -101,7 +104,11 @@ describe.skipIf(!TEST_DATABASE_URL)(
     it('announces an invalidation at once while every pool client is busy, on the listening connection', async () => {
       const db = await openDb({ databaseUrl: TEST_DATABASE_URL!, schema: `notices${Date.now()}`, max: 1 });
       const heard: string[] = [];
-      const listener = db.notifications!.listen('probe', (payload) => heard.push(payload), () => {});
+      const listener = db.notifications!.listen(
+        'probe',
+        (payload) => heard.push(payload),
+        () => {},
+      );
       try {
         expect(await within(5000, async () => (await timedNotify(db, 'ready')) < 1000 && heard.includes('ready'))).toBe(true);
         // The pool's one client sleeps for 2 s: a notice that waited for it would take that long.
@@ -126,4 +133,3 @@ async function timedNotify(db: Db, payload: string) {
   await db.notifications!.notify('probe', payload);
   return Date.now() - started;
 }
-

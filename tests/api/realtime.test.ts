@@ -189,46 +189,49 @@ describeEachDatabase('realtime', (database) => {
   });
 
   // The web's own client (app/utils/realtime.client.ts), not the tests' stand-in: its options and its auth/login.
-  it.runIf(database.name === 'PGlite')('the web client reconnects without limit from 1 s to 10 s and sends auth/login after a reconnect', async () => {
-    const { artist } = await fanAndArtist(t);
-    const logins: string[] = [];
-    t.api.io.on('connection', (serverSocket) => {
-      serverSocket.on(RealtimeEvent.login, (token: string) => logins.push(token));
-    });
-    const page = globalThis as unknown as { window?: unknown; document?: unknown };
-    const html = { dataset: {} as Record<string, string> };
-    page.window = { ENV: { PUBLIC_API_URL: t.url }, addEventListener: () => undefined, removeEventListener: () => undefined };
-    page.document = { documentElement: html };
-    try {
-      const socket = (await webRealtime.connect(artist.token))!;
-      expect(socket.io.opts.transports).toEqual(['websocket', 'polling']);
-      expect(socket.io.opts.query).toEqual({ token: artist.token });
-      expect([socket.io.reconnectionAttempts(), socket.io.reconnectionDelay(), socket.io.reconnectionDelayMax()]).toEqual([
-        Infinity,
-        1000,
-        10_000,
-      ]);
-      await connected(socket);
-      expect(html.dataset.realtime).toBe('connected');
-      expect(logins).toEqual([]);
+  it.runIf(database.name === 'PGlite')(
+    'the web client reconnects without limit from 1 s to 10 s and sends auth/login after a reconnect',
+    async () => {
+      const { artist } = await fanAndArtist(t);
+      const logins: string[] = [];
+      t.api.io.on('connection', (serverSocket) => {
+        serverSocket.on(RealtimeEvent.login, (token: string) => logins.push(token));
+      });
+      const page = globalThis as unknown as { window?: unknown; document?: unknown };
+      const html = { dataset: {} as Record<string, string> };
+      page.window = { ENV: { PUBLIC_API_URL: t.url }, addEventListener: () => undefined, removeEventListener: () => undefined };
+      page.document = { documentElement: html };
+      try {
+        const socket = (await webRealtime.connect(artist.token))!;
+        expect(socket.io.opts.transports).toEqual(['websocket', 'polling']);
+        expect(socket.io.opts.query).toEqual({ token: artist.token });
+        expect([socket.io.reconnectionAttempts(), socket.io.reconnectionDelay(), socket.io.reconnectionDelayMax()]).toEqual([
+          Infinity,
+          1000,
+          10_000,
+        ]);
+        await connected(socket);
+        expect(html.dataset.realtime).toBe('connected');
+        expect(logins).toEqual([]);
 
-      const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
-      socket.io.engine.close();
-      await reconnected;
-      await expect.poll(() => logins).toEqual([artist.token]);
-      expect(html.dataset.realtime).toBe('connected');
+        const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+        socket.io.engine.close();
+        await reconnected;
+        await expect.poll(() => logins).toEqual([artist.token]);
+        expect(html.dataset.realtime).toBe('connected');
 
-      // Entering the unauthenticated area: the connection and its state are gone.
-      webRealtime.disconnect();
-      expect(socket.connected).toBe(false);
-      expect(webRealtime.getSocket()).toBeNull();
-      expect(html.dataset.realtime).toBeUndefined();
-    } finally {
-      webRealtime.disconnect();
-      delete page.window;
-      delete page.document;
-    }
-  });
+        // Entering the unauthenticated area: the connection and its state are gone.
+        webRealtime.disconnect();
+        expect(socket.connected).toBe(false);
+        expect(webRealtime.getSocket()).toBeNull();
+        expect(html.dataset.realtime).toBeUndefined();
+      } finally {
+        webRealtime.disconnect();
+        delete page.window;
+        delete page.document;
+      }
+    },
+  );
 
   it('a revoked session is refused on auth/login and disconnected', async () => {
     const { artist } = await fanAndArtist(t);
@@ -334,7 +337,10 @@ async function startApiProcess(schema: string) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the second api exited:\n${output}`);
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) throw new Error(`the second api did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));

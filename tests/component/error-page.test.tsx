@@ -7,7 +7,9 @@ function renderErrorPage(notFound: boolean, artistUsername?: string, club?: { us
   const Stub = createRemixStub([
     {
       path: '*',
-      Component: () => <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl="https://stagedoor.example" club={club} />,
+      Component: () => (
+        <ErrorPage notFound={notFound} artistUsername={artistUsername} marketingUrl="https://stagedoor.example" club={club} />
+      ),
     },
   ]);
   render(<Stub />);

@@ -75,7 +75,15 @@ describe('poll editor', () => {
   it('keeps the answers an edited poll has, with their ids', () => {
     render(
       <Harness
-        defaultValue={{ enabled: 'on', title: 'Next single?', answers: [{ id: 'a1', text: 'Yes' }, { id: 'a2', text: 'No' }, { id: 'a3', text: 'Maybe' }] }}
+        defaultValue={{
+          enabled: 'on',
+          title: 'Next single?',
+          answers: [
+            { id: 'a1', text: 'Yes' },
+            { id: 'a2', text: 'No' },
+            { id: 'a3', text: 'Maybe' },
+          ],
+        }}
       />,
     );
     expect(screen.getByRole('checkbox', { name: 'Add a poll' })).toBeChecked();

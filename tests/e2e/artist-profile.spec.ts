@@ -9,11 +9,14 @@ import { apiBase, expectNoA11yViolations, webBase } from './helpers';
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 
 test('an artist saves the profile without JavaScript: one perk a line, the welcome video off', async ({ browser, baseURL, request }) => {
-  const login = await request.post(`${apiBase}/auth/login`, { data: { username: ARTIST.email, password: ARTIST.password, remember: true } });
+  const login = await request.post(`${apiBase}/auth/login`, {
+    data: { username: ARTIST.email, password: ARTIST.password, remember: true },
+  });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   const auth = { Authorization: `Bearer ${token}` };
   const readProfile = async () =>
-    ((await (await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: auth })).json()) as { data: Record<string, unknown> }).data;
+    ((await (await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: auth })).json()) as { data: Record<string, unknown> })
+      .data;
   const before = await readProfile();
 
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });

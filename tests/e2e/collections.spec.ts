@@ -65,7 +65,10 @@ test('the artist creates, reorders, renames and deletes a collection; a fan sees
   const [a, b] = await twoItems(request, token);
 
   await page.goto(`/${ARTIST.username}/account`);
-  await page.getByRole('link', { name: /^Collections/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Collections/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Your collections' })).toBeVisible();
   await expectNoA11yViolations(page);
   await page.getByRole('link', { name: 'New collection' }).click();

@@ -80,7 +80,20 @@ test.beforeAll(async ({ request }) => {
   const name = `Club ${username.slice(-6)}`;
   await promisify(execFile)(
     'node',
-    ['build/server/cli.js', 'create-artist', '--username', username, '--email', `${username}@example.com`, '--password', PASSWORD, '--name', name, '--yearly-price', '0'],
+    [
+      'build/server/cli.js',
+      'create-artist',
+      '--username',
+      username,
+      '--email',
+      `${username}@example.com`,
+      '--password',
+      PASSWORD,
+      '--name',
+      name,
+      '--yearly-price',
+      '0',
+    ],
     { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_WEB_URL: webBase } },
   );
   const login = await request.post(`${apiBase}/auth/login`, { data: { username, password: PASSWORD, remember: true } });
@@ -94,7 +107,12 @@ test.beforeAll(async ({ request }) => {
   const audioId = ((await upload.json()) as { data: { _id: string } }).data._id;
 
   items.live = await createItem(request, { title: 'Live from the basement', content: '<p>Loud and late.</p>', tags: 'live' });
-  items.demo = await createItem(request, { title: 'Tape hiss demo', content: '<p>One take, <strong>no</strong> edits.</p>', tags: 'demo', mediaId: audioId });
+  items.demo = await createItem(request, {
+    title: 'Tape hiss demo',
+    content: '<p>One take, <strong>no</strong> edits.</p>',
+    tags: 'demo',
+    mediaId: audioId,
+  });
   items.poll = await createItem(request, {
     title: 'Pick the single',
     content: '<p>Which one goes out first?</p>',
@@ -233,7 +251,11 @@ test('the fan comments on an item, sees the comment, and deletes it', async ({ p
   await expect(page.getByRole('heading', { name: 'Comments (1)' })).toBeVisible();
   await expectNoA11yViolations(page);
 
-  await comments.getByRole('listitem').filter({ hasText: text }).getByRole('button', { name: /Delete/ }).click();
+  await comments
+    .getByRole('listitem')
+    .filter({ hasText: text })
+    .getByRole('button', { name: /Delete/ })
+    .click();
   await expect(comments.getByRole('listitem').filter({ hasText: text })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
 });
@@ -273,14 +295,22 @@ test('the fan bookmarks an item and finds it on the bookmarks page', async ({ pa
   await expect(page.getByRole('button', { name: 'Bookmark', exact: true })).toBeVisible();
 });
 
-test('a commentId link opens the page of comments holding it, scrolled to it and highlighted', async ({ page, context, request, browser }) => {
+test('a commentId link opens the page of comments holding it, scrolled to it and highlighted', async ({
+  page,
+  context,
+  request,
+  browser,
+}) => {
   // 24 comments from three fans (the API allows ten a minute each): the oldest is on the second page.
   const commenters = await Promise.all([0, 1, 2].map(() => registerFan(request, apiBase, 'talker')));
   await Promise.all(commenters.map((who) => joinFree(request, who)));
   const ids: string[] = [];
   for (let i = 0; i < 24; i++) {
     const who = commenters[i % 3];
-    const response = await request.post(`${apiBase}/content/${items.poll._id}/comments`, { data: { text: `Comment number ${i + 1}` }, headers: auth(who.token) });
+    const response = await request.post(`${apiBase}/content/${items.poll._id}/comments`, {
+      data: { text: `Comment number ${i + 1}` },
+      headers: auth(who.token),
+    });
     expect(response.status(), await response.text()).toBe(201);
     ids.push(((await response.json()) as { data: { _id: string } }).data._id);
   }
@@ -326,7 +356,12 @@ test('without JavaScript the fan votes, comments and bookmarks through plain for
   const text = `Typed without scripts ${uniqueName('n')}`;
   await page.getByLabel('Your comment').fill(text);
   await page.getByRole('button', { name: 'Post comment' }).click();
-  await expect(page.getByRole('region', { name: /Comments/ }).getByRole('listitem').filter({ hasText: text })).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: /Comments/ })
+      .getByRole('listitem')
+      .filter({ hasText: text }),
+  ).toBeVisible();
 
   await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Remove bookmark' })).toBeVisible();

@@ -53,7 +53,10 @@ function idFrom(page: Page) {
   return id!;
 }
 
-const png = (width = 64, height = 48) => sharp({ create: { width, height, channels: 3, background: '#f9ef1e' } }).png().toBuffer();
+const png = (width = 64, height = 48) =>
+  sharp({ create: { width, height, channels: 3, background: '#f9ef1e' } })
+    .png()
+    .toBuffer();
 
 /** A tenth of a second of 8 kHz mono 16-bit silence: the smallest honest WAV. */
 function wav() {
@@ -171,12 +174,16 @@ test.describe('an artist with JavaScript', () => {
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByText('Please add a photo.')).toBeVisible();
     // The api reads the content, not the name: a renamed text file is refused, and the message shows on the field.
-    await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+    await page
+      .getByLabel('Photo', { exact: true })
+      .setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByText("This file type isn't supported. Upload a JPEG, PNG, WebP or GIF image.")).toBeVisible();
     await expect(page.getByLabel('Title')).toHaveValue('Soundcheck in Leeds');
     await expectNoA11yViolations(page);
-    await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: await png(2000, 1500) });
+    await page
+      .getByLabel('Photo', { exact: true })
+      .setInputFiles({ name: 'leeds.png', mimeType: 'image/png', buffer: await png(2000, 1500) });
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Published' })).toBeVisible();
     const item = await getItem(request, token, idFrom(page));
@@ -384,7 +391,11 @@ test.describe('an artist without JavaScript', () => {
     expect(item.poll?.answers.map((answer) => answer.text)).toEqual(['Leeds', 'Bristol']);
     await context.close();
   });
-  test('writes a ticket presale whose window is typed DD/MM/YYYY HH:MM, as every date of the app', async ({ browser, baseURL, request }) => {
+  test('writes a ticket presale whose window is typed DD/MM/YYYY HH:MM, as every date of the app', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
     const token = await signIn(context, request, ARTIST);

@@ -57,35 +57,147 @@ const ROWS: Record<string, () => Target[]> = {
   '/:artistUsername/account/add-to-vault': () => [{ path: `/${world.free}/account/add-to-vault`, role: 'owner' }],
   '/:artistUsername/account/content/:id/edit': () => [{ path: `/${world.free}/account/content/${world.item}/edit`, role: 'owner' }],
   '/:artistUsername/account/collections/new': () => [{ path: `/${world.free}/account/collections/new`, role: 'owner' }],
-  '/:artistUsername/account/collections/:id/edit': () => [{ path: `/${world.free}/account/collections/${world.collection}/edit`, role: 'owner' }],
+  '/:artistUsername/account/collections/:id/edit': () => [
+    { path: `/${world.free}/account/collections/${world.collection}/edit`, role: 'owner' },
+  ],
 };
 
-const INTENTS = ['vote', 'comment', 'delete-comment', 'bookmark', 'revoke-code', 'auto-renew', 'images', 'profile', 'free', 'checkout', 'stripe-card', 'start', 'send', 'delete', 'save', 'dialog', 'open', 'read-all', 'notifications', 'subscribe', 'unsubscribe'];
+const INTENTS = [
+  'vote',
+  'comment',
+  'delete-comment',
+  'bookmark',
+  'revoke-code',
+  'auto-renew',
+  'images',
+  'profile',
+  'free',
+  'checkout',
+  'stripe-card',
+  'start',
+  'send',
+  'delete',
+  'save',
+  'dialog',
+  'open',
+  'read-all',
+  'notifications',
+  'subscribe',
+  'unsubscribe',
+];
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   // conform intents that name a field that is no list, a path it refuses, an index far past the end.
-  fc.constantFrom('{"type":"insert","payload":{"name":"title"}}', '{"type":"update","payload":{"name":"__proto__.x","value":1}}', '{"type":"remove","payload":{"name":"poll.answers","index":99999999}}'),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', '\u202e', '\ufeff', '💥'.repeat(200), 'x'.repeat(5000), '../../etc/passwd', '%2e%2e%2f', '..', '//evil.example', 'javascript:alert(1)', '<script>alert(1)</script>', "' OR 1=1 --", '-1', '1e309', 'NaN', '[]', '{}', 'true'),
+  fc.constantFrom(
+    '{"type":"insert","payload":{"name":"title"}}',
+    '{"type":"update","payload":{"name":"__proto__.x","value":1}}',
+    '{"type":"remove","payload":{"name":"poll.answers","index":99999999}}',
+  ),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\u202e',
+    '\ufeff',
+    '💥'.repeat(200),
+    'x'.repeat(5000),
+    '../../etc/passwd',
+    '%2e%2e%2f',
+    '..',
+    '//evil.example',
+    'javascript:alert(1)',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '-1',
+    '1e309',
+    'NaN',
+    '[]',
+    '{}',
+    'true',
+  ),
 );
 /** Field values: hostile text, or one of this world's real ids so the action gets as far as the api. */
-const value = fc.oneof(nasty, fc.constantFrom(...Object.keys(world)).map((key) => world[key as keyof typeof world]));
+const value = fc.oneof(
+  nasty,
+  fc.constantFrom(...Object.keys(world)).map((key) => world[key as keyof typeof world]),
+);
 const FIELDS = [
-  'intent', 'title', 'content', 'tags', 'text', 'answerId', 'pollId', 'itemId', 'commentId', 'codeId', 'subscriptionId', 'autoRenew',
-  'bookmarked', 'email', 'password', 'confirmPassword', 'username', 'usernameOrEmail', 'redirectTo', 'artist', 'promo', 'lite',
-  'poll.enabled', 'poll.title', 'poll.answers[0].text', 'poll.answers[1].text', 'schedule.enabled', 'schedule.date', 'schedule.time',
-  'presale.ticketUrl', 'draft', 'description', 'itemIds', 'name', 'bio', 'yearlyPrice', 'cardNumber', 'expiry', 'cvc', 'messageId',
-  'id', 'to', 'offset', 'push', 'inApp', 'endpoint', 'p256dh', 'auth',
+  'intent',
+  'title',
+  'content',
+  'tags',
+  'text',
+  'answerId',
+  'pollId',
+  'itemId',
+  'commentId',
+  'codeId',
+  'subscriptionId',
+  'autoRenew',
+  'bookmarked',
+  'email',
+  'password',
+  'confirmPassword',
+  'username',
+  'usernameOrEmail',
+  'redirectTo',
+  'artist',
+  'promo',
+  'lite',
+  'poll.enabled',
+  'poll.title',
+  'poll.answers[0].text',
+  'poll.answers[1].text',
+  'schedule.enabled',
+  'schedule.date',
+  'schedule.time',
+  'presale.ticketUrl',
+  'draft',
+  'description',
+  'itemIds',
+  'name',
+  'bio',
+  'yearlyPrice',
+  'cardNumber',
+  'expiry',
+  'cvc',
+  'messageId',
+  'id',
+  'to',
+  'offset',
+  'push',
+  'inApp',
+  'endpoint',
+  'p256dh',
+  'auth',
   // conform's reserved fields and list indices: a name like these once made a list of 10⁸ entries (app/utils/form-guard.server.ts).
-  '__intent__', '__state__', 'usernameOrEmail[99999999]', 'poll.answers[99999999].text', 'itemIds[4000]',
+  '__intent__',
+  '__state__',
+  'usernameOrEmail[99999999]',
+  'poll.answers[99999999].text',
+  'itemIds[4000]',
 ];
 const fields = fc.record({
   intent: fc.oneof(fc.constantFrom(...INTENTS), nasty),
   rest: fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 8 }),
 });
 
-async function apiCall<T>(request: APIRequestContext, method: string, url: string, token: string | undefined, data?: unknown, headers: Record<string, string> = {}) {
-  const answer = await request.fetch(`${apiBase}${url}`, { method, data, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } });
+async function apiCall<T>(
+  request: APIRequestContext,
+  method: string,
+  url: string,
+  token: string | undefined,
+  data?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const answer = await request.fetch(`${apiBase}${url}`, {
+    method,
+    data,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+  });
   expect(answer.status(), `${method} ${url}: ${await answer.text()}`).toBeLessThan(300);
   return ((await answer.json()) as { data: T }).data;
 }
@@ -94,17 +206,39 @@ async function newArtist(request: APIRequestContext, yearlyPrice: string) {
   const adminToken = fs.readFileSync(path.join(process.env.E2E_DATA_DIR ?? '', 'admin-token'), 'utf8').trim();
   const username = uniqueName('hostile');
   const password = 'Hostile-Stage-2026!';
-  await apiCall(request, 'POST', '/admin/artists', undefined, { username, email: `${username}@example.com`, password, name: 'Hostile Test', yearlyPrice }, { 'x-stagedoor-admin-token': adminToken });
-  const session = await apiCall<{ token: string }>(request, 'POST', '/auth/login', undefined, { username, password, remember: true }, { 'X-Forwarded-For': privateAddress() });
+  await apiCall(
+    request,
+    'POST',
+    '/admin/artists',
+    undefined,
+    { username, email: `${username}@example.com`, password, name: 'Hostile Test', yearlyPrice },
+    { 'x-stagedoor-admin-token': adminToken },
+  );
+  const session = await apiCall<{ token: string }>(
+    request,
+    'POST',
+    '/auth/login',
+    undefined,
+    { username, password, remember: true },
+    { 'X-Forwarded-For': privateAddress() },
+  );
   return { username, token: session.token };
 }
 
 test.beforeAll(async ({ request }) => {
-  const [free, paid, fan, subscriber] = [await newArtist(request, '0'), await newArtist(request, '5.00'), await registerFan(request), await registerFan(request)];
+  const [free, paid, fan, subscriber] = [
+    await newArtist(request, '0'),
+    await newArtist(request, '5.00'),
+    await registerFan(request),
+    await registerFan(request),
+  ];
   Object.assign(world, { free: free.username, paid: paid.username });
   Object.assign(tokens, { owner: free.token, fan: fan.token, subscriber: subscriber.token });
   const artist = await apiCall<{ _id: string }>(request, 'GET', `/performers/${free.username}`, subscriber.token);
-  const joined = await apiCall<{ subscription: { _id: string } }>(request, 'POST', '/payment/subscribe/performers', subscriber.token, { type: 'free', performerId: artist._id });
+  const joined = await apiCall<{ subscription: { _id: string } }>(request, 'POST', '/payment/subscribe/performers', subscriber.token, {
+    type: 'free',
+    performerId: artist._id,
+  });
   const post = await apiCall<{ _id: string; poll: { _id: string; answers: { _id: string }[] } }>(request, 'POST', '/content', free.token, {
     title: 'Hostile post',
     content: '<p>Which one?</p>',
@@ -112,7 +246,10 @@ test.beforeAll(async ({ request }) => {
     poll: { enabled: true, title: 'Which?', answers: [{ text: 'A' }, { text: 'B' }] },
   });
   const comment = await apiCall<{ _id: string }>(request, 'POST', `/content/${post._id}/comments`, subscriber.token, { text: 'First' });
-  const conversation = await apiCall<{ _id: string }>(request, 'POST', '/conversations', subscriber.token, { source: 'performer', sourceId: artist._id });
+  const conversation = await apiCall<{ _id: string }>(request, 'POST', '/conversations', subscriber.token, {
+    source: 'performer',
+    sourceId: artist._id,
+  });
   const collection = await apiCall<{ _id: string }>(request, 'POST', '/collections', free.token, { title: 'Hostile', itemIds: [post._id] });
   Object.assign(world, {
     item: post._id,
@@ -138,7 +275,9 @@ async function post(request: APIRequestContext, target: Target, form: Record<str
   const headers = {
     Origin: webBase,
     'X-Forwarded-For': privateAddress(),
-    ...(tokens[target.role as Exclude<Role, 'anonymous'>] ? { Cookie: `stagedoor=${tokens[target.role as Exclude<Role, 'anonymous'>]}` } : {}),
+    ...(tokens[target.role as Exclude<Role, 'anonymous'>]
+      ? { Cookie: `stagedoor=${tokens[target.role as Exclude<Role, 'anonymous'>]}` }
+      : {}),
   };
   const started = Date.now();
   const response = await request.post(`${webBase}${target.path}`, {
@@ -146,7 +285,17 @@ async function post(request: APIRequestContext, target: Target, form: Record<str
     maxRedirects: 0,
     timeout: 10_000,
     ...(multipart
-      ? { multipart: { ...form, ...(file ? { thumbnail: { name: 'cover.png', mimeType: 'image/png', buffer: file }, file: { name: 'song.mp3', mimeType: 'audio/mpeg', buffer: file } } : {}) } }
+      ? {
+          multipart: {
+            ...form,
+            ...(file
+              ? {
+                  thumbnail: { name: 'cover.png', mimeType: 'image/png', buffer: file },
+                  file: { name: 'song.mp3', mimeType: 'audio/mpeg', buffer: file },
+                }
+              : {}),
+          },
+        }
       : { form }),
   });
   const text = await response.text();
@@ -165,11 +314,17 @@ test('every route action answers arbitrary forms with a page below 500, never a 
   test.setTimeout(180_000);
   const targets = Object.values(ROWS).flatMap((row) => row());
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...targets), fields, fc.boolean(), fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }), async (target, { intent, rest }, multipart, file) => {
-      const form = { ...rest, intent };
-      const answer = await post(request, target, form, multipart, file && Buffer.from(file));
-      expectClearAnswer(`${target.role} POST ${target.path} ${JSON.stringify(form).slice(0, 300)}`, answer);
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...targets),
+      fields,
+      fc.boolean(),
+      fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
+      async (target, { intent, rest }, multipart, file) => {
+        const form = { ...rest, intent };
+        const answer = await post(request, target, form, multipart, file && Buffer.from(file));
+        expectClearAnswer(`${target.role} POST ${target.path} ${JSON.stringify(form).slice(0, 300)}`, answer);
+      },
+    ),
     { numRuns: 120 },
   );
 });
@@ -179,9 +334,17 @@ const notAForm = fc.oneof(
   fc.constant({ type: undefined, body: undefined }),
   fc.record({ type: fc.constantFrom('text/plain', 'text/plain;charset=UTF-8', 'text/html'), body: fc.string({ maxLength: 200 }) }),
   fc.record({ type: fc.constantFrom('application/json', 'application/json; charset=utf-8'), body: fc.json({ maxDepth: 3 }) }),
-  fc.record({ type: fc.constantFrom('application/octet-stream', 'image/png', 'application/xml'), body: fc.string({ unit: 'binary', maxLength: 200 }) }),
   fc.record({
-    type: fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=abc', 'multipart/form-data; boundary=----x'),
+    type: fc.constantFrom('application/octet-stream', 'image/png', 'application/xml'),
+    body: fc.string({ unit: 'binary', maxLength: 200 }),
+  }),
+  fc.record({
+    type: fc.constantFrom(
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/form-data; boundary=abc',
+      'multipart/form-data; boundary=----x',
+    ),
     body: fc.oneof(
       fc.string({ maxLength: 200 }),
       fc.constantFrom('--abc\r\nContent-Disposition: form-data; name="title"\r\n\r\nhalf a par', '--abc--', '------x\r\n\r\n'),
@@ -220,14 +383,19 @@ test('the route actions refuse a huge form cleanly', async ({ request, playwrigh
   // Just past the api's 1 MB body limit and the web's 1 MB text part limit, to one form of each kind (the property
   // above sends every action values up to 5,000 characters): a plain form, a content form, a message, a post form.
   const huge = 'x'.repeat(1100 * 1024);
-  const targets = ['/login', '/:artistUsername/vault/:id', '/:artistUsername/account/messages/:conversationId', '/:artistUsername/account/create-text'].map(
-    (pattern) => ROWS[pattern]()[0],
-  );
+  const targets = [
+    '/login',
+    '/:artistUsername/vault/:id',
+    '/:artistUsername/account/messages/:conversationId',
+    '/:artistUsername/account/create-text',
+  ].map((pattern) => ROWS[pattern]()[0]);
   for (const target of targets) {
     // Sent as the page's own form is: the post forms carry files.
     const multipart = target.path.includes('/create-');
     const where = `${target.role} POST ${target.path} (${multipart ? 'multipart' : 'urlencoded'}, a 1.1 MB field)`;
-    const answer = await post(request, target, { intent: 'comment', title: 'Huge', content: huge }, multipart).catch((error: Error) => error);
+    const answer = await post(request, target, { intent: 'comment', title: 'Huge', content: huge }, multipart).catch(
+      (error: Error) => error,
+    );
     // An action that refuses before reading the whole body (a text part past its limit, a form it does not take)
     // answers at once, and Node closes the connection on a client still sending: that too is a refusal.
     if (answer instanceof Error) expect(answer.message, where).toMatch(/ECONNRESET|EPIPE|socket hang up/);

@@ -12,19 +12,13 @@ async function visit(page: Page, path: string) {
 }
 
 /** Signs the browser in as this account: a token from POST /auth/login, in the cookie the web app reads. */
-async function signIn(
-  context: BrowserContext,
-  request: APIRequestContext,
-  account: { email: string; password: string }
-) {
+async function signIn(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
   const response = await request.post(`${apiBase}/auth/login`, {
     data: { username: account.email, password: account.password, remember: true },
   });
   expect(response.status(), await response.text()).toBe(200);
   const { data } = (await response.json()) as { data: { token: string } };
-  await context.addCookies([
-    { name: 'stagedoor', value: data.token, url: webBase, httpOnly: true, sameSite: 'Strict' },
-  ]);
+  await context.addCookies([{ name: 'stagedoor', value: data.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
 }
 
 async function sessionCookie(context: BrowserContext) {
@@ -98,10 +92,7 @@ test('an anonymous visit to an authenticated page ends on /login, carrying next 
   expect(search.get('artist')).toBe('novaricci');
 });
 
-test('a fan resets a forgotten password through the mailed link and logs in with the new one', async ({
-  page,
-  request,
-}) => {
+test('a fan resets a forgotten password through the mailed link and logs in with the new one', async ({ page, request }) => {
   const fan = await registerFan(request, apiBase, 'resetter');
   const requestedAt = Date.now() - 1000;
 
@@ -136,13 +127,8 @@ test('a fan resets a forgotten password through the mailed link and logs in with
   await page.getByLabel('New password', { exact: true }).fill('Another-Try-2026!');
   await page.getByLabel('Confirm new password').fill('Another-Try-2026!');
   await page.getByRole('button', { name: 'Save new password' }).click();
-  await expect(page.getByRole('alert')).toHaveText(
-    'This password reset link is invalid or has expired. Please request a new one.'
-  );
-  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute(
-    'href',
-    '/password/reset/request?artist=novaricci'
-  );
+  await expect(page.getByRole('alert')).toHaveText('This password reset link is invalid or has expired. Please request a new one.');
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/password/reset/request?artist=novaricci');
   await expectNoA11yViolations(page);
 
   // The old password no longer works; the new one does, on the log-in page.
@@ -160,16 +146,10 @@ test('a fan resets a forgotten password through the mailed link and logs in with
 test('a reset link without its token explains itself and offers a new one', async ({ page }) => {
   await visit(page, '/password/reset');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is incomplete');
-  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute(
-    'href',
-    '/password/reset/request'
-  );
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/password/reset/request');
 });
 
-test('sign-up conflicts: a taken username and a taken email are reported on their own fields', async ({
-  page,
-  request,
-}) => {
+test('sign-up conflicts: a taken username and a taken email are reported on their own fields', async ({ page, request }) => {
   const existing = await registerFan(request, apiBase, 'taken');
   await visit(page, '/novaricci/subscribe/register');
 
@@ -221,7 +201,7 @@ test('every registration rule shows its message, first on submit and then while 
   await expect(email).toHaveAccessibleDescription('Please enter a valid email address');
   await password.fill('alllowercase-but-long');
   await expect(password).toHaveAccessibleDescription(
-    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character'
+    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
   );
   await password.fill('Short-1!');
   await expect(password).toHaveAccessibleDescription('Password must be at least 10 characters long');
@@ -240,11 +220,7 @@ test('discover sends an artist to their own page', async ({ page, context, reque
   await expectNoA11yViolations(page);
 });
 
-test('the demo fan, a member of two fan clubs, sees them on discover and can open one', async ({
-  page,
-  context,
-  request,
-}) => {
+test('the demo fan, a member of two fan clubs, sees them on discover and can open one', async ({ page, context, request }) => {
   await signIn(context, request, DEMO_FAN);
   await visit(page, '/discover');
   await expect(page).toHaveURL('/discover');
@@ -318,9 +294,7 @@ test('the realtime connection opens in the signed-in area and drops on entering 
   request,
 }) => {
   await signIn(context, request, DEMO_FAN);
-  const opened = page.waitForEvent('websocket', (ws) =>
-    ws.url().startsWith(`${apiBase.replace('http', 'ws')}/socket.io/`)
-  );
+  const opened = page.waitForEvent('websocket', (ws) => ws.url().startsWith(`${apiBase.replace('http', 'ws')}/socket.io/`));
   await page.goto('/discover');
   const socket = await opened;
   const token = (await context.cookies(webBase)).find((c) => c.name === 'stagedoor')!.value;

@@ -15,7 +15,11 @@ test('a browser that asks to save data gets pages without scripts, and one that 
   expect(scriptsOf(await normal.text()).scripts).toBeGreaterThan(0);
 });
 
-test('a fan turns lite mode on in the footer, browses and posts a form without scripts, and turns it off again', async ({ page, context, request }) => {
+test('a fan turns lite mode on in the footer, browses and posts a form without scripts, and turns it off again', async ({
+  page,
+  context,
+  request,
+}) => {
   const fan = await registerFan(request);
   await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
   const loadedScripts: string[] = [];

@@ -115,7 +115,10 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   await artistContext.close();
 });
 
-test('without JavaScript a fan reads, sends with a page reload, sees the form errors, and loads older messages', async ({ browser, request }) => {
+test('without JavaScript a fan reads, sends with a page reload, sees the form errors, and loads older messages', async ({
+  browser,
+  request,
+}) => {
   const fan = await subscribedFan(request);
   const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
   const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
@@ -181,7 +184,10 @@ test('the artist writes first to a new subscriber from the account page, without
   await useSession(context, await apiLogin(request, ARTIST.email, ARTIST.password));
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account`);
-  await page.getByRole('region', { name: 'Subscribers' }).getByRole('button', { name: `Message ${fan.username}` }).click();
+  await page
+    .getByRole('region', { name: 'Subscribers' })
+    .getByRole('button', { name: `Message ${fan.username}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/${ARTIST.username}/account/messages/[^/?]+\\?username=${fan.username}`));
   await expect(page.getByRole('heading', { level: 1, name: fan.username })).toBeVisible();
   const text = `Welcome to the porch ${Date.now()}`;
@@ -278,7 +284,9 @@ test('a message typed offline goes by itself, once, when the connection comes ba
   await expect(page.getByText('Not sent: check your connection and try again.')).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1);
   // Stored once, whatever the page shows.
-  const stored = await request.get(`${apiBase}/messages/conversations/${conversationId}`, { headers: { Authorization: `Bearer ${fan.token}` } });
+  const stored = await request.get(`${apiBase}/messages/conversations/${conversationId}`, {
+    headers: { Authorization: `Bearer ${fan.token}` },
+  });
   const texts = ((await stored.json()) as { data: { data: { text: string }[] } }).data.data.map((m) => m.text);
   expect(texts.filter((t) => t === text)).toHaveLength(1);
   await context.close();

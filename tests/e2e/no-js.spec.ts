@@ -38,7 +38,7 @@ test('without JavaScript a fan registers through join, subscribe and the registe
   await expect(username).toHaveAccessibleDescription('Username must be at least 3 characters');
   await expect(email).toHaveAccessibleDescription('Please enter a valid email address');
   await expect(password).toHaveAccessibleDescription(
-    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character'
+    'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character',
   );
   await expect(username).toHaveValue('no');
   await expect(email).toHaveValue('not-an-email');
@@ -77,7 +77,7 @@ test('without JavaScript a fan asks for a reset link and sets a new password', a
   await page.getByLabel('New password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Save new password' }).click();
   await expect(page.getByLabel('New password', { exact: true })).toHaveAccessibleDescription(
-    'Password must be at least 10 characters long'
+    'Password must be at least 10 characters long',
   );
   await expectNoA11yViolations(page);
 

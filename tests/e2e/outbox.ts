@@ -31,7 +31,7 @@ export async function resetLinkFromOutbox(email: string, after = 0): Promise<str
         }
         return false;
       },
-      { message: `a password reset mail to ${email} in ${dir}`, timeout: 10_000 }
+      { message: `a password reset mail to ${email} in ${dir}`, timeout: 10_000 },
     )
     .toBe(true);
   return link!;

@@ -22,8 +22,13 @@ test('the artist looks up a fan’s presale code and revokes it; the fan’s pag
   const itemId = ((await created.json()) as { data: { _id: string } }).data._id;
 
   const fan = await registerFan(request);
-  const artist = ((await (await request.get(`${apiBase}/performers/juniperlane`, { headers: auth(fan.token) })).json()) as { data: { _id: string } }).data;
-  await request.post(`${apiBase}/payment/subscribe/performers`, { headers: auth(fan.token), data: { type: 'free', performerId: artist._id } });
+  const artist = (
+    (await (await request.get(`${apiBase}/performers/juniperlane`, { headers: auth(fan.token) })).json()) as { data: { _id: string } }
+  ).data;
+  await request.post(`${apiBase}/payment/subscribe/performers`, {
+    headers: auth(fan.token),
+    data: { type: 'free', performerId: artist._id },
+  });
 
   const fanContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   await fanContext.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);

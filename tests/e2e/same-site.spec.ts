@@ -8,11 +8,7 @@ import { apiBase, expectNoA11yViolations, registerFan, webBase } from './helpers
  * starts on another site, so a signed-in fan following a link from a mail or a chat app would look signed out.
  * The fan must land on the signed-in page, with the cookie intact.
  */
-test('a signed-in fan following a link from another site lands on the signed-in page', async ({
-  page,
-  context,
-  request,
-}) => {
+test('a signed-in fan following a link from another site lands on the signed-in page', async ({ page, context, request }) => {
   const fan = await registerFan(request, apiBase, 'crosssite');
 
   await page.goto('/login');
@@ -26,9 +22,7 @@ test('a signed-in fan following a link from another site lands on the signed-in 
   // Another origin (127.0.0.1 is another site than localhost) links to a signed-in page.
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(
-      `<!doctype html><html lang="en"><head><title>Elsewhere</title></head><body><a href="${webBase}/discover">go</a></body></html>`
-    );
+    res.end(`<!doctype html><html lang="en"><head><title>Elsewhere</title></head><body><a href="${webBase}/discover">go</a></body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

@@ -23,7 +23,10 @@ let dataDir: string;
 
 test.beforeAll(async () => {
   // Another server on this port would answer the health check below and the test would drive the wrong app.
-  const taken = await fetch(`${WEB}/healthz`).then(() => true, () => false);
+  const taken = await fetch(`${WEB}/healthz`).then(
+    () => true,
+    () => false,
+  );
   if (taken) throw new Error(`port ${WEB_PORT} is already in use: set E2E_WEB_PORT so that E2E_WEB_PORT+50 is free`);
   stand = await startStripeStandIn();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-e2e-stripe-'));
@@ -47,7 +50,10 @@ test.beforeAll(async () => {
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ok = await fetch(`${WEB}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${WEB}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error('the Stripe-configured app did not start');
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -91,7 +97,10 @@ test('without JavaScript a Stripe payment goes through Checkout and comes back, 
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the Inner Circle' })).toBeVisible();
 
     const session = stand.calls.find((c) => c.path === '/v1/checkout/sessions' && c.method === 'POST')!;
-    expect(session.body).toMatchObject({ mode: 'subscription', line_items: [{ price_data: { unit_amount: '4999', recurring: { interval: 'year' } } }] });
+    expect(session.body).toMatchObject({
+      mode: 'subscription',
+      line_items: [{ price_data: { unit_amount: '4999', recurring: { interval: 'year' } } }],
+    });
     await page.goto('/novaricci/account');
     await expect(page.getByText('$49.99 a year', { exact: true })).toBeVisible();
   } finally {

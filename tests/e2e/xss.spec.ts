@@ -68,7 +68,10 @@ test('the XSS corpus in titles, captions, comments and messages runs no script o
     tags: 'post',
   });
   for (const text of PAYLOADS.slice(0, 6)) await api(request, 'POST', `/content/${post._id}/comments`, fan.token, { text });
-  const conversation = await api<{ _id: string }>(request, 'POST', '/conversations', fan.token, { source: 'performer', sourceId: artist._id });
+  const conversation = await api<{ _id: string }>(request, 'POST', '/conversations', fan.token, {
+    source: 'performer',
+    sourceId: artist._id,
+  });
   for (const text of PAYLOADS.slice(0, 8)) {
     await api(request, 'POST', `/messages/conversations/${conversation._id}`, fan.token, { text, fileIds: [], type: 'text' });
   }

@@ -96,7 +96,13 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
   const { db, schema, drop } = await openTestDb(options.database);
   // On PostgreSQL the job queue's tables go in a schema of this test's own too, so tests never work each other's jobs.
   const jobs = { JOBS_SCHEMA: schema ? `${schema}_jobs` : 'pgboss', JOB_POLL_SECONDS: '0.5', JOB_TIMEOUT_SECONDS: '5' };
-  const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SEED_DEMO: 'false', ...jobs, ...options.env } as unknown as NodeJS.ProcessEnv);
+  const config = parseConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    ...jobs,
+    ...options.env,
+  } as unknown as NodeJS.ProcessEnv);
   const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream, now: options.now });
   const port = await api.listen(0, '127.0.0.1');
   await api.startWorkers();

@@ -102,7 +102,14 @@ export async function startStripeStandIn() {
             object: 'subscription_item',
             current_period_start: start,
             current_period_end: start + YEAR,
-            price: { id: id('price'), object: 'price', unit_amount: unitAmount, currency: priceData.currency, product: priceData.product, recurring: priceData.recurring },
+            price: {
+              id: id('price'),
+              object: 'price',
+              unit_amount: unitAmount,
+              currency: priceData.currency,
+              product: priceData.product,
+              recurring: priceData.recurring,
+            },
           },
         ],
       },
@@ -139,15 +146,24 @@ export async function startStripeStandIn() {
       return { status: 200, body: coupon };
     }
     if (method === 'POST' && (m = path.match(/^\/v1\/payment_methods\/([^/]+)\/attach$/))) {
-      if (!m[1].startsWith('pm_')) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod' } } };
+      if (!m[1].startsWith('pm_'))
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod' } },
+        };
       return { status: 200, body: { id: m[1], object: 'payment_method', customer: body.customer, type: 'card' } };
     }
     if (method === 'POST' && path === '/v1/subscriptions') return createSubscription(body);
     if ((m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) {
       const sub = subscriptions.get(m[1]);
-      if (!sub) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } } };
+      if (!sub)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } },
+        };
       if (method === 'POST') {
-        if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === 'true' || body.cancel_at_period_end === true;
+        if (body.cancel_at_period_end !== undefined)
+          sub.cancel_at_period_end = body.cancel_at_period_end === 'true' || body.cancel_at_period_end === true;
       }
       if (method === 'DELETE') {
         sub.status = 'canceled';
@@ -157,7 +173,11 @@ export async function startStripeStandIn() {
     }
     if (method === 'GET' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)$/))) {
       const intent = intents.get(m[1]);
-      if (!intent) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } } };
+      if (!intent)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } },
+        };
       return { status: 200, body: intent };
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
@@ -184,9 +204,11 @@ export async function startStripeStandIn() {
     }
     if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
       const session = sessions.get(m[1]);
-      if (!session) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such session' } } };
+      if (!session)
+        return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such session' } } };
       const view = { ...session };
-      if (expand.includes('subscription') && session.subscription) view.subscription = subscriptionView(subscriptions.get(session.subscription)!, []);
+      if (expand.includes('subscription') && session.subscription)
+        view.subscription = subscriptionView(subscriptions.get(session.subscription)!, []);
       return { status: 200, body: view };
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } } };

@@ -108,7 +108,9 @@ describe('the api client over HTTP', () => {
   });
 
   it('adds query params: strings, numbers, booleans and lists, skipping empty values', async () => {
-    await client().get('/performers/nova/content', { params: { q: 'a b', limit: 20, draft: false, types: ['demo', 'live'], none: undefined, nil: null } });
+    await client().get('/performers/nova/content', {
+      params: { q: 'a b', limit: 20, draft: false, types: ['demo', 'live'], none: undefined, nil: null },
+    });
     expect(received[0].url).toBe('/performers/nova/content?q=a+b&limit=20&draft=false&types=demo&types=live');
   });
 
@@ -133,7 +135,9 @@ describe('the api client maps failures in one place', () => {
     expect(error).toBeInstanceOf(Response);
     const response = error as Response;
     expect(response.status).toBe(302);
-    expect(response.headers.get('Location')).toBe(`/logout?${new URLSearchParams({ next: '/novaricci/vault?sort=asc', artist: 'novaricci' })}`);
+    expect(response.headers.get('Location')).toBe(
+      `/logout?${new URLSearchParams({ next: '/novaricci/vault?sort=asc', artist: 'novaricci' })}`,
+    );
   });
 
   it.each([403, 404])('turns a %i into the not-found page', async (status) => {
@@ -260,9 +264,21 @@ describe('the transport the web tier is given', () => {
       },
     };
     const transport = webApiTransport(config, api);
-    const call: ApiCall = { method: 'POST', url: '/x?y=1', headers: { Authorization: 'Bearer t' }, body: '{}', signal: new AbortController().signal };
+    const call: ApiCall = {
+      method: 'POST',
+      url: '/x?y=1',
+      headers: { Authorization: 'Bearer t' },
+      body: '{}',
+      signal: new AbortController().signal,
+    };
     await expect(transport(call)).resolves.toEqual({ status: 201, text: '{"data":"in process"}' });
-    expect(calls[0]).toMatchObject({ method: 'POST', url: '/x?y=1', headers: { Authorization: 'Bearer t' }, payload: '{}', remoteAddress: '127.0.0.1' });
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: '/x?y=1',
+      headers: { Authorization: 'Bearer t' },
+      payload: '{}',
+      remoteAddress: '127.0.0.1',
+    });
   });
 
   it('is HTTP when the web tier runs alone, or API_URL points elsewhere', async () => {

@@ -62,7 +62,16 @@ describe('bench options', () => {
     expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout']);
     expect(parseArgs([]).only).toBeNull();
     expect(parseArgs([]).loadDuration).toBe(60);
-    const args = parseArgs(['--only', 'load', '--pg', 'postgres://postgres@127.0.0.1:5432/test', '--load-duration=5', '--web-port', '3600', '--api-port=8680']);
+    const args = parseArgs([
+      '--only',
+      'load',
+      '--pg',
+      'postgres://postgres@127.0.0.1:5432/test',
+      '--load-duration=5',
+      '--web-port',
+      '3600',
+      '--api-port=8680',
+    ]);
     expect(args.only).toEqual(['load']);
     expect(args.pg).toBe('postgres://postgres@127.0.0.1:5432/test');
     expect(args.loadDuration).toBe(5);
@@ -135,9 +144,28 @@ describe('load budgets', () => {
     duration: 60,
     seconds: 60,
     interval: 2500,
-    pages: { requests: 30000, rps: 500, errors: over.pageErrors ?? 0, kinds: over.pageErrors ? [`${over.pageErrors}× 500`] : [], p50: 300, p99: 900, max: 1200 },
-    sends: { requests: 1200, errors: over.sendErrors ?? 0, kinds: over.sendErrors ? [`${over.sendErrors}× 429`] : [], p50: 20, p99: 80, max: 120 },
-    memory: { idle: { rss: 200, heap: 60 }, before: { rss: 240, heap: 70 }, after: { rss: over.rssAfter ?? 245, heap: over.heapAfter ?? 71 } },
+    pages: {
+      requests: 30000,
+      rps: 500,
+      errors: over.pageErrors ?? 0,
+      kinds: over.pageErrors ? [`${over.pageErrors}× 500`] : [],
+      p50: 300,
+      p99: 900,
+      max: 1200,
+    },
+    sends: {
+      requests: 1200,
+      errors: over.sendErrors ?? 0,
+      kinds: over.sendErrors ? [`${over.sendErrors}× 429`] : [],
+      p50: 20,
+      p99: 80,
+      max: 120,
+    },
+    memory: {
+      idle: { rss: 200, heap: 60 },
+      before: { rss: 240, heap: 70 },
+      after: { rss: over.rssAfter ?? 245, heap: over.heapAfter ?? 71 },
+    },
   });
   const statuses = (r: ReturnType<typeof result>) => loadReport(r).checks.map((c: { status: string }) => c.status);
 
@@ -216,9 +244,7 @@ describe('where the JavaScript comes from', () => {
 
 describe('bench tables', () => {
   it('escapes pipes in markdown and marks missed budgets', () => {
-    const md = markdownTable(
-      budgetTable([{ part: 'weight', what: 'a | b', value: '1 KB', budget: '≤ 2 KB', status: 'miss' }]),
-    );
+    const md = markdownTable(budgetTable([{ part: 'weight', what: 'a | b', value: '1 KB', budget: '≤ 2 KB', status: 'miss' }]));
     expect(md).toContain('| weight | a \\| b | 1 KB | ≤ 2 KB | MISSED |  |');
   });
 });

@@ -40,7 +40,18 @@ const item = (over: Partial<ContentItem> = {}): ContentItem => ({
 describe('the card of a list item (what a list page sends to the browser)', () => {
   it('keeps what a card shows and nothing else', () => {
     const card = toCardItem(item(), { withExcerpt: true });
-    expect(Object.keys(card).sort()).toEqual(['_id', 'excerpt', 'image', 'mediaType', 'poll', 'publishAt', 'state', 'stats', 'title', 'typeLabel']);
+    expect(Object.keys(card).sort()).toEqual([
+      '_id',
+      'excerpt',
+      'image',
+      'mediaType',
+      'poll',
+      'publishAt',
+      'state',
+      'stats',
+      'title',
+      'typeLabel',
+    ]);
     expect(card.excerpt).toBe('We kept one take.');
     expect(JSON.stringify(card)).not.toContain('thelatenights');
   });
@@ -63,7 +74,10 @@ describe('the card of a list item (what a list page sends to the browser)', () =
   });
 
   it('keeps the page’s total', () => {
-    expect(toCardPage({ data: [item(), item({ _id: 'item-2' })], total: 7 }, { withExcerpt: false })).toMatchObject({ total: 7, data: [{ _id: 'item-1' }, { _id: 'item-2' }] });
+    expect(toCardPage({ data: [item(), item({ _id: 'item-2' })], total: 7 }, { withExcerpt: false })).toMatchObject({
+      total: 7,
+      data: [{ _id: 'item-1' }, { _id: 'item-2' }],
+    });
   });
 });
 

@@ -7,7 +7,7 @@ function form(entries: [string, string][]) {
   return data;
 }
 
-describe('chosenItems: the collection form\'s items in order', () => {
+describe("chosenItems: the collection form's items in order", () => {
   it('sorts the ticked items by their order numbers, blanks last, ties in list order', () => {
     const data = form([
       ['item', 'a'],
@@ -37,6 +37,13 @@ describe('chosenItems: the collection form\'s items in order', () => {
   });
 
   it('keeps a ticked item once', () => {
-    expect(chosenItems(form([['item', 'a'], ['item', 'a']]))).toEqual(['a']);
+    expect(
+      chosenItems(
+        form([
+          ['item', 'a'],
+          ['item', 'a'],
+        ]),
+      ),
+    ).toEqual(['a']);
   });
 });

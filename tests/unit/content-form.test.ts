@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { categoriesFor, createPostFormSchema, formKindFor, gmtInputToIso, isoToGmtInput, postBody, postFormMessages } from '~/utils/content-form';
+import {
+  categoriesFor,
+  createPostFormSchema,
+  formKindFor,
+  gmtInputToIso,
+  isoToGmtInput,
+  postBody,
+  postFormMessages,
+} from '~/utils/content-form';
 import { formFieldErrors, placeFieldErrors, successPath } from '~/utils/content-create.server';
 import { contentMessages, presaleMessages } from '#contract/content-schemas';
 
@@ -14,7 +22,9 @@ describe('the creation forms', () => {
     expect(image.safeParse({ title: 'T', content: 'C', mediaId: 'm1' }).success).toBe(true);
     const vault = createPostFormSchema('vault', { now });
     expect(errors(vault.safeParse({ title: 'T', content: 'C', tags: 'demo' }))).toEqual({ media: postFormMessages.mediaRequired });
-    expect(errors(vault.safeParse({ title: 'T', content: 'C', tags: 'photo', mediaId: 'm1' }))).toEqual({ tags: contentMessages.tagsRequired });
+    expect(errors(vault.safeParse({ title: 'T', content: 'C', tags: 'photo', mediaId: 'm1' }))).toEqual({
+      tags: contentMessages.tagsRequired,
+    });
   });
 
   it('asks a ticket presale for its link, and only a presale', () => {
@@ -52,7 +62,14 @@ describe('the creation forms', () => {
     });
     const photo = createPostFormSchema('image', { now }).parse({ title: 'T', content: 'C', mediaId: 'm1', thumbnailId: 't1' });
     expect(postBody('image', photo, false)).toMatchObject({ tags: 'photo', mediaId: 'm1', thumbnailId: null, presale: null, draft: false });
-    const removed = createPostFormSchema('vault', { now }).parse({ title: 'T', content: 'C', tags: 'live', mediaId: 'm1', thumbnailId: 't1', removeThumbnail: true });
+    const removed = createPostFormSchema('vault', { now }).parse({
+      title: 'T',
+      content: 'C',
+      tags: 'live',
+      mediaId: 'm1',
+      thumbnailId: 't1',
+      removeThumbnail: true,
+    });
     expect(postBody('vault', removed, false)).toMatchObject({ tags: 'live', mediaId: 'm1', thumbnailId: null });
   });
 
@@ -112,7 +129,14 @@ describe('the creation forms', () => {
 
   it('puts the api field errors on the form fields', () => {
     expect(
-      formFieldErrors({ 'poll.answers.0.text': ['a'], thumbnailId: ['b'], mediaId: ['c'], type: ['d'], title: ['e'], 'presale.ticketUrl': ['f'] }),
+      formFieldErrors({
+        'poll.answers.0.text': ['a'],
+        thumbnailId: ['b'],
+        mediaId: ['c'],
+        type: ['d'],
+        title: ['e'],
+        'presale.ticketUrl': ['f'],
+      }),
     ).toEqual({ 'poll.answers[0].text': ['a'], thumbnail: ['b'], media: ['c'], tags: ['d'], title: ['e'], 'presale.ticketUrl': ['f'] });
   });
 

@@ -11,7 +11,13 @@ import {
   readVaultFilters,
   toggleFilter,
 } from '../../app/utils/content-params';
-import { BOOKMARK_FILTER_LABELS, BOOKMARK_FILTERS, POSTS_FILTERS, typesForBookmarkFilters, VAULT_CATEGORIES } from '#contract/content-types';
+import {
+  BOOKMARK_FILTER_LABELS,
+  BOOKMARK_FILTERS,
+  POSTS_FILTERS,
+  typesForBookmarkFilters,
+  VAULT_CATEGORIES,
+} from '#contract/content-types';
 
 const search = (query: string) => new URLSearchParams(query);
 

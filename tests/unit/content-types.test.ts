@@ -11,7 +11,17 @@ import {
 
 describe('content types (spec §1)', () => {
   it('has the nine vault categories and five other types', () => {
-    expect(VAULT_CATEGORIES).toEqual(['demo', 'unreleased', 'voicenote', 'session', 'videoMessage', 'musicVideo', 'behindTheScenes', 'live', 'tourDiary']);
+    expect(VAULT_CATEGORIES).toEqual([
+      'demo',
+      'unreleased',
+      'voicenote',
+      'session',
+      'videoMessage',
+      'musicVideo',
+      'behindTheScenes',
+      'live',
+      'tourDiary',
+    ]);
     expect(CONTENT_TYPES.slice(9)).toEqual(['photo', 'post', 'poll', 'ticketPresale', 'announcement']);
   });
   it('shows the display labels exactly as the spec lists them, in order', () => {

@@ -87,9 +87,7 @@ describe('poll (spec §5)', () => {
     expect(PollSchema.safeParse({}).success).toBe(true);
   });
   it('needs a question', () => {
-    expect(poll({ enabled: true, answers: [{ text: 'a' }, { text: 'b' }] })['title']).toEqual([
-      'Please enter a question for your poll.',
-    ]);
+    expect(poll({ enabled: true, answers: [{ text: 'a' }, { text: 'b' }] })['title']).toEqual(['Please enter a question for your poll.']);
     expect(poll({ enabled: true, title: '  ', answers: [{ text: 'a' }, { text: 'b' }] })['title']).toEqual([m.pollTitleRequired]);
   });
   it('keeps the question to 50 characters', () => {
@@ -167,9 +165,7 @@ describe('schedule date and time parsing (spec §5)', () => {
     }
   });
   it('names an instant in UTC, whatever the machine time zone', () => {
-    expect(scheduleInstant({ day: 31, month: 12, year: 2025 }, { hours: 23, minutes: 59 }).toISOString()).toBe(
-      '2025-12-31T23:59:00.000Z',
-    );
+    expect(scheduleInstant({ day: 31, month: 12, year: 2025 }, { hours: 23, minutes: 59 }).toISOString()).toBe('2025-12-31T23:59:00.000Z');
     expect(scheduleInstant({ day: 1, month: 1, year: 1000 }, { hours: 0, minutes: 0 }).toISOString()).toBe('1000-01-01T00:00:00.000Z');
   });
   it('formats back to DD/MM/YYYY and HH:MM in UTC', () => {
@@ -283,12 +279,20 @@ describe('presale details and comments', () => {
   it('needs a full ticket link', () => {
     expect(errors(PresaleSchema.safeParse({}))).toEqual({ ticketUrl: [presaleMessages.ticketUrlRequired] });
     expect(errors(PresaleSchema.safeParse({ ticketUrl: 'tickets.example' }))).toEqual({ ticketUrl: [presaleMessages.ticketUrlInvalid] });
-    expect(errors(PresaleSchema.safeParse({ ticketUrl: 'javascript:alert(1)' }))).toEqual({ ticketUrl: [presaleMessages.ticketUrlInvalid] });
+    expect(errors(PresaleSchema.safeParse({ ticketUrl: 'javascript:alert(1)' }))).toEqual({
+      ticketUrl: [presaleMessages.ticketUrlInvalid],
+    });
     expect(PresaleSchema.safeParse({ ticketUrl: 'https://tickets.example/show' }).success).toBe(true);
   });
   it('ends the sale after it starts', () => {
     expect(
-      errors(PresaleSchema.safeParse({ ticketUrl: 'https://t.example/x', saleStartsAt: '2025-07-01T10:00:00Z', saleEndsAt: '2025-07-01T09:00:00Z' })),
+      errors(
+        PresaleSchema.safeParse({
+          ticketUrl: 'https://t.example/x',
+          saleStartsAt: '2025-07-01T10:00:00Z',
+          saleEndsAt: '2025-07-01T09:00:00Z',
+        }),
+      ),
     ).toEqual({ saleEndsAt: [presaleMessages.saleEndsBeforeStart] });
   });
   it('needs comment text, up to 1000 characters', () => {
@@ -296,11 +300,18 @@ describe('presale details and comments', () => {
     expect(CommentSchema.safeParse({ text: 'x'.repeat(1000) }).success).toBe(true);
     expect(CommentSchema.safeParse({ text: 'x'.repeat(1001) }).success).toBe(false);
   });
-  it.each([undefined, '', '   ', ' Great show ', 'x'.repeat(1000), ` ${'x'.repeat(1000)} `, 'x'.repeat(1001), '🎸'.repeat(1000), '🎸'.repeat(1001)])(
-    'says what CommentSchema says about a comment without zod (%#)',
-    (text) => {
-      const parsed = CommentSchema.safeParse({ text });
-      expect(commentTextError(text)).toBe(parsed.success ? undefined : parsed.error.issues[0]?.message);
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    '   ',
+    ' Great show ',
+    'x'.repeat(1000),
+    ` ${'x'.repeat(1000)} `,
+    'x'.repeat(1001),
+    '🎸'.repeat(1000),
+    '🎸'.repeat(1001),
+  ])('says what CommentSchema says about a comment without zod (%#)', (text) => {
+    const parsed = CommentSchema.safeParse({ text });
+    expect(commentTextError(text)).toBe(parsed.success ? undefined : parsed.error.issues[0]?.message);
+  });
 });

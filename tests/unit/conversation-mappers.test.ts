@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import type { ConversationResponse, MessageResponse } from '#contract/messages';
-import { mapConversation, mapConversations, mapMessage, mergeMessages, removeMessage, upsertConversation, type Message } from '~/utils/messages';
+import {
+  mapConversation,
+  mapConversations,
+  mapMessage,
+  mergeMessages,
+  removeMessage,
+  upsertConversation,
+  type Message,
+} from '~/utils/messages';
 import { MessageTextSchema } from '#contract/message-schemas';
 
 const artist = { _id: 'a1', name: 'Nova', avatar: 'https://cdn.example/nova.jpg', username: 'nova' };

@@ -8,7 +8,10 @@ const form = (entries: [string, string][]) => {
   for (const [name, value] of entries) data.append(name, value);
   return data;
 };
-const login: [string, string][] = [['usernameOrEmail', 'fan@example.com'], ['password', 'x']];
+const login: [string, string][] = [
+  ['usernameOrEmail', 'fan@example.com'],
+  ['password', 'x'],
+];
 
 // What a hostile post could send to any route action; conform alone threw (a 500) or built a list of 10⁸ entries.
 describe('guardForm', () => {
@@ -58,7 +61,9 @@ describe('guardForm', () => {
       { type: 'remove', payload: { name: 'answers', index: 1 } },
     ]) {
       const json = JSON.stringify(intent);
-      expect(guardForm(form([...login, ['answers[0].text', 'A'], ['answers[1].text', 'B'], ['__intent__', json]])).get('__intent__')).toBe(json);
+      expect(guardForm(form([...login, ['answers[0].text', 'A'], ['answers[1].text', 'B'], ['__intent__', json]])).get('__intent__')).toBe(
+        json,
+      );
     }
   });
 });
@@ -94,7 +99,9 @@ describe('readFormData', () => {
   });
 
   it('answers 400 to multipart that is not', async () => {
-    expect(await refusal(post('--abc\r\nContent-Disposition: form-data; name="t"\r\n\r\nbroken', 'multipart/form-data; boundary=abc'))).toEqual({
+    expect(
+      await refusal(post('--abc\r\nContent-Disposition: form-data; name="t"\r\n\r\nbroken', 'multipart/form-data; boundary=abc')),
+    ).toEqual({
       status: 400,
       text: 'This form could not be read. Please send it again.',
     });

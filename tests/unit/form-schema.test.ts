@@ -76,7 +76,14 @@ const cases: Array<[string, z.ZodMiniObject, Record<string, string | File>]> = [
   [
     'vault item with its file and a removed thumbnail',
     createPostFormSchema('vault', { now }),
-    { title: 'Demo', content: '<p>Rough</p>', tags: 'demo', media: new File(['x'], 'demo.mp3', { type: 'audio/mpeg' }), removeThumbnail: 'on', 'poll.title': '' },
+    {
+      title: 'Demo',
+      content: '<p>Rough</p>',
+      tags: 'demo',
+      media: new File(['x'], 'demo.mp3', { type: 'audio/mpeg' }),
+      removeThumbnail: 'on',
+      'poll.title': '',
+    },
   ],
   ['vault item without its file', createPostFormSchema('vault', { now }), { title: 'Demo', content: '<p>Rough</p>', tags: 'demo' }],
   ['comment, blank', CommentSchema, { text: '   ' }],
@@ -101,7 +108,10 @@ describe('formConstraint', () => {
   });
 
   it('leaves the profile form’s perks and welcome-video switch optional (conform marks both required, so without JavaScript the browser refused the form until both were filled in)', () => {
-    expect(getZodConstraint(ArtistProfileSchema)).toMatchObject({ subscriptionPerks: { required: true }, activateWelcomeVideo: { required: true } });
+    expect(getZodConstraint(ArtistProfileSchema)).toMatchObject({
+      subscriptionPerks: { required: true },
+      activateWelcomeVideo: { required: true },
+    });
     expect(formConstraint(ArtistProfileSchema)).toMatchObject({
       name: { required: true },
       yearlyPrice: { required: true },
@@ -129,12 +139,22 @@ describe('parseForm', () => {
       password: [messages.passwordRequired],
     });
     const card = parseForm(form({ number: '4242-4242-4242-4242', expiry: '1/30', cvc: ' 123 ' }), TestCardFormSchema);
-    expect(card.status === 'success' && card.value).toEqual({ number: '4242424242424242', expiry: { expMonth: 1, expYear: 2030 }, cvc: '123' });
+    expect(card.status === 'success' && card.value).toEqual({
+      number: '4242424242424242',
+      expiry: { expMonth: 1, expYear: 2030 },
+      cvc: '123',
+    });
   });
 
   it('reads the profile form as its schema says: one perk a line (conform’s coercion kept the whole text as one perk)', () => {
     const good = parseForm(
-      form({ name: ' Nova ', bio: '', yearlyPrice: '49.90', subscriptionPerks: 'Early tickets\r\n\r\n Demos ', activateWelcomeVideo: 'on' }),
+      form({
+        name: ' Nova ',
+        bio: '',
+        yearlyPrice: '49.90',
+        subscriptionPerks: 'Early tickets\r\n\r\n Demos ',
+        activateWelcomeVideo: 'on',
+      }),
       ArtistProfileSchema,
     );
     expect(good.status === 'success' && good.value).toMatchObject({
@@ -144,7 +164,10 @@ describe('parseForm', () => {
       subscriptionPerks: ['Early tickets', 'Demos'],
       activateWelcomeVideo: true,
     });
-    const bad = parseForm(form({ name: '', yearlyPrice: '49.999', subscriptionPerks: 'abcdefghijk'.split('').join('\n') }), ArtistProfileSchema);
+    const bad = parseForm(
+      form({ name: '', yearlyPrice: '49.999', subscriptionPerks: 'abcdefghijk'.split('').join('\n') }),
+      ArtistProfileSchema,
+    );
     expect(bad.status !== 'success' && bad.error).toEqual({
       name: [profileMessages.name],
       yearlyPrice: [profileMessages.price],

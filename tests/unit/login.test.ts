@@ -23,7 +23,8 @@ const api = http.createServer((request, response) => {
 
 let baseUrl: string;
 /** The web tier's client for one log-in request, over HTTP to the stand-in. */
-const client = (signal?: AbortSignal) => new ApiClient(httpTransport(baseUrl), { request: new Request('http://localhost/login', { signal }) });
+const client = (signal?: AbortSignal) =>
+  new ApiClient(httpTransport(baseUrl), { request: new Request('http://localhost/login', { signal }) });
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));

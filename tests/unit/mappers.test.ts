@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ArtistResponse } from '#contract/users';
-import { DEFAULT_AVATAR, GENERIC_HEADLINE, GENERIC_HERO, mapArtist, mapCurrentUser, mapPublicUser, mapSubscription, priceLabel, subscriberCount, yearlyPricePhrase } from '../../app/utils/mappers';
+import {
+  DEFAULT_AVATAR,
+  GENERIC_HEADLINE,
+  GENERIC_HERO,
+  mapArtist,
+  mapCurrentUser,
+  mapPublicUser,
+  mapSubscription,
+  priceLabel,
+  subscriberCount,
+  yearlyPricePhrase,
+} from '../../app/utils/mappers';
 
 /** Spec §3: what the api sends, normalised to what the pages use. */
 
@@ -61,7 +72,10 @@ const full: ArtistResponse = {
   successPageTitle: 'Welcome',
   secondarySuccessMessage: 'Second',
   additionalSuccessMessage: 'Third',
-  successImages: [{ imagePath: '/j/s1.svg', altText: 'Confetti' }, { imagePath: null, altText: null }],
+  successImages: [
+    { imagePath: '/j/s1.svg', altText: 'Confetti' },
+    { imagePath: null, altText: null },
+  ],
 };
 
 describe('mapArtist', () => {
@@ -90,7 +104,10 @@ describe('mapArtist', () => {
       successPageTitle: 'Welcome',
       secondarySuccessMessage: 'Second',
       additionalSuccessMessage: 'Third',
-      successImages: [{ imagePath: '/j/s1.svg', altText: 'Confetti' }, { imagePath: null, altText: null }],
+      successImages: [
+        { imagePath: '/j/s1.svg', altText: 'Confetti' },
+        { imagePath: null, altText: null },
+      ],
     });
   });
 

@@ -42,7 +42,7 @@ describe('message times', () => {
     expect(dayLabel('2025-12-31T12:00:00.000Z', 'UTC', now)).toBe('31 December 2025');
   });
 
-  it('groups messages by the reader\'s day: two messages an hour apart are one day in UTC, two in Tokyo', () => {
+  it("groups messages by the reader's day: two messages an hour apart are one day in UTC, two in Tokyo", () => {
     const [late, later] = ['2026-11-21T14:30:00.000Z', '2026-11-21T15:30:00.000Z'];
     expect(dayOf(late, 'UTC')).toBe(dayOf(later, 'UTC'));
     expect(dayOf(late, 'Asia/Tokyo')).not.toBe(dayOf(later, 'Asia/Tokyo'));
@@ -58,7 +58,20 @@ describe('message times', () => {
 
 describe("the browser's check of a message", () => {
   it('gives the same answer as the schema the action and the api use', () => {
-    const samples = ['', '   ', '\n\t', 'hi', '  hi  ', 'x'.repeat(2000), ` ${'x'.repeat(2000)} `, 'x'.repeat(2001), '🎸'.repeat(1000), '🎸'.repeat(1001), '🎸'.repeat(2000), '🎸'.repeat(2001)];
+    const samples = [
+      '',
+      '   ',
+      '\n\t',
+      'hi',
+      '  hi  ',
+      'x'.repeat(2000),
+      ` ${'x'.repeat(2000)} `,
+      'x'.repeat(2001),
+      '🎸'.repeat(1000),
+      '🎸'.repeat(1001),
+      '🎸'.repeat(2000),
+      '🎸'.repeat(2001),
+    ];
     for (const text of samples) {
       const parsed = MessageTextSchema.safeParse(text);
       const schemaError = parsed.success ? undefined : parsed.error.issues[0]?.message;

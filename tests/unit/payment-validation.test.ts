@@ -48,13 +48,28 @@ describe('promo discounts', () => {
 
 describe('the artist profile form', () => {
   it('turns perks typed one a line into a list and the checkbox into a boolean', () => {
-    const value = ArtistProfileSchema.parse({ name: ' Nova ', yearlyPrice: '49.99', subscriptionPerks: 'Demos\r\n\r\n Presales ', activateWelcomeVideo: 'on' });
-    expect(value).toMatchObject({ name: 'Nova', yearlyPrice: 49.99, subscriptionPerks: ['Demos', 'Presales'], activateWelcomeVideo: true, bio: '' });
+    const value = ArtistProfileSchema.parse({
+      name: ' Nova ',
+      yearlyPrice: '49.99',
+      subscriptionPerks: 'Demos\r\n\r\n Presales ',
+      activateWelcomeVideo: 'on',
+    });
+    expect(value).toMatchObject({
+      name: 'Nova',
+      yearlyPrice: 49.99,
+      subscriptionPerks: ['Demos', 'Presales'],
+      activateWelcomeVideo: true,
+      bio: '',
+    });
     expect(ArtistProfileSchema.parse({ name: 'Nova', yearlyPrice: 0 }).activateWelcomeVideo).toBe(false);
   });
 
   it('refuses a bad price and too many perks with its messages', () => {
-    const result = ArtistProfileSchema.safeParse({ name: 'Nova', yearlyPrice: '4.999', subscriptionPerks: Array.from({ length: 11 }, (_, i) => `Perk ${i}`) });
+    const result = ArtistProfileSchema.safeParse({
+      name: 'Nova',
+      yearlyPrice: '4.999',
+      subscriptionPerks: Array.from({ length: 11 }, (_, i) => `Perk ${i}`),
+    });
     expect(result.success).toBe(false);
     const messages = result.error!.issues.map((issue) => issue.message);
     expect(messages).toContain(profileMessages.price);

@@ -10,7 +10,10 @@ import { precompressedBuild } from '../../server/precompressed';
 import { assetHeaders } from '../../server/security';
 
 /** The build's scripts and styles, compressed once at brotli's best quality, mounted as server/web.ts mounts them. */
-const script = Array.from({ length: 400 }, (_, i) => `export const item${i} = { id: ${(i * 7919) % 1009}, label: 'Track ${(i * 31) % 97}' };`).join('\n');
+const script = Array.from(
+  { length: 400 },
+  (_, i) => `export const item${i} = { id: ${(i * 7919) % 1009}, label: 'Track ${(i * 31) % 97}' };`,
+).join('\n');
 const style = `.card { color: #f9ef1e; }\n`.repeat(100);
 
 let dir: string;

@@ -6,7 +6,11 @@ import { listenLocal } from '../helpers/listen';
 
 /** The web tier's security middleware on a real express server, as server/web.ts mounts it. */
 async function serve(appEnv: AppEnv) {
-  const config = parseConfig({ APP_ENV: appEnv, PUBLIC_WEB_URL: 'https://app.example.test', PUBLIC_API_URL: 'https://api.example.test' } as unknown as NodeJS.ProcessEnv);
+  const config = parseConfig({
+    APP_ENV: appEnv,
+    PUBLIC_WEB_URL: 'https://app.example.test',
+    PUBLIC_API_URL: 'https://api.example.test',
+  } as unknown as NodeJS.ProcessEnv);
   const app = express();
   app.use(cspNonce, securityHeaders(config), refuseCrossSiteWrites(config));
   app.all('/form', (_req, res) => res.json({ ran: true }));
@@ -35,7 +39,9 @@ describe('security headers', () => {
     expect(directives['script-src']).not.toContain("'unsafe-inline'");
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
     expect(directives['frame-src']).toContain('https://js.stripe.com');
-    expect(directives['connect-src']).toEqual(expect.arrayContaining(['https://api.example.test', 'wss://api.example.test', 'https://api.stripe.com']));
+    expect(directives['connect-src']).toEqual(
+      expect.arrayContaining(['https://api.example.test', 'wss://api.example.test', 'https://api.stripe.com']),
+    );
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(a.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(a.headers.get('x-frame-options')).toBe('DENY');
@@ -72,6 +78,8 @@ describe('cross-site form posts (CSRF)', () => {
     expect((await post({ Origin: app.url })).status).toBe(200);
     expect((await post({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
     expect((await post({})).status).toBe(200);
-    expect((await fetch(`${app.url}/form`, { headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(200);
+    expect((await fetch(`${app.url}/form`, { headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(
+      200,
+    );
   });
 });

@@ -72,7 +72,12 @@ export function TestCardForm({
         <InputField
           field={fields.number}
           label="Card number"
-          inputProps={{ inputMode: 'numeric', autoComplete: 'cc-number', placeholder: '1234 1234 1234 1234', onInput: formatAsTyped(formatCardNumber) }}
+          inputProps={{
+            inputMode: 'numeric',
+            autoComplete: 'cc-number',
+            placeholder: '1234 1234 1234 1234',
+            onInput: formatAsTyped(formatCardNumber),
+          }}
         />
         <div className="grid grid-cols-2 gap-4">
           <InputField
