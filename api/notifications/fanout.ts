@@ -149,10 +149,40 @@ interface Claimed {
 
 /**
  * How many fans of one batch are told at once. Sending a mail is mostly waiting (the SMTP server's answers, and
- * an event loop busy serving pages delays each of them), so the lanes are what make a fan-out fast, not the CPU:
- * with two batches at once this keeps the SMTP pool's connections (SMTP_CONNECTIONS) busy.
+ * an event loop busy serving pages delays each of them), so the lanes are what make a fan-out fast, not the CPU.
+ * Two batches run at once (api/jobs/index.ts): their lanes together match the SMTP pool's connections
+ * (api/mail/mailer.ts), so a mail never waits in nodemailer's queue, to be put together in a burst with the others
+ * queued when connections free up.
  */
 const DELIVERY_LANES = 16;
+
+/**
+ * Mails whose work (the fan's token put in, the MIME message put together and written) may start in one turn of
+ * the event loop. Many SMTP answers arrive together; without this, each would start its lane's next mail in the
+ * same turn, tens of milliseconds of work in one piece while the pages wait behind it.
+ */
+const MAILS_PER_TURN = 4;
+
+/** Lets at most `perTurn` callers through per turn of the event loop; the others go in the next turns, in order. */
+function turnGate(perTurn: number) {
+  const waiting: (() => void)[] = [];
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    // An immediate queued while immediates run waits for the next turn: pages' I/O is taken in between.
+    setImmediate(() => {
+      scheduled = false;
+      for (const go of waiting.splice(0, perTurn)) go();
+      if (waiting.length) schedule();
+    });
+  };
+  return () =>
+    new Promise<void>((go) => {
+      waiting.push(go);
+      schedule();
+    });
+}
 
 /**
  * What was delivered, written in groups (a group commit): a lane that has sent a fan's mail waits until it is
@@ -200,6 +230,7 @@ export function createFanout(s: NotificationServices) {
   // A new-post mail is the same for every fan but for the unsubscribe token: rendered once per item and node.
   const rendered = new LRUCache<string, Promise<Mail>>({ max: 50 });
   const record = deliveryLedger(s.db);
+  const mailTurn = turnGate(MAILS_PER_TURN);
 
   function postMail(item: ItemForMail, sender: templates.Template['sender']) {
     let mail = rendered.get(item.id);
@@ -226,6 +257,7 @@ export function createFanout(s: NotificationServices) {
 
   async function deliver(item: ItemForMail, sender: templates.Template['sender'], fan: Claimed, pushes: PushSubscriptionRow[]) {
     if (fan.email === 'each' && !fan.emailedAt) {
+      await mailTurn();
       const mail = withToken(
         await postMail(item, sender),
         fan.address,

@@ -85,13 +85,16 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
     const after = await browse(app, fanToken, WINDOW_S);
     const lastS = mails.length ? (Math.max(...mails.map((mail) => mail.at)) - began) / 1000 : null;
     const worst = during.reduce((max, run) => (run.latency.p99 > (max?.latency.p99 ?? -1) ? run : max), null);
+    // The worst window is what is judged; the median window says whether the worst was the fan-out or a moment of the machine's.
+    const p99s = during.map((run) => run.latency.p99).sort((a, b) => a - b);
+    const median = p99s.length ? p99s[Math.floor((p99s.length - 1) / 2)] : null;
     return {
       mails: mails.length,
       lastS,
       perSecond: lastS ? mails.length / lastS : null,
       idle: { p99: idle.latency.p99, rps: idle.requests.average, errors: idle.errors + idle.non2xx },
       idleAfter: { p99: after.latency.p99, rps: after.requests.average },
-      during: worst && { p99: worst.latency.p99, rps: worst.requests.average, errors: during.reduce((n, run) => n + run.errors + run.non2xx, 0), windows: during.length },
+      during: worst && { p99: worst.latency.p99, rps: worst.requests.average, errors: during.reduce((n, run) => n + run.errors + run.non2xx, 0), windows: during.length, medianP99: median },
     };
   } finally {
     await app.stop();
@@ -110,7 +113,7 @@ export function fanoutReport(r) {
       ['mails a second', r.perSecond == null ? '—' : r.perSecond.toFixed(0), ''],
       ['artist home p99, idle', `${r.idle.p99} ms`, `${r.idle.rps.toFixed(0)} pages/s, ${BROWSERS} connections`],
       ['artist home p99, idle after the fan-out', `${r.idleAfter.p99} ms`, `${r.idleAfter.rps.toFixed(0)} pages/s; the machine's drift over the run (not judged)`],
-      ['artist home p99, during the fan-out', r.during ? `${r.during.p99} ms` : '—', r.during ? `${r.during.rps.toFixed(0)} pages/s; worst of ${r.during.windows} windows of ${WINDOW_S} s; ${r.during.errors} errors` : 'the fan-out ended before a window did'],
+      ['artist home p99, during the fan-out', r.during ? `${r.during.p99} ms` : '—', r.during ? `${r.during.rps.toFixed(0)} pages/s; worst of ${r.during.windows} windows of ${WINDOW_S} s (median window ${r.during.medianP99} ms); ${r.during.errors} errors` : 'the fan-out ended before a window did'],
     ],
   };
   const checks = [
