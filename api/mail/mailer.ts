@@ -22,8 +22,15 @@ export interface Mailer {
   close(): void;
 }
 
-/** SMTP connections kept open and shared by the mails sent at once (a new post's fan-out sends thousands). */
-const SMTP_CONNECTIONS = 4;
+/**
+ * SMTP connections kept open and shared by the mails sent at once (a new post's fan-out sends thousands). A mail
+ * on an open connection costs two round trips (nodemailer pipelines the envelope with DATA when the server offers
+ * PIPELINING), and on a busy api node each round trip waits for the event loop: the connections, not the CPU, set
+ * how fast a fan-out goes: 32 are the lanes of the two fan-out batches an api node runs at once
+ * (api/notifications/fanout.ts). A provider that allows fewer can be told so in SMTP_URL (`?maxConnections=4`),
+ * which nodemailer reads over these defaults.
+ */
+const SMTP_CONNECTIONS = 32;
 
 /**
  * SMTP through nodemailer when SMTP_URL is set. Otherwise every mail is written whole (headers, text and HTML) as

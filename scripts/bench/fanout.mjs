@@ -31,13 +31,21 @@ function startSmtp(port) {
       });
     },
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ accepted, close: () => new Promise((r) => server.close(r)) })));
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () => resolve({ accepted, close: () => new Promise((r) => server.close(r)) })),
+  );
 }
 
 function browse(app, token, seconds) {
   return new Promise((resolve, reject) =>
     autocannon(
-      { url: `${app.webUrl}/${ARTIST}`, connections: BROWSERS, duration: seconds, timeout: 10, headers: { cookie: `stagedoor=${token}`, accept: 'text/html' } },
+      {
+        url: `${app.webUrl}/${ARTIST}`,
+        connections: BROWSERS,
+        duration: seconds,
+        timeout: 10,
+        headers: { cookie: `stagedoor=${token}`, accept: 'text/html' },
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
@@ -45,7 +53,15 @@ function browse(app, token, seconds) {
 
 export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logDir }) {
   const smtp = await startSmtp(apiPort + 20);
-  const app = await startApp({ db: 'pg', pgUrl, webPort, apiPort, inspectPort, logDir, env: { SMTP_URL: `smtp://127.0.0.1:${apiPort + 20}` } });
+  const app = await startApp({
+    db: 'pg',
+    pgUrl,
+    webPort,
+    apiPort,
+    inspectPort,
+    logDir,
+    env: { SMTP_URL: `smtp://127.0.0.1:${apiPort + 20}` },
+  });
   try {
     const db = new pg.Client({ connectionString: app.databaseUrl });
     await db.connect();
@@ -60,8 +76,12 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
       [FANOUT_FANS, ARTIST],
     );
     await db.end();
-    const { token: fanToken } = await api(app, 'POST', '/auth/login', { body: { username: FAN.email, password: FAN.password, remember: true } });
-    const { token: artistToken } = await api(app, 'POST', '/auth/login', { body: { username: ARTIST_EMAILS[ARTIST], password: ARTIST_PASSWORD, remember: true } });
+    const { token: fanToken } = await api(app, 'POST', '/auth/login', {
+      body: { username: FAN.email, password: FAN.password, remember: true },
+    });
+    const { token: artistToken } = await api(app, 'POST', '/auth/login', {
+      body: { username: ARTIST_EMAILS[ARTIST], password: ARTIST_PASSWORD, remember: true },
+    });
     await browse(app, fanToken, 3);
     console.log(`  fanout: the artist home idle, ${BROWSERS} connections for ${WINDOW_S} s …`);
     const idle = await browse(app, fanToken, WINDOW_S);
@@ -69,7 +89,10 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
 
     console.log('  fanout: publishing the post …');
     const began = performance.now();
-    await api(app, 'POST', '/content', { token: artistToken, body: { title: 'Tour dates: 20 cities', content: '<p>Tickets on Friday.</p>', tags: 'announcement' } });
+    await api(app, 'POST', '/content', {
+      token: artistToken,
+      body: { title: 'Tour dates: 20 cities', content: '<p>Tickets on Friday.</p>', tags: 'announcement' },
+    });
     // The page, measured in windows for as long as the fan-out goes on; the worst window's p99 counts.
     const during = [];
     while (ours().length < FANOUT_FANS && performance.now() - began < FANOUT_BUDGET_S * 1000) {
@@ -80,14 +103,27 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
     }
     while (ours().length < FANOUT_FANS && performance.now() - began < FANOUT_BUDGET_S * 1000) await sleep(200);
     const mails = ours();
+    // The page idle again once the mail has gone: the machine is shared (another build, another test run), and a
+    // ratio is only worth something when the idle figure before and after it agree.
+    const after = await browse(app, fanToken, WINDOW_S);
     const lastS = mails.length ? (Math.max(...mails.map((mail) => mail.at)) - began) / 1000 : null;
     const worst = during.reduce((max, run) => (run.latency.p99 > (max?.latency.p99 ?? -1) ? run : max), null);
+    // The worst window is what is judged; the median window says whether the worst was the fan-out or a moment of the machine's.
+    const p99s = during.map((run) => run.latency.p99).sort((a, b) => a - b);
+    const median = p99s.length ? p99s[Math.floor((p99s.length - 1) / 2)] : null;
     return {
       mails: mails.length,
       lastS,
       perSecond: lastS ? mails.length / lastS : null,
       idle: { p99: idle.latency.p99, rps: idle.requests.average, errors: idle.errors + idle.non2xx },
-      during: worst && { p99: worst.latency.p99, rps: worst.requests.average, errors: during.reduce((n, run) => n + run.errors + run.non2xx, 0), windows: during.length },
+      idleAfter: { p99: after.latency.p99, rps: after.requests.average },
+      during: worst && {
+        p99: worst.latency.p99,
+        rps: worst.requests.average,
+        errors: during.reduce((n, run) => n + run.errors + run.non2xx, 0),
+        windows: during.length,
+        medianP99: median,
+      },
     };
   } finally {
     await app.stop();
@@ -105,7 +141,18 @@ export function fanoutReport(r) {
       ['time until the last was accepted', r.lastS == null ? '—' : `${r.lastS.toFixed(1)} s`, 'from the publish request'],
       ['mails a second', r.perSecond == null ? '—' : r.perSecond.toFixed(0), ''],
       ['artist home p99, idle', `${r.idle.p99} ms`, `${r.idle.rps.toFixed(0)} pages/s, ${BROWSERS} connections`],
-      ['artist home p99, during the fan-out', r.during ? `${r.during.p99} ms` : '—', r.during ? `${r.during.rps.toFixed(0)} pages/s; worst of ${r.during.windows} windows of ${WINDOW_S} s; ${r.during.errors} errors` : 'the fan-out ended before a window did'],
+      [
+        'artist home p99, idle after the fan-out',
+        `${r.idleAfter.p99} ms`,
+        `${r.idleAfter.rps.toFixed(0)} pages/s; the machine's drift over the run (not judged)`,
+      ],
+      [
+        'artist home p99, during the fan-out',
+        r.during ? `${r.during.p99} ms` : '—',
+        r.during
+          ? `${r.during.rps.toFixed(0)} pages/s; worst of ${r.during.windows} windows of ${WINDOW_S} s (median window ${r.during.medianP99} ms); ${r.during.errors} errors`
+          : 'the fan-out ended before a window did',
+      ],
     ],
   };
   const checks = [
