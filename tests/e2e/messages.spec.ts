@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
 import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
 
 /** The seeded free artist (README "Demo logins"): a fan subscribes without a card. */
@@ -224,9 +224,9 @@ test('the conversation page needs its username and a conversation the viewer is 
   await context.close();
 });
 
-test('a fan whose phone drops off the network and comes back sees each missed message once', async ({ browser, request }) => {
+/** A new fan on their open conversation with the artist, connected, whose phone then goes offline. */
+async function offlineOnConversation(browser: Browser, request: APIRequestContext) {
   const fan = await subscribedFan(request);
-  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
   const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
   const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
   const opened = await request.post(`${apiBase}/conversations`, {
@@ -234,15 +234,19 @@ test('a fan whose phone drops off the network and comes back sees each missed me
     data: { source: 'performer', sourceId: artistId },
   });
   const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
-
   const context = await browser.newContext();
   await useSession(context, fan.token);
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
   await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
-
   await context.setOffline(true);
   await page.locator('html[data-realtime="disconnected"]').waitFor({ state: 'attached' });
+  return { fan, conversationId, context, page };
+}
+
+test('a fan whose phone drops off the network and comes back sees each missed message once', async ({ browser, request }) => {
+  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const { conversationId, context, page } = await offlineOnConversation(browser, request);
   const missed = [`While you were in the tunnel ${Date.now()}`, `Second one ${Date.now()}`];
   for (const text of missed) {
     const sent = await request.post(`${apiBase}/messages/conversations/${conversationId}`, {
@@ -258,23 +262,7 @@ test('a fan whose phone drops off the network and comes back sees each missed me
 });
 
 test('a message typed offline goes by itself, once, when the connection comes back', async ({ browser, request }) => {
-  const fan = await subscribedFan(request);
-  const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
-  const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
-  const opened = await request.post(`${apiBase}/conversations`, {
-    headers: { Authorization: `Bearer ${fan.token}` },
-    data: { source: 'performer', sourceId: artistId },
-  });
-  const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
-
-  const context = await browser.newContext();
-  await useSession(context, fan.token);
-  const page = await context.newPage();
-  await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
-  await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
-
-  await context.setOffline(true);
-  await page.locator('html[data-realtime="disconnected"]').waitFor({ state: 'attached' });
+  const { fan, conversationId, context, page } = await offlineOnConversation(browser, request);
   const text = `Typed in the tunnel ${Date.now()}`;
   await page.getByLabel('Message', { exact: true }).fill(text);
   await page.getByLabel('Message', { exact: true }).press('Enter');
