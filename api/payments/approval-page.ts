@@ -7,7 +7,8 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCo
  * so it works without JavaScript; it says plainly that it is a test and nothing is charged. It is served by the api,
  * as a bank's page is by the bank, but dressed in the app's colours so the fan does not feel sent somewhere strange.
  */
-export function approvalPage(payment: {
+/** What the page shows of a payment waiting for the fan's approval (read by the route with its return address). */
+export interface ActionPayment {
   id: string;
   status: string;
   amountCents: number;
@@ -15,7 +16,9 @@ export function approvalPage(payment: {
   actionSecret: string | null;
   actionResult: string | null;
   artistName: string;
-}) {
+}
+
+export function approvalPage(payment: ActionPayment) {
   const amount = formatPrice(payment.amountCents / 100, payment.currency);
   const open = payment.status === 'requires_action' && !payment.actionResult;
   const action = `/payment/test-gateway/authenticate/${encodeURIComponent(payment.id)}`;

@@ -10,7 +10,7 @@ import { discountedCents, resolvePromo } from './promos.js';
 import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
 import { createStripeGateway } from './stripe-gateway.js';
 import { createTestGateway, tokenizeTestCard } from './test-gateway.js';
-import { approvalPage } from './approval-page.js';
+import { approvalPage, type ActionPayment } from './approval-page.js';
 import { handleStripeWebhook } from './webhooks.js';
 import { subscriptionManageRoutes } from '../subscriptions/manage.js';
 
@@ -159,16 +159,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
 
   async function actionPayment(id: string, secret: string | undefined) {
     const payment = /^[0-9a-f-]{36}$/i.test(id)
-      ? await one<{
-          id: string;
-          status: string;
-          amountCents: number;
-          currency: string;
-          actionSecret: string | null;
-          actionResult: string | null;
-          returnUrl: string | null;
-          artistName: string;
-        }>(
+      ? await one<ActionPayment & { returnUrl: string | null }>(
           db,
           `SELECT p.id, p.status, p.amount_cents AS "amountCents", p.currency, p.action_secret AS "actionSecret",
                   p.action_result AS "actionResult", p.return_url AS "returnUrl", u.name AS "artistName"
