@@ -170,7 +170,7 @@ export function PresaleCodes({
 function CopyButton({ text }: { text: string }) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState<boolean | null>(null);
-  if (!hydrated || typeof navigator === 'undefined' || !navigator.clipboard) return null;
+  if (!hydrated || !navigator.clipboard) return null;
   const copy = () =>
     navigator.clipboard.writeText(text).then(
       () => {

@@ -21,18 +21,15 @@ const dayNumber = ({ year, month, day }: CalendarDate) => Date.UTC(year, month -
 const navButton =
   'rounded-full p-2 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:opacity-30';
 
-/** The calendar behind the date input: a popover with a month grid and a year picker. */
-export function Calendar({
-  value,
-  onChange,
-  now = () => new Date(),
-  yearRange = YEAR_RANGE,
-}: {
+interface CalendarProps {
   value: string | undefined;
   onChange: (value: string) => void;
   now?: () => Date;
   yearRange?: number;
-}) {
+}
+
+/** The calendar behind the date input: a popover with a month grid and a year picker. */
+export function Calendar({ value, onChange, now = () => new Date(), yearRange = YEAR_RANGE }: CalendarProps) {
   return (
     <Popover className="relative">
       <PopoverButton className="flex h-full items-center rounded-lg border border-white/25 bg-white/5 px-3 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
@@ -68,17 +65,7 @@ export function Calendar({
 }
 
 /** The month grid (weeks from Monday, past days disabled, the selected day highlighted) and the year picker. */
-export function CalendarGrid({
-  value,
-  onChange,
-  now = () => new Date(),
-  yearRange = YEAR_RANGE,
-}: {
-  value: string | undefined;
-  onChange: (value: string) => void;
-  now?: () => Date;
-  yearRange?: number;
-}) {
+export function CalendarGrid({ value, onChange, now = () => new Date(), yearRange = YEAR_RANGE }: CalendarProps) {
   const today = utcToday(now());
   const selected = parseScheduleDate(value);
   const minYear = today.year;

@@ -8,6 +8,10 @@ import {
   PollSchema,
   PostTitleSchema,
   PresaleSchema,
+  formatScheduleDate,
+  formatScheduleTime,
+  parseScheduleDate,
+  parseScheduleTime,
   TagsSchema,
   type PostBody,
   type ScheduleOptions,
@@ -44,10 +48,10 @@ export function gmtInputToIso(value: string | undefined) {
   if (!text) return undefined;
   const written = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[\sT,]+(\d{1,2}):(\d{2})$/.exec(text);
   if (written) {
-    const [, day = '', month = '', year, hour = '', minute] = written;
-    const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}T${hour.padStart(2, '0')}:${minute}Z`;
-    // 31/02 is not a day: Date would roll it into March.
-    return new Date(iso).toISOString().startsWith(iso.slice(0, 16)) ? iso : text;
+    const [day, month, year, hour, minute] = written.slice(1).map((part) => part.padStart(2, '0'));
+    // The schedule's own readers say whether it is a day (31/02 is not) and a time.
+    const valid = parseScheduleDate(`${day}/${month}/${year}`) && parseScheduleTime(`${hour}:${minute}`);
+    return valid ? `${year}-${month}-${day}T${hour}:${minute}Z` : text;
   }
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text}Z` : text;
 }
@@ -55,9 +59,8 @@ export function gmtInputToIso(value: string | undefined) {
 /** The other way, for an edit form: an ISO instant as DD/MM/YYYY HH:MM in GMT. */
 export function isoToGmtInput(iso: string | null | undefined) {
   if (!iso) return '';
-  const [date = '', time = ''] = new Date(iso).toISOString().slice(0, 16).split('T');
-  const [year, month, day] = date.split('-');
-  return `${day}/${month}/${year} ${time}`;
+  const instant = new Date(iso);
+  return `${formatScheduleDate(instant)} ${formatScheduleTime(instant)}`;
 }
 
 const PresaleFieldsSchema = z.optional(

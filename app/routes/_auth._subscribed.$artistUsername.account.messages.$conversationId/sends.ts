@@ -44,15 +44,15 @@ export function useSends(loaded: Message[], live: Message[], viewerId: string) {
     submit(data, { method: 'post', navigate: false, fetcherKey: sendKey(clientId) });
   }
 
-  // The messages whose post failed (never sent offline, or lost on the way), for the resend when the connection is back.
   const fetchers = useFetchers();
-  const failed = sends.filter((message) => {
+  const autoResent = useRef(new Set<string>());
+  /** A message whose post failed: never sent (offline), or lost on the way. */
+  const failed = (message: Message) => {
     const clientId = message.clientId ?? '';
     if (unsent[clientId]) return true;
     const fetcher = fetchers.find((f) => f.key === sendKey(clientId));
     return fetcher?.state === 'idle' && (fetcher.data as SubmissionResult<string[]> | undefined)?.error?.['']?.[0] === NOT_SENT;
-  });
-  const autoResent = useRef(new Set<string>());
+  };
 
   return {
     sends,
@@ -67,7 +67,7 @@ export function useSends(loaded: Message[], live: Message[], viewerId: string) {
      * again by itself, once, with its clientId, so the api keeps a single copy. After that, Retry is the fan's.
      */
     resendFailed() {
-      for (const message of failed) {
+      for (const message of sends.filter(failed)) {
         const clientId = message.clientId ?? '';
         if (autoResent.current.has(clientId)) continue;
         autoResent.current.add(clientId);
