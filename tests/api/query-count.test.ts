@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, type ContentUser } from './content-fixtures';
 
@@ -53,6 +53,17 @@ describeEachDatabase('database queries per call', (database) => {
       ]);
     }
     await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
+    // The 30 new items each start a fan-out (new-post notifications) in the background: let the queue run dry first,
+    // so the counts below are the calls' own.
+    await vi.waitFor(
+      async () => {
+        const [pending] = await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${t.config.jobs.schema}.job WHERE state IN ('created', 'retry', 'active') AND start_after <= now()`,
+        );
+        expect(pending?.n).toBe(0);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     // Count every query the api sends from here on (its own db: t.db is the test's door behind the api), but for the
     // job queue's: its workers poll and its supervisor sweeps on their own clock, in the middle of any call.
     const apiDb = t.api.ctx.db;
