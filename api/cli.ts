@@ -15,6 +15,10 @@ import { createArtist, NewArtistSchema, type CreatedArtist } from './performers/
 import { createPromo, NewPromoSchema, type CreatedPromo } from './payments/promos.js';
 import { JobsCommandSchema, runJobsCommand, type JobsAnswer } from './jobs/admin.js';
 import { createJobQueue } from './jobs/queue.js';
+import { createCacheForDb } from './cache/broadcast.js';
+import { operatorRefund, OperatorRefundSchema, type OperatorRefund } from './payments/refunds.js';
+import { createStripeGateway } from './payments/stripe-gateway.js';
+import { createTestGateway } from './payments/test-gateway.js';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -32,12 +36,13 @@ Commands:
   create-artist   Create an artist account (isPerformer) with a profile
   create-promo    Create a promo code for an artist's fan club (percent or amount off the first year)
   jobs            List background jobs by state; retry failed ones (the dead letters)
+  refund          Refund a fan's latest payment to an artist (all of it, or an amount), by Stripe or the test gateway
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
 
 Run "${USAGE} <command> --help" for the options of one command.
 It works whether or not the server is running. It reads DATA_DIR and DATABASE_URL like the server does.`;
 
-const CREATE_ARTIST_HELP = `Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99
+const CREATE_ARTIST_HELP = `Usage: ${USAGE} create-artist --username U --email E --password P --name N --yearly-price 49.99 [--currency gbp]
 
 Creates an artist account and its profile. The artist signs in with the email (or username) and password.
 
@@ -47,6 +52,7 @@ Options:
   --password       at least 10 characters with an uppercase and a lowercase letter, a number and a special character
   --name           the name shown to fans, e.g. "Nova Ricci"
   --yearly-price   the yearly subscription price in major units, e.g. 49.99; 0 makes joining free
+  --currency       usd (default), eur or gbp: what fans pay in (the artist can change it until the first payment)
   -h, --help       show this help`;
 
 const CREATE_PROMO_HELP = `Usage: ${USAGE} create-promo --artist U --code C (--percent-off N | --amount-off A) [--expires-at DATE] [--max-redemptions N]
@@ -62,6 +68,19 @@ Options:
   --expires-at        optional: the code stops working at this date and time, e.g. 2027-01-31 or 2027-01-31T18:00Z
   --max-redemptions   optional: how many payments may use it
   -h, --help          show this help`;
+
+const REFUND_HELP = `Usage: ${USAGE} refund --artist U --fan EMAIL [--amount N] [--keep-access] [--reason TEXT]
+
+Refunds the fan's latest payment to the artist's fan club through the gateway it was made with (Stripe's refund
+API, or the test gateway), and mails the fan. A full refund ends the fan's membership unless --keep-access.
+
+Options:
+  --artist        the artist's username
+  --fan           the fan's email address
+  --amount        optional: how much to give back in major units, e.g. 10 or 4.99 (default: all that is left)
+  --keep-access   a full refund leaves the membership running
+  --reason        optional: what the fan is told (default "Refunded by Stagedoor support.")
+  -h, --help      show this help`;
 
 const JOBS_HELP = `Usage: ${USAGE} jobs [--state S] [--limit N] | --retry ID | --retry-failed
 
@@ -105,10 +124,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.out(
         (
-          { 'create-artist': CREATE_ARTIST_HELP, 'create-promo': CREATE_PROMO_HELP, seed: SEED_HELP, jobs: JOBS_HELP } as Record<
-            string,
-            string
-          >
+          {
+            'create-artist': CREATE_ARTIST_HELP,
+            'create-promo': CREATE_PROMO_HELP,
+            seed: SEED_HELP,
+            jobs: JOBS_HELP,
+            refund: REFUND_HELP,
+          } as Record<string, string>
         )[rest[0]] ?? HELP,
       );
       return 0;
@@ -117,6 +139,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (command === 'create-promo') return await createPromoCommand(rest, io);
     if (command === 'seed') return await seedCommand(rest, io);
     if (command === 'jobs') return await jobsCommand(rest, io);
+    if (command === 'refund') return await refundCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
     if (error instanceof CliError) {
@@ -138,6 +161,7 @@ const FLAGS: Record<string, string> = {
   name: '--name',
   yearlyPrice: '--yearly-price',
 };
+const OPTIONAL_FLAGS: Record<string, string> = { currency: '--currency' };
 
 /** Checks the create-artist arguments with the shared sign-up schemas (spec §5) and the price rule. */
 export function parseCreateArtistArgs(args: string[]) {
@@ -147,6 +171,7 @@ export function parseCreateArtistArgs(args: string[]) {
     password: { type: 'string' },
     name: { type: 'string' },
     'yearly-price': { type: 'string' },
+    currency: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return { help: true as const };
@@ -156,6 +181,7 @@ export function parseCreateArtistArgs(args: string[]) {
     password: values.password,
     name: values.name,
     yearlyPrice: values['yearly-price'],
+    currency: values.currency?.toLowerCase(),
   };
   for (const [field, flag] of Object.entries(FLAGS)) {
     if (input[field as keyof typeof input] === undefined) {
@@ -168,7 +194,7 @@ export function parseCreateArtistArgs(args: string[]) {
   const result = NewArtistSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new CliError(`${FLAGS[String(issue.path[0])] ?? 'arguments'}: ${issue.message}`, 2);
+    throw new CliError(`${FLAGS[String(issue.path[0])] ?? OPTIONAL_FLAGS[String(issue.path[0])] ?? 'arguments'}: ${issue.message}`, 2);
   }
   return { help: false as const, artist: result.data };
 }
@@ -185,7 +211,7 @@ async function createArtistCommand(args: string[], io: CliIo) {
     body: { ...parsed.artist, yearlyPrice: parsed.artist.yearlyPrice / 100 },
     direct: (db) => createArtist(db, parsed.artist),
   });
-  const price = result.yearlyPrice > 0 ? `${formatPrice(result.yearlyPrice)} a year` : 'free to join';
+  const price = result.yearlyPrice > 0 ? `${formatPrice(result.yearlyPrice, result.currency)} a year` : 'free to join';
   io.out(`Created artist ${result.username} (${result.name}, ${result.email}), ${price}${via}.`);
   io.out(`Their page: ${config.publicWebUrl}/${result.username}`);
   return 0;
@@ -245,7 +271,7 @@ async function createPromoCommand(args: string[], io: CliIo) {
     body: parsed.input,
     direct: (db) => createPromo(db, parsed.promo),
   });
-  const off = result.percentOff ? `${result.percentOff}% off` : `${formatPrice(result.amountOff ?? 0)} off`;
+  const off = result.percentOff ? `${result.percentOff}% off` : `${formatPrice(result.amountOff ?? 0, result.currency)} off`;
   const limits = [
     result.expiresAt ? `until ${result.expiresAt}` : null,
     result.maxRedemptions ? `for ${result.maxRedemptions} payment${result.maxRedemptions === 1 ? '' : 's'}` : null,
@@ -333,6 +359,62 @@ async function jobsCommand(args: string[], io: CliIo) {
       );
     }
   }
+  return 0;
+}
+
+async function refundCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('refund', args, {
+    artist: { type: 'string' },
+    fan: { type: 'string' },
+    amount: { type: 'string' },
+    'keep-access': { type: 'boolean' },
+    reason: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(REFUND_HELP);
+    return 0;
+  }
+  for (const flag of ['artist', 'fan'] as const) {
+    if (values[flag] === undefined)
+      throw new CliError(`--${flag} is required. Usage: ${USAGE} refund --artist U --fan EMAIL [--amount N]`, 2);
+  }
+  const input = {
+    artist: values.artist,
+    fan: values.fan,
+    amount: values.amount,
+    keepAccess: values['keep-access'] ?? false,
+    reason: values.reason,
+  };
+  const parsed = OperatorRefundSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(`--${String(issue.path[0] ?? 'arguments').replace('keepAccess', 'keep-access')}: ${issue.message}`, 2);
+  }
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<OperatorRefund>(config, {
+    path: '/admin/refunds',
+    body: input,
+    direct: async (db) => {
+      // No server is running on this database (or it is PostgreSQL, which its nodes share): do it here, with a
+      // queue that only sends (the refund mail goes out when a server works the queue) and a cache that tells them.
+      const jobs = createJobQueue({ db, ...config.jobs, concurrency: 0, onError: (error) => io.err(`job queue: ${error.message}`) });
+      const { cache, close } = createCacheForDb(db, (error) => io.err(`cache: ${(error as Error).message}`));
+      await jobs.start();
+      try {
+        const gateway = config.stripe.secretKey ? createStripeGateway(db, config) : createTestGateway(db, config);
+        const log = { error: (o: unknown, m: string) => io.err(m), warn: (o: unknown, m: string) => io.err(m) };
+        return await operatorRefund({ db, cache, jobs, config, gateway, log }, parsed.data);
+      } finally {
+        await jobs.stop();
+        await close();
+      }
+    },
+  });
+  io.out(
+    `Refunded ${result.refunded} of ${result.paid} to ${result.fan} for ${result.artist}'s fan club; ` +
+      `${result.endedAccess ? 'their membership has ended' : 'their membership carries on'}${via}.`,
+  );
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CURRENCIES } from './money';
 
 /**
  * The artist's own profile and offer (the account page's form and PUT /performers/me): one schema for the browser,
@@ -12,7 +13,13 @@ export const profileMessages = {
   tooLong: (max: number) => `Please shorten this to at most ${max} characters.`,
   perk: 'Each perk must be at most 200 characters.',
   perks: 'List at most 10 perks.',
+  currency: 'Choose US dollars, euros or pounds sterling.',
+  currencyLocked: 'The currency cannot change once a fan has paid: it stays the one they paid in.',
+  trialDays: 'Enter the free trial as a whole number of days from 0 to 90 (0: no trial).',
 } as const;
+
+/** The longest free trial an artist can offer. */
+export const MAX_TRIAL_DAYS = 90;
 
 const text = (max: number) =>
   z.pipe(
@@ -32,6 +39,19 @@ export const ArtistProfileSchema = z.object({
       .union([z.number(), z.string().check(z.trim())], { error: profileMessages.price })
       .check(z.refine((value) => PRICE.test(String(value)), { error: profileMessages.price })),
     z.transform((value) => Number(value)),
+  ),
+  /** Absent: unchanged (the form leaves it out once a fan has paid: the select is disabled then). */
+  currency: z.optional(z.enum(CURRENCIES, { error: profileMessages.currency })),
+  /** Days of free trial before the first year is charged; absent: unchanged. */
+  trialDays: z.optional(
+    z.pipe(
+      z
+        .union([z.number(), z.string().check(z.trim())], { error: profileMessages.trialDays })
+        .check(
+          z.refine((value) => /^\d{1,2}$/.test(String(value)) && Number(value) <= MAX_TRIAL_DAYS, { error: profileMessages.trialDays }),
+        ),
+      z.transform((value) => Number(value)),
+    ),
   ),
   headlineOfferDescription: text(500),
   /** One perk a line in the form; a list in the api. */

@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Where the Stripe SDK sends its calls instead of Stripe's servers (tests point it at a local stand-in). */
   STRIPE_API_URL: optionalUrl,
+  /** The platform's share of every payment, in percent: Stripe Connect's application fee; the rest is the artist's. */
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(50).default(10)),
   SMTP_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -161,6 +163,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       apiUrl: e.STRIPE_API_URL,
     },
+    platformFeePercent: e.PLATFORM_FEE_PERCENT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,

@@ -1,4 +1,30 @@
-/** Formats a yearly price in major units, e.g. 49.99 → "$49.99". */
-export function formatPrice(amount: number, currency = 'usd') {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
+/** The currencies an artist can charge in (ISO 4217, lowercase as Stripe writes them). */
+export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const CURRENCY_LABELS: Record<Currency, string> = {
+  usd: 'US dollars ($)',
+  eur: 'Euros (€)',
+  gbp: 'Pounds sterling (£)',
+};
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats an amount in major units in its currency, e.g. (49.99, 'gbp') → "£49.99". Every price the app shows goes
+ * through here (pages, mails, the CLI), so a price is never shown in a currency it is not charged in.
+ */
+export function formatPrice(amount: number, currency: string) {
+  const code = currency.toUpperCase();
+  let format = formats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+    formats.set(code, format);
+  }
+  return format.format(amount);
+}
+
+/** The same for integer cents, as the database keeps them. */
+export function formatCents(cents: number, currency: string) {
+  return formatPrice(cents / 100, currency);
 }

@@ -10,7 +10,7 @@ export type NextAction =
 export interface SubscriptionDetail {
   _id: string;
   performerId: string;
-  type: 'free' | 'yearly';
+  type: 'free' | 'yearly' | 'gift';
   status: string;
   active: boolean;
   autoRenew: boolean;
@@ -19,6 +19,8 @@ export interface SubscriptionDetail {
   pricePaid: number;
   currency: string;
   paymentGateway: string;
+  /** In a free trial: when it ends and the first year is charged (null otherwise). */
+  trialEndsAt: string | null;
 }
 
 /** A payment as the api answers it: the three outcomes of docs/payments.md. */

@@ -33,6 +33,8 @@ export interface ArtistResponse {
   activateWelcomeVideo?: boolean;
   yearlyPrice: number;
   currency?: string;
+  /** Days of free trial a new member gets before the first year is charged (0: none). */
+  trialDays?: number;
   isSubscribed?: boolean;
   headlineImage?: string;
   heroImage?: string;

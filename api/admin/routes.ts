@@ -7,6 +7,8 @@ import { createPromo, NewPromoSchema } from '../payments/promos.js';
 import { createArtist, NewArtistSchema } from '../performers/create.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { JobsCommandSchema, runJobsCommand } from '../jobs/admin.js';
+import type { PaymentGateway } from '../payments/gateway.js';
+import { operatorRefund, OperatorRefundSchema } from '../payments/refunds.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
 
@@ -14,7 +16,7 @@ export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
  * Operator endpoints, for the CLI while the server holds the embedded database (api/db/lock.ts). Only registered
  * when the server has an admin token; the token lives in DATA_DIR/admin-token, readable by the server's user alone.
  */
-export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string, storage?: MediaStorage) {
+export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string, storage?: MediaStorage, gateway?: PaymentGateway) {
   const expected = digest(adminToken);
   const guard = async (request: FastifyRequest) => {
     const given = request.headers[ADMIN_TOKEN_HEADER];
@@ -32,6 +34,12 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
     const promo = parse(NewPromoSchema, request.body);
     return ok(await createPromo(ctx.db, promo));
   });
+
+  if (gateway) {
+    app.post('/admin/refunds', { onRequest: guard }, async (request) =>
+      ok(await operatorRefund({ ...ctx, gateway }, parse(OperatorRefundSchema, request.body))),
+    );
+  }
 
   app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
 

@@ -17,7 +17,13 @@ export const DEMO_ARTIST_PASSWORD = 'Stagedoor-artist-2026!';
 
 export const DEMO_ARTISTS = {
   novaricci: { username: 'novaricci', email: 'nova@stagedoor.test', name: 'Nova Ricci', yearlyPrice: 49.99 },
-  thelatenights: { username: 'thelatenights', email: 'latenights@stagedoor.test', name: 'The Late Nights', yearlyPrice: 29.99 },
+  thelatenights: {
+    username: 'thelatenights',
+    email: 'latenights@stagedoor.test',
+    name: 'The Late Nights',
+    yearlyPrice: 29.99,
+    currency: 'gbp',
+  },
   juniperlane: { username: 'juniperlane', email: 'juniper@stagedoor.test', name: 'Juniper Lane', yearlyPrice: 0 },
 } as const;
 
@@ -199,12 +205,13 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
     for (const username of DEMO_FAN_SUBSCRIPTIONS) {
       const artistId = artistIds.get(username);
       if (!artistId) continue;
-      const priceCents = Math.round(DEMO_ARTISTS[username].yearlyPrice * 100);
+      const artist: { yearlyPrice: number; currency?: string } = DEMO_ARTISTS[username];
+      const priceCents = Math.round(artist.yearlyPrice * 100);
       await db.query(
-        `INSERT INTO subscriptions (user_id, artist_id, status, type, price_paid_cents, expires_at)
-         VALUES ($1, $2, 'active', $3, $4, now() + interval '1 year')
+        `INSERT INTO subscriptions (user_id, artist_id, status, type, price_paid_cents, currency, expires_at)
+         VALUES ($1, $2, 'active', $3, $4, $5, now() + interval '1 year')
          ON CONFLICT (user_id, artist_id) DO NOTHING`,
-        [fan.id, artistId, priceCents > 0 ? 'yearly' : 'free', priceCents],
+        [fan.id, artistId, priceCents > 0 ? 'yearly' : 'free', priceCents, artist.currency ?? 'usd'],
       );
     }
   }

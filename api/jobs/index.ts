@@ -12,6 +12,7 @@ import {
 import type { PaymentGateway } from '../payments/gateway.js';
 import { remindUpcomingRenewals, renewDueSubscriptions, type RenewalCharger } from '../payments/renewals.js';
 import { expirePendingPayments } from '../payments/service.js';
+import { convertTrials, remindTrialsEnding } from '../payments/trials.js';
 
 export const RENEWALS_QUEUE = 'renewals.sweep';
 export const PENDING_PAYMENTS_QUEUE = 'payments.expire';
@@ -43,9 +44,13 @@ export function defineJobs(
     RENEWALS_QUEUE,
     async () => {
       const now = ctx.now();
-      const renewals = await renewDueSubscriptions(ctx, testGateway, now);
+      const money = { ...ctx, feePercent: ctx.config.platformFeePercent };
+      const renewals = await renewDueSubscriptions(money, testGateway, now);
       const reminded = await remindUpcomingRenewals(ctx, now);
-      if (renewals.due || reminded) ctx.log.info({ ...renewals, reminded }, 'renewals: swept');
+      const trials = await convertTrials(money, testGateway, now);
+      const trialReminders = await remindTrialsEnding(ctx, now);
+      if (renewals.due || reminded || trials.due || trialReminders)
+        ctx.log.info({ ...renewals, reminded, trials, trialReminders }, 'renewals: swept');
     },
     { retryLimit: 3, retryDelay: 60 },
   );

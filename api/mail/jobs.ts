@@ -7,6 +7,7 @@ import { FAILURE_MESSAGES, type FailureReason } from '../payments/gateway.js';
 import { renderMail } from './render.js';
 import * as templates from './templates.js';
 import type { Sender } from './layout.js';
+import { buildMoneyMail, type MoneyMailJob } from './money-mails.js';
 
 /**
  * Each mail is a job (queue `mail`): the api records that it must be sent, in the transaction of the change it is
@@ -22,7 +23,8 @@ export type MailJob =
   /** The link holds the reset token, so it lives in the job's row until it has been sent (it expires in an hour). */
   | { kind: 'passwordReset'; userId: string; link: string }
   | { kind: 'passwordChanged'; userId: string; at: string }
-  | { kind: 'emailChanged'; userId: string; oldEmail: string; newEmail: string; at: string };
+  | { kind: 'emailChanged'; userId: string; oldEmail: string; newEmail: string; at: string }
+  | MoneyMailJob;
 
 export const MAIL_QUEUE = 'mail';
 
@@ -186,6 +188,13 @@ export async function buildMail(
         }),
       };
     }
+    case 'trialStarted':
+    case 'trialEnding':
+    case 'refund':
+    case 'disputeOpened':
+    case 'gift':
+    case 'giftReceipt':
+      return buildMoneyMail(ctx, job);
     case 'passwordReset': {
       const user = await recipient(db, job.userId);
       return user && { to: user.email, template: templates.passwordReset({ name: user.name, link: job.link }) };

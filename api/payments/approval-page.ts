@@ -1,6 +1,6 @@
 import { formatPrice } from '#contract/money';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The test gateway's authentication page: what a bank's 3-D Secure page is to Stripe. Plain HTML with two forms,
@@ -22,16 +22,26 @@ export function approvalPage(payment: ActionPayment) {
   const amount = formatPrice(payment.amountCents / 100, payment.currency);
   const open = payment.status === 'requires_action' && !payment.actionResult;
   const action = `/payment/test-gateway/authenticate/${encodeURIComponent(payment.id)}`;
-  const hidden = `<input type="hidden" name="secret" value="${escape(payment.actionSecret ?? '')}">`;
+  const hidden = `<input type="hidden" name="secret" value="${escapeHtml(payment.actionSecret ?? '')}">`;
   const body = open
-    ? `<p>Approve the payment of <strong>${escape(amount)}</strong> to <strong>${escape(payment.artistName)}</strong>’s fan club?</p>
+    ? `<p>Approve the payment of <strong>${escapeHtml(amount)}</strong> to <strong>${escapeHtml(payment.artistName)}</strong>’s fan club?</p>
        <form method="post" action="${action}">${hidden}<input type="hidden" name="decision" value="approve">
          <button type="submit" class="primary">Approve payment</button></form>
        <form method="post" action="${action}">${hidden}<input type="hidden" name="decision" value="fail">
          <button type="submit" class="secondary">Fail authentication</button></form>`
     : `<p>This payment has already been answered. You can close this page.</p>`;
+  return testGatewayPage({
+    title: 'Authenticate your payment (test)',
+    heading: 'Authenticate your payment',
+    note: 'This page stands in for your bank’s security check (3-D Secure). Nothing is charged.',
+    body,
+  });
+}
+
+/** A page of the test gateway (the stand-in for a bank's or Stripe's own page), in the app's colours, marked as a test. */
+export function testGatewayPage(page: { title: string; heading: string; lead?: string; note: string; body: string }) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Authenticate your payment (test) | Stagedoor</title>
+<title>${escapeHtml(page.title)} | Stagedoor</title>
 <style>
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#050d1f;color:#fff;font-family:system-ui,-apple-system,sans-serif;line-height:1.5}
 main{max-width:26rem;margin:1rem;padding:2rem;background:#13203a;border-radius:1rem;box-shadow:0 0 0 1px rgba(255,255,255,.12),0 20px 40px rgba(0,0,0,.4)}
@@ -43,8 +53,8 @@ strong{color:#fff}form{margin-top:1rem}button{width:100%;padding:.85rem 1rem;bor
 button:focus-visible{outline:3px solid #fff;outline-offset:2px}
 </style></head><body><main>
 <p class="brand">Stagedoor · test bank</p>
-<h1>Authenticate your payment</h1>
-<p class="note"><strong>Test payment.</strong> This page stands in for your bank’s security check (3-D Secure). Nothing is charged.</p>
-${body}
+<h1>${escapeHtml(page.heading)}</h1>
+<p class="note"><strong>${escapeHtml(page.lead ?? 'Test payment.')}</strong> ${escapeHtml(page.note)}</p>
+${page.body}
 </main></body></html>`;
 }

@@ -59,6 +59,10 @@ export interface SubscribeCharge {
   idempotencyKey: string;
   user: { id: string; email: string; username: string; stripeCustomerId: string | null };
   artist: { id: string; username: string; name: string; stripeProductId: string | null };
+  /** Free trial days before the first year is charged (the card is taken now and charged then). */
+  trialDays: number;
+  /** Stripe Connect: the artist's payout account (a destination charge with the platform's fee), or none. */
+  destination: { accountId: string; feePercent: number } | null;
   /** The card source: a test-gateway token, or a Stripe PaymentMethod (pm_…). Absent: Stripe Checkout. */
   cardId?: string;
   /** The first year's amount, after the promo code. */
@@ -93,6 +97,32 @@ export interface PaymentGateway {
   setAutoRenew(gatewaySubscriptionId: string, autoRenew: boolean): Promise<void>;
   /** Gives up a payment that will not complete (a declined first payment): nothing stays half-created. */
   abandon?(payment: StoredPayment): Promise<void>;
+  /** Gives money back; the same idempotency key gives back once. */
+  refund(request: RefundCharge): Promise<{ refundId: string }>;
+  /** Ends a subscription at once (a full refund that ends access): it will not renew. */
+  cancelNow(gatewaySubscriptionId: string): Promise<void>;
+  /** Stripe Connect: a payout account for the artist, and the link that onboards them onto it. */
+  payoutOnboarding(request: PayoutOnboarding): Promise<{ accountId: string; url: string }>;
+  /** Stripe: the invoice a PaymentIntent paid (a charge or dispute event names only the PaymentIntent). */
+  invoiceForPaymentIntent?(intentId: string): Promise<string | undefined>;
+  /** Whether the payout account can take payouts now. */
+  payoutAccountStatus(accountId: string): Promise<'pending' | 'enabled'>;
+}
+
+export interface RefundCharge {
+  payment: StoredPayment & { gatewayInvoiceId: string | null; payoutAccountId: string | null };
+  amountCents: number;
+  idempotencyKey: string;
+  reason: string;
+}
+
+export interface PayoutOnboarding {
+  artist: { id: string; email: string; username: string };
+  /** The account made before, if any: onboarding continues on it. */
+  accountId: string | null;
+  /** Where the artist comes back to when onboarding is done, and where a stale link sends them. */
+  returnUrl: string;
+  refreshUrl: string;
 }
 
 /** A gateway call that could not be made (network, gateway down): the payment fails as gateway_unreachable. */

@@ -105,13 +105,16 @@ export interface CreatedPromo {
   amountOff: number | null;
   expiresAt: string | null;
   maxRedemptions: number | null;
+  /** The artist's currency, which an amount off is in. */
+  currency: string;
 }
 
 /** Creates a promo code for an artist (the CLI's create-promo and POST /admin/promos). */
 export async function createPromo(db: Db, promo: NewPromo): Promise<CreatedPromo> {
-  const artist = await one<{ id: string; username: string }>(
+  const artist = await one<{ id: string; username: string; currency: string }>(
     db,
-    'SELECT id, username FROM users WHERE lower(username) = lower($1) AND is_performer',
+    `SELECT u.id, u.username, p.currency FROM users u JOIN artist_profiles p ON p.user_id = u.id
+      WHERE lower(u.username) = lower($1) AND u.is_performer`,
     [promo.artist],
   );
   if (!artist) throw badRequest(`There is no artist with the username "${promo.artist}".`, { artist: ['No such artist'] });
@@ -130,6 +133,7 @@ export async function createPromo(db: Db, promo: NewPromo): Promise<CreatedPromo
       amountOff: promo.amountOff === undefined ? null : promo.amountOff / 100,
       expiresAt: row!.expiresAt ? new Date(row!.expiresAt).toISOString() : null,
       maxRedemptions: promo.maxRedemptions ?? null,
+      currency: artist.currency,
     };
   } catch (error) {
     if ((error as { code?: string }).code === '23505') {

@@ -22,6 +22,8 @@ export interface RenewalContext {
   db: Db;
   cache: ReadCache;
   jobs: JobQueue;
+  /** The platform's share of each charge, in percent (PLATFORM_FEE_PERCENT). */
+  feePercent?: number;
 }
 
 /** Days after the first failed renewal at which it is tried again. */
@@ -55,7 +57,7 @@ export async function renewDueSubscriptions(rc: RenewalContext, testGateway: Ren
             p.yearly_price_cents AS "priceCents", p.currency, s.expires_at AS "expiresAt", s.paid_until AS "paidUntil",
             s.renewal_failures AS failures
        FROM subscriptions s JOIN artist_profiles p ON p.user_id = s.artist_id
-      WHERE s.auto_renew AND s.status = 'active' AND s.gateway IN ('free', 'test')
+      WHERE s.auto_renew AND s.status = 'active' AND s.gateway IN ('free', 'test') AND s.trial_ends_at IS NULL
         AND ((s.renewal_retry_at IS NULL AND s.expires_at <= $1) OR s.renewal_retry_at <= $2)
       ORDER BY s.expires_at LIMIT ${BATCH}`,
     [new Date(now.getTime() + RENEWAL_AHEAD_MS), now],
@@ -121,8 +123,11 @@ export async function renewDueSubscriptions(rc: RenewalContext, testGateway: Ren
       const reason = outcome.status === 'failed' ? outcome.reason : null;
       const [payment] = await tx.query<{ id: string }>(
         `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents, currency,
-                               card_id, failure_reason, failure_message, period_end)
-         VALUES ($1, $2, $3, 'test', 'renewal', $4, $5, $5, $6, $7, $8, $9, $10::timestamptz + ${ONE_YEAR}) RETURNING id`,
+                               card_id, failure_reason, failure_message, period_end, fee_cents, payout_account_id)
+         VALUES ($1, $2, $3, 'test', 'renewal', $4, $5, $5, $6, $7, $8, $9, $10::timestamptz + ${ONE_YEAR},
+                 CASE WHEN $4::text = 'succeeded' THEN round($5::int * $11::numeric / 100)::int ELSE 0 END,
+                 (SELECT payout_account_id FROM artist_profiles WHERE user_id = $2 AND payout_status = 'enabled'))
+         RETURNING id`,
         [
           sub.userId,
           sub.artistId,
@@ -134,6 +139,7 @@ export async function renewDueSubscriptions(rc: RenewalContext, testGateway: Ren
           reason,
           reason ? FAILURE_MESSAGES[reason] : null,
           paidUntil,
+          rc.feePercent ?? 0,
         ],
       );
       if (!reason) await queueMail(rc.jobs, { kind: 'receipt', paymentId: payment.id }, { key: `receipt:${payment.id}`, tx });
@@ -167,6 +173,7 @@ export async function remindUpcomingRenewals(rc: RenewalContext, now: Date) {
           WHERE id IN (
             SELECT s.id FROM subscriptions s JOIN artist_profiles p ON p.user_id = s.artist_id
              WHERE s.auto_renew AND s.status = 'active' AND s.type = 'yearly' AND s.renewal_retry_at IS NULL
+               AND s.trial_ends_at IS NULL
                AND (s.gateway = 'stripe' OR (s.gateway = 'test' AND p.yearly_price_cents > 0))
                AND s.expires_at > $1 AND s.expires_at <= $2 AND s.reminded_for IS DISTINCT FROM s.expires_at
              LIMIT ${BATCH})

@@ -13,6 +13,7 @@ import {
   type StoredPayment,
 } from './gateway.js';
 import { discountedCents, releasePromo, reservePromo, resolvePromo, type PromoRow } from './promos.js';
+import { platformFeeCents } from './money-settings.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { queueMail } from '../mail/jobs.js';
@@ -32,7 +33,7 @@ export interface PaymentRow {
   subscriptionId: string | null;
   idempotencyKey: string | null;
   gateway: 'test' | 'stripe';
-  kind: 'subscribe' | 'renewal';
+  kind: 'subscribe' | 'renewal' | 'trial' | 'gift';
   status: 'processing' | 'requires_action' | 'succeeded' | 'failed';
   amountCents: number;
   listPriceCents: number;
@@ -50,6 +51,10 @@ export interface PaymentRow {
   failureReason: FailureReason | null;
   failureMessage: string | null;
   periodEnd: Date | null;
+  refundedCents: number;
+  feeCents: number;
+  disputeStatus: 'open' | 'won' | 'lost' | null;
+  payoutAccountId: string | null;
   createdAt: Date;
 }
 
@@ -61,7 +66,8 @@ export const PAYMENT_SELECT = `
          p.gateway_payment_id AS "gatewayPaymentId", p.gateway_invoice_id AS "gatewayInvoiceId",
          p.next_action AS "nextAction", p.action_secret AS "actionSecret", p.action_result AS "actionResult",
          p.return_url AS "returnUrl", p.failure_reason AS "failureReason", p.failure_message AS "failureMessage",
-         p.period_end AS "periodEnd", p.created_at AS "createdAt"
+         p.period_end AS "periodEnd", p.refunded_cents AS "refundedCents", p.fee_cents AS "feeCents",
+         p.dispute_status AS "disputeStatus", p.payout_account_id AS "payoutAccountId", p.created_at AS "createdAt"
     FROM payments p LEFT JOIN promo_codes pc ON pc.id = p.promo_code_id`;
 
 export function findPayment(db: Queryable, id: string) {
@@ -74,21 +80,41 @@ export interface PayableArtist {
   name: string;
   yearlyPriceCents: number;
   currency: string;
+  trialDays: number;
   stripeProductId: string | null;
+  /** The payout account, once it takes payouts: charges go there (less the platform's fee). */
+  payoutAccountId: string | null;
 }
 
 export function findPayableArtist(db: Queryable, performerId: string) {
   return one<PayableArtist>(
     db,
-    `SELECT u.id, u.username, u.name, p.yearly_price_cents AS "yearlyPriceCents", p.currency,
-            p.stripe_product_id AS "stripeProductId"
+    `SELECT u.id, u.username, u.name, p.yearly_price_cents AS "yearlyPriceCents", p.currency, p.trial_days AS "trialDays",
+            p.stripe_product_id AS "stripeProductId",
+            CASE WHEN p.payout_status = 'enabled' THEN p.payout_account_id END AS "payoutAccountId"
        FROM users u JOIN artist_profiles p ON p.user_id = u.id
       WHERE u.id = $1 AND u.is_performer AND u.status = 'active'`,
     [performerId],
   );
 }
 
-const ONE_YEAR_MS = 365.25 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+const ONE_YEAR_MS = 365.25 * DAY_MS;
+
+/**
+ * The free trial this fan gets from this artist, in days, or undefined: only a paid club with a trial, and only a
+ * fan who has never been a member nor started a trial there (one trial per fan and club).
+ */
+export async function trialFor(db: Queryable, userId: string, artist: Pick<PayableArtist, 'id' | 'trialDays' | 'yearlyPriceCents'>) {
+  if (!artist.trialDays || !artist.yearlyPriceCents) return undefined;
+  const before = await one(
+    db,
+    `SELECT 1 FROM subscriptions WHERE user_id = $1 AND artist_id = $2
+     UNION ALL SELECT 1 FROM payments WHERE user_id = $1 AND artist_id = $2 AND kind = 'trial' AND status = 'succeeded' LIMIT 1`,
+    [userId, artist.id],
+  );
+  return before ? undefined : artist.trialDays;
+}
 const yearFromNow = () => new Date(Date.now() + ONE_YEAR_MS);
 
 /** The payment as the api answers it: the three outcomes of docs/payments.md. */
@@ -115,7 +141,7 @@ export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetai
 interface SubscriptionRow {
   id: string;
   artistId: string;
-  type: 'free' | 'yearly';
+  type: 'free' | 'yearly' | 'gift';
   status: string;
   active: boolean;
   autoRenew: boolean;
@@ -126,13 +152,14 @@ interface SubscriptionRow {
   gateway: string;
   gatewaySubscriptionId: string | null;
   userId: string;
+  trialEndsAt: Date | null;
 }
 
 export const SUBSCRIPTION_SELECT = `
   SELECT s.id, s.user_id AS "userId", s.artist_id AS "artistId", s.type, s.status,
          (s.status = 'active' AND s.expires_at > now()) AS active, s.auto_renew AS "autoRenew",
          s.started_at AS "startedAt", s.expires_at AS "expiresAt", s.price_paid_cents AS "pricePaidCents", s.currency,
-         s.gateway, s.gateway_subscription_id AS "gatewaySubscriptionId"
+         s.gateway, s.gateway_subscription_id AS "gatewaySubscriptionId", s.trial_ends_at AS "trialEndsAt"
     FROM subscriptions s`;
 
 export function serializeSubscription(s: SubscriptionRow): SubscriptionDetail {
@@ -148,6 +175,7 @@ export function serializeSubscription(s: SubscriptionRow): SubscriptionDetail {
     pricePaid: s.pricePaidCents / 100,
     currency: s.currency,
     paymentGateway: s.gateway,
+    trialEndsAt: s.trialEndsAt ? new Date(s.trialEndsAt).toISOString() : null,
   };
 }
 
@@ -174,13 +202,15 @@ async function upsertSubscription(
     gateway: 'free' | 'test' | 'stripe';
     gatewaySubscriptionId: string | null;
     cardId: string | null;
+    /** A free trial: access until then, when the first year is charged. */
+    trialEndsAt?: Date | null;
   },
 ) {
   const row = await one<{ id: string }>(
     tx,
     `INSERT INTO subscriptions (user_id, artist_id, status, type, price_paid_cents, auto_renew, started_at, expires_at,
-                                gateway, gateway_subscription_id, currency, card_id)
-     VALUES ($1, $2, 'active', $3, $4, true, now(), $5, $6, $7, $8, $9)
+                                gateway, gateway_subscription_id, currency, card_id, trial_ends_at)
+     VALUES ($1, $2, 'active', $3, $4, true, now(), $5, $6, $7, $8, $9, $10)
      ON CONFLICT (user_id, artist_id) DO UPDATE SET
        -- A lapsed or cancelled subscription starts again today; an active one keeps its start.
        started_at = CASE WHEN subscriptions.status = 'active' AND subscriptions.expires_at > now()
@@ -189,7 +219,8 @@ async function upsertSubscription(
                          THEN greatest(subscriptions.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END,
        status = 'active', type = EXCLUDED.type, price_paid_cents = EXCLUDED.price_paid_cents, auto_renew = true,
        gateway = EXCLUDED.gateway, gateway_subscription_id = EXCLUDED.gateway_subscription_id,
-       currency = EXCLUDED.currency, card_id = EXCLUDED.card_id, updated_at = now()
+       currency = EXCLUDED.currency, card_id = EXCLUDED.card_id, trial_ends_at = EXCLUDED.trial_ends_at,
+       trial_reminded_at = NULL, updated_at = now()
      RETURNING id`,
     [
       values.userId,
@@ -201,6 +232,7 @@ async function upsertSubscription(
       values.gatewaySubscriptionId,
       values.currency,
       values.cardId,
+      values.trialEndsAt ?? null,
     ],
   );
   return row!.id;
@@ -235,11 +267,12 @@ export async function applyOutcome(
                 gateway_invoice_id = coalesce($4, gateway_invoice_id),
                 period_end = coalesce($5, period_end)
           WHERE id = $1 AND status IN ('processing', 'requires_action')
-          RETURNING id, user_id AS "userId", artist_id AS "artistId", amount_cents AS "amountCents", currency,
+          RETURNING id, user_id AS "userId", artist_id AS "artistId", amount_cents AS "amountCents", currency, kind,
                     gateway, card_id AS "cardId", gateway_subscription_id AS "gatewaySubscriptionId", period_end AS "periodEnd"`,
         [paymentId, ...refs, outcome.periodEnd ?? null],
       );
       if (!payment) return undefined;
+      const trial = payment.kind === 'trial';
       const subscriptionId = await upsertSubscription(tx, {
         userId: payment.userId,
         artistId: payment.artistId,
@@ -250,13 +283,15 @@ export async function applyOutcome(
         gateway: payment.gateway,
         gatewaySubscriptionId: payment.gatewaySubscriptionId,
         cardId: payment.cardId,
+        trialEndsAt: trial && payment.periodEnd ? new Date(payment.periodEnd) : null,
       });
       await tx.query('UPDATE payments SET subscription_id = $2 WHERE id = $1', [paymentId, subscriptionId]);
-      // The receipt, queued with the payment's success: both happen, or neither.
-      await queueMail(pc.jobs, { kind: 'receipt', paymentId }, { key: `receipt:${paymentId}`, tx });
+      // The receipt (for a trial: what it costs and when), queued with the payment's success: both happen, or neither.
+      if (trial) await queueMail(pc.jobs, { kind: 'trialStarted', paymentId }, { key: `trial:${paymentId}`, tx });
+      else await queueMail(pc.jobs, { kind: 'receipt', paymentId }, { key: `receipt:${paymentId}`, tx });
       superseded = await tx.query<PaymentRow>(
         `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'superseded', failure_message = $3, updated_at = now()
-          WHERE user_id = $1 AND artist_id = $2 AND id <> $4 AND kind = 'subscribe' AND status = 'requires_action'
+          WHERE user_id = $1 AND artist_id = $2 AND id <> $4 AND kind IN ('subscribe', 'trial') AND status = 'requires_action'
           RETURNING id, promo_code_id AS "promoCodeId", gateway_subscription_id AS "gatewaySubscriptionId",
                     gateway_payment_id AS "gatewayPaymentId", action_result AS "actionResult", action_secret AS "actionSecret",
                     card_id AS "cardId"`,
@@ -324,7 +359,7 @@ export const PENDING_PAYMENT_MINUTES = 30;
 export async function expirePendingPayments(db: Queryable, gateway: PaymentGateway | null, fan?: { userId: string; artistId: string }) {
   const expired = await db.query<PaymentRow>(
     `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'expired', failure_message = $1, updated_at = now()
-      WHERE status = 'requires_action' AND kind = 'subscribe'
+      WHERE status = 'requires_action' AND kind IN ('subscribe', 'trial')
         AND (updated_at < now() - make_interval(mins => $2) OR (user_id = $3 AND artist_id = $4))
       RETURNING id, promo_code_id AS "promoCodeId", gateway_subscription_id AS "gatewaySubscriptionId",
                 gateway_payment_id AS "gatewayPaymentId", action_result AS "actionResult", action_secret AS "actionSecret",
@@ -470,7 +505,10 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
   await expirePendingPayments(db, gateway, { userId: viewer.id, artistId: artist.id });
 
   const promo: PromoRow | null = input.promo?.trim() ? await resolvePromo(db, artist.id, input.promo) : null;
-  const amountCents = discountedCents(artist.yearlyPriceCents, promo);
+  const trialDays = (await trialFor(db, viewer.id, artist)) ?? 0;
+  // A trial charges nothing now: the first year (after the promo) is charged when it ends (./trials.ts).
+  const amountCents = trialDays ? 0 : discountedCents(artist.yearlyPriceCents, promo);
+  const trialEndsAt = trialDays ? new Date(Date.now() + trialDays * DAY_MS) : null;
   const returnUrl = `${config.publicWebUrl}/${artist.username}/subscribe/confirm`;
 
   let paymentId: string;
@@ -480,8 +518,8 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
       const row = await one<{ id: string }>(
         tx,
         `INSERT INTO payments (user_id, artist_id, idempotency_key, gateway, status, amount_cents, list_price_cents, currency,
-                               promo_code_id, card_id)
-         VALUES ($1, $2, $3, $4, 'processing', $5, $6, $7, $8, $9) RETURNING id`,
+                               promo_code_id, card_id, kind, period_end, fee_cents, payout_account_id)
+         VALUES ($1, $2, $3, $4, 'processing', $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
           viewer.id,
           artist.id,
@@ -492,6 +530,10 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
           artist.currency,
           promo?.id ?? null,
           input.cardId ?? null,
+          trialDays ? 'trial' : 'subscribe',
+          trialEndsAt,
+          platformFeeCents(amountCents, config.platformFeePercent),
+          artist.payoutAccountId,
         ],
       );
       // The check above is a fast answer, not the guard: another submit's payment may have succeeded since. Once
@@ -533,6 +575,8 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
         amountCents,
         listPriceCents: artist.yearlyPriceCents,
         currency: artist.currency,
+        trialDays,
+        destination: artist.payoutAccountId ? { accountId: artist.payoutAccountId, feePercent: config.platformFeePercent } : null,
         promo: promo
           ? {
               id: promo.id,

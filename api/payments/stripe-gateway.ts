@@ -6,6 +6,7 @@ import {
   type FailureReason,
   type GatewayOutcome,
   type PaymentGateway,
+  type RefundCharge,
   type StoredPayment,
   type SubscribeCharge,
 } from './gateway.js';
@@ -115,6 +116,22 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
     return coupon.id;
   }
 
+  /** The PaymentIntent a payment was charged through: stored, or found through its invoice (renewals, Checkout). */
+  async function paymentIntentOf(payment: RefundCharge['payment']) {
+    if (payment.gatewayPaymentId?.startsWith('pi_')) return payment.gatewayPaymentId;
+    const invoiceId = payment.gatewayInvoiceId;
+    if (invoiceId) {
+      const listed = await call(() => stripe.invoicePayments.list({ invoice: invoiceId, limit: 1 }));
+      const intent = listed.data[0]?.payment?.payment_intent;
+      const id = typeof intent === 'string' ? intent : intent?.id;
+      if (id) {
+        await db.query('UPDATE payments SET gateway_payment_id = $2 WHERE id = $1', [payment.id, id]);
+        return id;
+      }
+    }
+    throw new GatewayUnreachableError(`No PaymentIntent found for payment ${payment.id}`);
+  }
+
   /** Where a subscription's first payment stands, from its latest invoice's PaymentIntent. */
   async function outcomeOf(subscription: Stripe.Subscription, customerId: string): Promise<GatewayOutcome> {
     const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
@@ -124,8 +141,11 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
       periodEnd: periodEndOf(subscription),
       customerId,
     };
-    if (subscription.status === 'active' || subscription.status === 'trialing') return { status: 'succeeded', ...refs };
     const secret = invoice?.confirmation_secret?.client_secret;
+    if (subscription.status === 'active' || subscription.status === 'trialing') {
+      // The PaymentIntent is what a refund, a dispute or a charge.refunded event names (a trial's first invoice has none).
+      return { status: 'succeeded', ...refs, ...(secret ? { gatewayPaymentId: intentIdFromSecret(secret) } : {}) };
+    }
     if (!secret) return { status: 'failed', reason: 'processing_error', ...refs };
     const intent = await call(() => stripe.paymentIntents.retrieve(intentIdFromSecret(secret)));
     const withIntent = { ...refs, gatewayPaymentId: intent.id };
@@ -144,6 +164,11 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
       try {
         const [customer, product, coupon] = await Promise.all([customerFor(charge), productFor(charge), couponFor(charge)]);
         const metadata = { paymentId: charge.paymentId, userId: charge.user.id, artistId: charge.artist.id };
+        // A destination charge: the artist's payout account gets the payment less the platform's application fee.
+        const connect = charge.destination
+          ? { transfer_data: { destination: charge.destination.accountId }, application_fee_percent: charge.destination.feePercent }
+          : {};
+        const trial = charge.trialDays > 0 ? { trial_period_days: charge.trialDays } : {};
         const priceData = {
           currency: charge.currency,
           product,
@@ -160,7 +185,7 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
                 client_reference_id: charge.paymentId,
                 line_items: [{ price_data: priceData, quantity: 1 }],
                 ...(coupon ? { discounts: [{ coupon }] } : {}),
-                subscription_data: { metadata },
+                subscription_data: { metadata, ...connect, ...trial },
                 metadata,
                 success_url: charge.returnUrl,
                 cancel_url: charge.cancelUrl,
@@ -186,6 +211,8 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
               ...(coupon ? { discounts: [{ coupon }] } : {}),
               payment_behavior: 'allow_incomplete',
               metadata,
+              ...connect,
+              ...trial,
               expand: ['latest_invoice.confirmation_secret'],
             },
             { idempotencyKey: `subscribe-${charge.idempotencyKey}` },
@@ -237,6 +264,72 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
 
     async setAutoRenew(gatewaySubscriptionId, autoRenew) {
       await call(() => stripe.subscriptions.update(gatewaySubscriptionId, { cancel_at_period_end: !autoRenew }));
+    },
+
+    async refund(request) {
+      const intent = await paymentIntentOf(request.payment);
+      const refund = await call(() =>
+        stripe.refunds.create(
+          {
+            payment_intent: intent,
+            amount: request.amountCents,
+            reason: 'requested_by_customer',
+            metadata: { paymentId: request.payment.id, reason: request.reason.slice(0, 500) },
+            // A destination charge: take the artist's share back from their account and the fee from ours, in proportion.
+            ...(request.payment.payoutAccountId ? { reverse_transfer: true, refund_application_fee: true } : {}),
+          },
+          { idempotencyKey: request.idempotencyKey },
+        ),
+      );
+      return { refundId: refund.id };
+    },
+
+    async cancelNow(gatewaySubscriptionId) {
+      await call(() => stripe.subscriptions.cancel(gatewaySubscriptionId)).catch((error) => {
+        // Already cancelled at Stripe (a customer.subscription.deleted on its way): nothing left to do.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      });
+    },
+
+    async payoutOnboarding(request) {
+      const accountId =
+        request.accountId ??
+        (
+          await call(() =>
+            stripe.accounts.create(
+              {
+                type: 'express',
+                email: request.artist.email,
+                business_profile: { name: request.artist.username },
+                capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+                metadata: { artistId: request.artist.id },
+              },
+              { idempotencyKey: `account-${request.artist.id}` },
+            ),
+          )
+        ).id;
+      const link = await call(() =>
+        stripe.accountLinks.create({
+          account: accountId,
+          type: 'account_onboarding',
+          return_url: request.returnUrl,
+          refresh_url: request.refreshUrl,
+        }),
+      );
+      return { accountId, url: link.url };
+    },
+
+    async payoutAccountStatus(accountId) {
+      const account = await call(() => stripe.accounts.retrieve(accountId));
+      return account.details_submitted && account.payouts_enabled ? 'enabled' : 'pending';
+    },
+
+    async invoiceForPaymentIntent(intentId) {
+      const listed = await call(() =>
+        stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 }),
+      );
+      const invoice = listed.data[0]?.invoice;
+      return typeof invoice === 'string' ? invoice : invoice?.id;
     },
 
     async abandon(payment) {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { cardMessages, isExpired, luhnValid } from '#contract/payment-schemas';
 import type { Config } from '#contract/config';
@@ -114,6 +114,11 @@ export function approvalUrl(config: Config, paymentId: string, secret: string) {
   return `${config.publicApiUrl}/payment/test-gateway/authenticate/${encodeURIComponent(paymentId)}?${new URLSearchParams({ secret })}`;
 }
 
+/** The test gateway's onboarding page for a payout account (the stand-in for Stripe's Connect onboarding). */
+export function onboardingUrl(config: Config, accountId: string) {
+  return `${config.publicApiUrl}/payment/test-gateway/onboarding/${encodeURIComponent(accountId)}`;
+}
+
 export function createTestGateway(
   db: Db,
   config: Config,
@@ -155,6 +160,24 @@ export function createTestGateway(
     },
     async setAutoRenew() {
       // The renewal itself is ours (./renewals.ts): the subscription's auto_renew column is all there is to change.
+    },
+    async refund(request) {
+      // Nothing was charged, so nothing goes back; the id comes from the key, so a repeated request is the same refund.
+      return { refundId: `tre_${createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 24)}` };
+    },
+    async cancelNow() {
+      // Our own renewals stop with auto_renew off, which ending the subscription sets.
+    },
+    async payoutOnboarding(request) {
+      // The account id is the onboarding page's secret: long and random, as a Stripe account link is.
+      const accountId = request.accountId ?? `acct_test_${randomBytes(12).toString('hex')}`;
+      return { accountId, url: onboardingUrl(config, accountId) };
+    },
+    async payoutAccountStatus(accountId) {
+      const row = await one<{ status: string }>(db, 'SELECT payout_status AS status FROM artist_profiles WHERE payout_account_id = $1', [
+        accountId,
+      ]);
+      return row?.status === 'enabled' ? 'enabled' : 'pending';
     },
     async chargeRenewal(cardId, userId) {
       try {

@@ -6,6 +6,8 @@ import { FAILURE_MESSAGES } from './gateway.js';
 import { applyOutcome, PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
 import { tag } from '../cache/tags.js';
 import { queueMail } from '../mail/jobs.js';
+import { applyChargeRefunded, applyDisputeClosed, applyDisputeOpened } from './charge-events.js';
+import { platformFeeCents } from './money-settings.js';
 
 /**
  * Stripe webhooks, verified by signature and applied idempotently, in any order, any number of times:
@@ -41,6 +43,31 @@ const InvoiceObject = z.looseObject({
     })
     .nullish(),
   lines: z.looseObject({ data: z.array(z.looseObject({ period: z.looseObject({ end: Timestamp.nullish() }).nullish() })) }).nullish(),
+  /** With `expand: payments` (or when Stripe includes it): the PaymentIntent that paid, which refunds and disputes name. */
+  payments: z
+    .looseObject({ data: z.array(z.looseObject({ payment: z.looseObject({ payment_intent: Reference.nullish() }).nullish() })) })
+    .nullish(),
+});
+
+const ChargeObject = z.looseObject({
+  id: StripeId,
+  amount: Amount,
+  amount_refunded: Amount,
+  payment_intent: Reference.nullish(),
+  refunds: z.looseObject({ data: z.array(z.looseObject({ id: StripeId })) }).nullish(),
+});
+
+const DisputeObject = z.looseObject({
+  id: StripeId,
+  amount: Amount,
+  status: z.string().optional(),
+  payment_intent: Reference.nullish(),
+});
+
+const AccountObject = z.looseObject({
+  id: StripeId,
+  payouts_enabled: z.boolean().nullish(),
+  details_submitted: z.boolean().nullish(),
 });
 
 const SubscriptionObject = z.looseObject({
@@ -68,6 +95,10 @@ const KnownEvent = z.discriminatedUnion('type', [
   event('invoice.payment_failed', InvoiceObject),
   event('customer.subscription.updated', SubscriptionObject),
   event('customer.subscription.deleted', SubscriptionObject),
+  event('charge.refunded', ChargeObject),
+  event('charge.dispute.created', DisputeObject),
+  event('charge.dispute.closed', DisputeObject),
+  event('account.updated', AccountObject),
 ]);
 type KnownEvent = z.infer<typeof KnownEvent>;
 const KNOWN_TYPES = new Set<string>(KnownEvent.options.map((option) => option.shape.type.value));
@@ -140,7 +171,7 @@ async function openPayment(pc: PaymentsContext, subscriptionId: string | undefin
   if (subscriptionId) {
     const bySubscription = await one<PaymentRow>(
       pc.db,
-      `${PAYMENT_SELECT} WHERE p.gateway_subscription_id = $1 AND p.kind = 'subscribe' ORDER BY p.created_at DESC LIMIT 1`,
+      `${PAYMENT_SELECT} WHERE p.gateway_subscription_id = $1 AND p.kind IN ('subscribe', 'trial') ORDER BY p.created_at DESC LIMIT 1`,
       [subscriptionId],
     );
     if (bySubscription) return bySubscription;
@@ -169,30 +200,41 @@ async function apply(pc: PaymentsContext, event: KnownEvent) {
         });
         return;
       }
-      const subscription = await one<{ id: string; userId: string; artistId: string; currency: string }>(
+      const amountPaid = Number(object.amount_paid ?? 0);
+      // A trial's end: its first paid invoice is the first year (kind subscribe), and the trial is over.
+      const subscription = await one<{ id: string; userId: string; artistId: string; currency: string; trial: boolean }>(
         pc.db,
-        `UPDATE subscriptions SET expires_at = greatest(expires_at, coalesce($2, expires_at)), updated_at = now()
-          WHERE gateway_subscription_id = $1 AND status = 'active'
-          RETURNING id, user_id AS "userId", artist_id AS "artistId", currency`,
-        [subscriptionId, periodEnd ?? null],
+        `UPDATE subscriptions s SET expires_at = greatest(s.expires_at, coalesce($2, s.expires_at)), updated_at = now(),
+                trial_ends_at = CASE WHEN $3 > 0 THEN NULL ELSE s.trial_ends_at END
+           FROM (SELECT id, trial_ends_at IS NOT NULL AS trial FROM subscriptions WHERE gateway_subscription_id = $1) old
+          WHERE s.id = old.id AND s.status = 'active'
+          RETURNING s.id, s.user_id AS "userId", s.artist_id AS "artistId", s.currency, old.trial`,
+        [subscriptionId, periodEnd ?? null, amountPaid],
       );
-      if (!subscription) return;
+      // A trial's own invoice charges nothing: there is no payment to record.
+      if (!subscription || amountPaid === 0) return;
+      const intent = idOf(object.payments?.data?.[0]?.payment?.payment_intent);
       // The renewal's own record (the first invoice already has one: the conflict skips it), and its receipt.
       await pc.db.transaction(async (tx) => {
         const [renewal] = await tx.query<{ id: string }>(
           `INSERT INTO payments (user_id, artist_id, subscription_id, gateway, kind, status, amount_cents, list_price_cents,
-                                 currency, gateway_subscription_id, gateway_invoice_id, period_end)
-           VALUES ($1, $2, $3, 'stripe', 'renewal', 'succeeded', $4, $4, $5, $6, $7, $8)
+                                 currency, gateway_subscription_id, gateway_invoice_id, period_end, gateway_payment_id, fee_cents,
+                                 payout_account_id)
+           VALUES ($1, $2, $3, 'stripe', $9, 'succeeded', $4, $4, $5, $6, $7, $8, $10, $11,
+                   (SELECT payout_account_id FROM artist_profiles WHERE user_id = $2 AND payout_status = 'enabled'))
            ON CONFLICT (gateway_invoice_id) WHERE gateway_invoice_id IS NOT NULL DO NOTHING RETURNING id`,
           [
             subscription.userId,
             subscription.artistId,
             subscription.id,
-            Number(object.amount_paid ?? 0),
+            amountPaid,
             subscription.currency,
             subscriptionId,
             object.id,
             periodEnd ?? null,
+            subscription.trial ? 'subscribe' : 'renewal',
+            intent ?? null,
+            platformFeeCents(amountPaid, pc.config.platformFeePercent),
           ],
         );
         if (renewal) await queueMail(pc.jobs, { kind: 'receipt', paymentId: renewal.id }, { key: `receipt:${renewal.id}`, tx });
@@ -230,6 +272,30 @@ async function apply(pc: PaymentsContext, event: KnownEvent) {
     }
     case 'customer.subscription.deleted':
       return endSubscription(pc, event.data.object, created);
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      return applyChargeRefunded(pc, {
+        id: charge.id,
+        amountRefunded: charge.amount_refunded,
+        paymentIntent: idOf(charge.payment_intent),
+        refundId: charge.refunds?.data?.[0]?.id,
+      });
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const dispute = event.data.object;
+      const read = { id: dispute.id, amount: dispute.amount, status: dispute.status, paymentIntent: idOf(dispute.payment_intent) };
+      return event.type === 'charge.dispute.created' ? applyDisputeOpened(pc, read) : applyDisputeClosed(pc, read);
+    }
+    case 'account.updated': {
+      // Stripe Connect: the artist finished (or reopened) onboarding; payouts follow the account's own state.
+      const account = event.data.object;
+      await pc.db.query(`UPDATE artist_profiles SET payout_status = $2 WHERE payout_account_id = $1`, [
+        account.id,
+        account.payouts_enabled && account.details_submitted ? 'enabled' : 'pending',
+      ]);
+      return;
+    }
     default:
       return;
   }
@@ -241,7 +307,7 @@ async function endSubscription(pc: PaymentsContext, object: StripeSubscription, 
   const ended = await pc.db.query<{ userId: string; artistId: string }>(
     `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
             gateway_synced_at = greatest(coalesce(gateway_synced_at, $3), $3), updated_at = now()
-      WHERE gateway_subscription_id = $1 AND status <> 'canceled'
+      WHERE gateway_subscription_id = $1 AND status NOT IN ('canceled', 'refunded')
       RETURNING user_id AS "userId", artist_id AS "artistId"`,
     [object.id, endedAt, created],
   );

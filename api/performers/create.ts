@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema, PasswordSchema, UsernameSchema } from '#contract/accounts';
+import { CURRENCIES } from '#contract/money';
 import { hashPassword } from '../auth/passwords.js';
 import { conflictError } from '../auth/routes.js';
 import { one, type Db } from '../db/client.js';
@@ -26,6 +27,8 @@ export const NewArtistSchema = z.object({
     .min(1, { error: NAME_MESSAGE })
     .max(100, { error: 'The name must be at most 100 characters' }),
   yearlyPrice: YearlyPriceSchema,
+  /** What fans pay in; it can change in the artist's profile until the first payment. */
+  currency: z.enum(CURRENCIES, { error: 'The currency must be usd, eur or gbp' }).default('usd'),
 });
 
 export type NewArtist = z.output<typeof NewArtistSchema>;
@@ -56,6 +59,7 @@ export interface CreatedArtist {
   email: string;
   name: string;
   yearlyPrice: number;
+  currency: string;
 }
 
 /**
@@ -79,8 +83,8 @@ export async function createArtist(db: Db, artist: NewArtist, profile: ArtistPro
            user_id, yearly_price_cents, bio, cover, hero_image, hero_image_alt_text, headline_image,
            headline_image_alt_text, headline_offer_description, subscription_perks, success_page_title,
            secondary_success_message, additional_success_message, success_images, vault_page_introduction,
-           posts_page_introduction, privacy_policy)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14::jsonb, $15, $16, $17)`,
+           posts_page_introduction, privacy_policy, currency)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14::jsonb, $15, $16, $17, $18)`,
         [
           user!.id,
           artist.yearlyPrice,
@@ -99,9 +103,17 @@ export async function createArtist(db: Db, artist: NewArtist, profile: ArtistPro
           profile.vaultPageIntroduction ?? '',
           profile.postsPageIntroduction ?? '',
           profile.privacyPolicy ?? '',
+          artist.currency,
         ],
       );
-      return { id: user!.id, username: artist.username, email: artist.email, name: artist.name, yearlyPrice: artist.yearlyPrice / 100 };
+      return {
+        id: user!.id,
+        username: artist.username,
+        email: artist.email,
+        name: artist.name,
+        yearlyPrice: artist.yearlyPrice / 100,
+        currency: artist.currency,
+      };
     });
   } catch (error) {
     const raced = conflictFromUniqueViolation(error);

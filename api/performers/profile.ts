@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ArtistProfileSchema } from '#contract/artist-profile';
+import { ArtistProfileSchema, profileMessages } from '#contract/artist-profile';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
-import { forbidden, ok, parse } from '../http.js';
+import { badRequest, forbidden, ok, parse } from '../http.js';
+import { currencyLocked } from '../payments/money-settings.js';
 import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
 import { findArtistByUsername, serializeArtist } from './queries.js';
 import { tag } from '../cache/tags.js';
@@ -28,6 +29,19 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
     const viewer = await requireSelfArtist(request);
     const p = parse(ArtistProfileSchema, request.body);
     await db.transaction(async (tx) => {
+      if (p.currency !== undefined) {
+        // Fans pay in the artist's currency; once one has, it stays (their receipts and renewals are in it).
+        const current = await tx.query<{ currency: string }>('SELECT currency FROM artist_profiles WHERE user_id = $1 FOR UPDATE', [
+          viewer.id,
+        ]);
+        if (current[0]?.currency !== p.currency) {
+          if (await currencyLocked(tx, viewer.id))
+            throw badRequest(profileMessages.currencyLocked, { currency: [profileMessages.currencyLocked] });
+          await tx.query('UPDATE artist_profiles SET currency = $2 WHERE user_id = $1', [viewer.id, p.currency]);
+        }
+      }
+      if (p.trialDays !== undefined)
+        await tx.query('UPDATE artist_profiles SET trial_days = $2 WHERE user_id = $1', [viewer.id, p.trialDays]);
       await tx.query('UPDATE users SET name = $2, updated_at = now() WHERE id = $1', [viewer.id, p.name]);
       await tx.query(
         `UPDATE artist_profiles SET bio = $2, yearly_price_cents = $3, headline_offer_description = $4,

@@ -15,6 +15,7 @@ export interface ArtistRow {
   activateWelcomeVideo: boolean;
   yearlyPriceCents: number;
   currency: string;
+  trialDays: number;
   headlineImage: string;
   heroImage: string;
   heroImageAltText: string;
@@ -36,7 +37,7 @@ export interface ArtistRow {
 export const ARTIST_SELECT = `
   SELECT u.id, u.username, u.name, u.avatar,
          p.bio, p.cover, p.welcome_video_path AS "welcomeVideoPath", p.activate_welcome_video AS "activateWelcomeVideo",
-         p.yearly_price_cents AS "yearlyPriceCents", p.currency,
+         p.yearly_price_cents AS "yearlyPriceCents", p.currency, p.trial_days AS "trialDays",
          p.headline_image AS "headlineImage", p.hero_image AS "heroImage",
          p.hero_image_alt_text AS "heroImageAltText", p.headline_image_alt_text AS "headlineImageAltText",
          p.vault_page_introduction AS "vaultPageIntroduction", p.posts_page_introduction AS "postsPageIntroduction",
@@ -83,6 +84,7 @@ export function serializeArtist(a: ArtistRow) {
     activateWelcomeVideo: a.activateWelcomeVideo,
     yearlyPrice: a.yearlyPriceCents / 100,
     currency: a.currency,
+    trialDays: a.trialDays,
     isSubscribed: a.isSubscribed,
     headlineImage: a.headlineImage,
     heroImage: a.heroImage,

@@ -1,7 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { CtaLink } from '~/components/subscription-offer';
-import { apiFor } from '~/utils/api.server';
+import { formatPrice } from '#contract/money';
+import type { SubscriptionDetail } from '#contract/payments';
+import { apiFor, isHttpError } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -10,9 +12,35 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** The artist's success messages and images (the layout has already checked the membership; the artist is asked once). */
 export async function loader(args: LoaderFunctionArgs) {
-  const artist = await requireArtist(apiFor(args), args.params.artistUsername);
+  const api = apiFor(args);
+  const artist = await requireArtist(api, args.params.artistUsername);
   const { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } = artist;
-  return { artist: { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } };
+  // What the fan paid, in the artist's currency (the artist on their own page has no membership: nothing to say).
+  const subscription = await api
+    .get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`, { handle: [404] })
+    .then((answer) => answer.data)
+    .catch((error) => {
+      if (isHttpError(error, 404)) return null;
+      throw error;
+    });
+  return {
+    artist: { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages },
+    paid: subscription && paidLine(subscription, artist),
+  };
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** One line of what the membership cost and what comes next, e.g. "You paid £29.99 · renews on November 26, 2027". */
+function paidLine(subscription: SubscriptionDetail, artist: { yearlyPrice: number; currency: string }) {
+  const date = (iso: string) => dateFormat.format(new Date(iso));
+  if (subscription.trialEndsAt) {
+    return `Free until ${date(subscription.trialEndsAt)}, then ${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
+  }
+  if (subscription.type === 'free') return null;
+  if (subscription.type === 'gift') return `A gift · yours until ${date(subscription.expiresAt)}`;
+  const paid = `You paid ${formatPrice(subscription.pricePaid, subscription.currency)}`;
+  return `${paid} · ${subscription.autoRenew ? 'renews' : 'ends'} on ${date(subscription.expiresAt)}`;
 }
 
 /**
@@ -22,7 +50,7 @@ export async function loader(args: LoaderFunctionArgs) {
  * so there is nothing left to clear.
  */
 export default function SubscribeSuccess() {
-  const { artist } = useLoaderData<typeof loader>();
+  const { artist, paid } = useLoaderData<typeof loader>();
   const images = artist.successImages.filter((image): image is { imagePath: string; altText: string | null } => Boolean(image.imagePath));
 
   return (
@@ -42,6 +70,7 @@ export default function SubscribeSuccess() {
         ) : (
           <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">Your membership is active.</p>
         )}
+        {paid ? <p className="mt-4 text-base font-semibold text-accent">{paid}</p> : null}
         {images.length ? (
           <ul className={`mt-10 grid gap-4 ${images.length > 1 ? 'sm:grid-cols-2' : ''}`}>
             {images.map((image) => (

@@ -55,6 +55,7 @@ export function mapArtist(a: ArtistResponse) {
     welcomeVideoUrl: a.activateWelcomeVideo && a.welcomeVideoPath ? a.welcomeVideoPath : null,
     yearlyPrice: a.yearlyPrice,
     currency: a.currency ?? 'usd',
+    trialDays: a.yearlyPrice > 0 ? (a.trialDays ?? 0) : 0,
     subscribed: a.isSubscribed ?? false,
     vaultPageIntroduction: a.vaultPageIntroduction ?? '',
     postsPageIntroduction: a.postsPageIntroduction ?? '',

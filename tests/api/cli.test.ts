@@ -69,7 +69,14 @@ describe('cli arguments', () => {
     const parsed = parseCreateArtistArgs(artistArgs('NovaTwo').slice(1));
     expect(parsed).toEqual({
       help: false,
-      artist: { username: 'novatwo', email: 'novatwo@example.com', password: PASSWORD, name: 'Artist NovaTwo', yearlyPrice: 4999 },
+      artist: {
+        username: 'novatwo',
+        email: 'novatwo@example.com',
+        password: PASSWORD,
+        name: 'Artist NovaTwo',
+        yearlyPrice: 4999,
+        currency: 'usd',
+      },
     });
   });
 

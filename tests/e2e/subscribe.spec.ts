@@ -44,7 +44,7 @@ async function fillCard(page: Page, number: string) {
 }
 
 const NOVA = { username: 'novaricci', name: 'Nova Ricci', price: '$49.99' };
-const LATE = { username: 'thelatenights', name: 'The Late Nights', price: '$29.99' };
+const LATE = { username: 'thelatenights', name: 'The Late Nights', price: '£29.99' };
 
 async function expectOnArtistHome(page: Page, artist: { username: string; name: string }) {
   await expect(page).toHaveURL(`/${artist.username}`);
@@ -78,7 +78,7 @@ test('a new fan joins from the join page, pays with 4242 4242 4242 4242, sees th
 test('a declined card says so on the payment page, keeps the input, and another card then pays', async ({ page }) => {
   await joinAndRegister(page, LATE, false);
   await fillCard(page, CARD.declined);
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await expect(page.getByRole('alert')).toHaveText('Your card was declined. Please use a different card, or contact your bank.');
   await expect(page.getByLabel('Card number')).toHaveValue(CARD.declined);
   await expect(page.getByLabel('Expiry date')).toHaveValue('12/34');
@@ -89,7 +89,7 @@ test('a declined card says so on the payment page, keeps the input, and another 
 
   await page.goto('/thelatenights/subscribe/payment');
   await fillCard(page, CARD.success);
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await expect(page).toHaveURL('/thelatenights/subscribe/success');
 });
 
@@ -110,7 +110,7 @@ test('on a phone the fan types digits only: the number is grouped and the expiry
   await page.getByLabel('Card number').press('4');
   await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
   await page.getByLabel('Security code').pressSequentially('123');
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await expect(page).toHaveURL('/thelatenights/subscribe/success');
   await context.close();
 });
@@ -120,7 +120,7 @@ test('the payment form checks the card before sending it: number, expiry in the 
   await page.getByLabel('Card number').fill('4242 4242 4242 4241');
   await page.getByLabel('Expiry date').fill('01/20');
   await page.getByLabel('Security code').fill('1');
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await expect(page.getByLabel('Card number')).toHaveAccessibleDescription('Please enter a valid card number.');
   await expect(page.getByLabel('Expiry date')).toHaveAccessibleDescription('Your card’s expiry date is in the past.');
   await expect(page.getByLabel('Security code')).toHaveAccessibleDescription('Please enter the 3 or 4 digit security code.');
@@ -153,7 +153,7 @@ test('the authentication card: the fan approves on the authentication page and c
 test('failing authentication brings the fan back to the payment page with the reason', async ({ page }) => {
   await joinAndRegister(page, LATE, false);
   await fillCard(page, CARD.authenticate);
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await page.getByRole('button', { name: 'Fail authentication' }).click();
   await expect(page).toHaveURL(/\/thelatenights\/subscribe\/payment\?payment=/);
   await expect(page.getByRole('alert')).toHaveText(
@@ -241,7 +241,7 @@ test('a promo code made with the CLI shows the discounted price and is what the 
 test('the fan turns auto-renewal off and on again from the account page', async ({ page }) => {
   await joinAndRegister(page, LATE, false);
   await fillCard(page, CARD.success);
-  await page.getByRole('button', { name: 'Pay $29.99' }).click();
+  await page.getByRole('button', { name: 'Pay £29.99' }).click();
   await expect(page).toHaveURL('/thelatenights/subscribe/success');
   await page.getByRole('link', { name: 'Your membership details' }).click();
   await expect(page).toHaveURL('/thelatenights/account');
@@ -272,10 +272,10 @@ test('the artist edits their offer on the account page and sees their subscriber
   await expect(page.getByRole('heading', { name: 'Subscribers' })).toBeVisible();
   await expectNoA11yViolations(page);
 
-  await page.getByLabel('Yearly price (USD)').fill('abc');
+  await page.getByLabel('Yearly price (GBP)').fill('abc');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByLabel('Yearly price (USD)')).toHaveAccessibleDescription(/Enter the yearly price/);
-  await page.getByLabel('Yearly price (USD)').fill('29.99');
+  await expect(page.getByLabel('Yearly price (GBP)')).toHaveAccessibleDescription(/Enter the yearly price/);
+  await page.getByLabel('Yearly price (GBP)').fill('29.99');
   const title = `After hours ${Date.now()}`;
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -338,7 +338,7 @@ test('without JavaScript the authentication card works too, through the approval
   try {
     await joinAndRegister(page, LATE, false);
     await fillCard(page, CARD.authenticate);
-    await page.getByRole('button', { name: 'Pay $29.99' }).click();
+    await page.getByRole('button', { name: 'Pay £29.99' }).click();
     await page.getByRole('button', { name: 'Approve payment' }).click();
     await expect(page).toHaveURL('/thelatenights/subscribe/success');
   } finally {
@@ -360,7 +360,7 @@ test.describe('on a 375 px phone', () => {
     await joinAndRegister(page, LATE, false);
     await expectNoHorizontalScroll(page);
     await expectNoA11yViolations(page);
-    await expect(page.getByRole('button', { name: 'Pay $29.99' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pay £29.99' })).toBeVisible();
 
     // Log out from the payment step: back to the register step.
     await page.getByRole('button', { name: /Logged in as/ }).tap();
@@ -369,7 +369,7 @@ test.describe('on a 375 px phone', () => {
 
     await joinAndRegister(page, LATE, false);
     await fillCard(page, CARD.success);
-    await page.getByRole('button', { name: 'Pay $29.99' }).tap();
+    await page.getByRole('button', { name: 'Pay £29.99' }).tap();
     await expect(page).toHaveURL('/thelatenights/subscribe/success');
     await expectNoHorizontalScroll(page);
     await expectNoA11yViolations(page);

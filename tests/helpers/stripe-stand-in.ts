@@ -10,6 +10,10 @@ import qs from 'qs';
  *   pm_card_visa: paid at once; pm_card_chargeDeclined: 402 card_error; pm_card_chargeDeclinedExpiredCard: an
  *   incomplete subscription whose PaymentIntent failed with expired_card; pm_card_authenticationRequired: the
  *   PaymentIntent requires_action until the test calls authenticate().
+ * Money after the first payment: refunds (POST /v1/refunds, by PaymentIntent), the invoice a PaymentIntent paid
+ * (GET /v1/invoice_payments), trials (trial_period_days: a trialing subscription with a paid $0 invoice), Connect
+ * Express accounts and their onboarding links, and destination charges (transfer_data, application_fee_percent
+ * kept on the subscription and its PaymentIntent).
  */
 
 export interface RecordedCall {
@@ -29,6 +33,8 @@ export async function startStripeStandIn() {
   const invoices = new Map<string, Obj>();
   const intents = new Map<string, Obj>();
   const sessions = new Map<string, Obj>();
+  const refunds = new Map<string, Obj>();
+  const accounts = new Map<string, Obj>();
   const replays = new Map<string, { status: number; body: Obj }>();
   let counter = 0;
   const id = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
@@ -64,13 +70,24 @@ export async function startStripeStandIn() {
     const invoiceId = id('in');
     const intentId = id('pi');
     const start = now();
-    const paid = pm === 'pm_card_visa';
+    const trialDays = Number(body.trial_period_days ?? 0);
+    // A trial's first invoice is for nothing and paid at once; the card is kept for the end of the trial.
+    if (trialDays) amount = 0;
+    const paid = pm === 'pm_card_visa' || trialDays > 0;
+    const periodEnd = trialDays ? start + trialDays * 24 * 3600 : start + YEAR;
+    const connect = body.transfer_data?.destination
+      ? { transfer_data: { destination: body.transfer_data.destination }, application_fee_percent: Number(body.application_fee_percent) }
+      : { transfer_data: null, application_fee_percent: null };
     const intent: Obj = {
       id: intentId,
       object: 'payment_intent',
       amount,
       currency: priceData.currency,
       status: paid ? 'succeeded' : pm === 'pm_card_authenticationRequired' ? 'requires_action' : 'requires_payment_method',
+      amount_refunded: 0,
+      transfer_data: connect.transfer_data,
+      application_fee_amount:
+        connect.application_fee_percent === null ? null : Math.round((amount * connect.application_fee_percent) / 100),
       last_payment_error:
         pm === 'pm_card_chargeDeclinedExpiredCard' ? { type: 'card_error', code: 'expired_card', decline_code: 'expired_card' } : null,
     };
@@ -83,13 +100,16 @@ export async function startStripeStandIn() {
       status: paid ? 'paid' : 'open',
       confirmation_secret: { client_secret: `${intentId}_secret_standin`, type: 'payment_intent' },
       parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata: body.metadata ?? {} } },
-      lines: { object: 'list', data: [{ id: id('il'), period: { start, end: start + YEAR } }] },
+      lines: { object: 'list', data: [{ id: id('il'), period: { start, end: periodEnd } }] },
+      payment_intent_id: intentId,
     });
     const sub: Obj = {
       id: subId,
       object: 'subscription',
       customer: body.customer,
-      status: paid ? 'active' : 'incomplete',
+      status: trialDays ? 'trialing' : paid ? 'active' : 'incomplete',
+      trial_end: trialDays ? periodEnd : null,
+      ...connect,
       cancel_at_period_end: false,
       default_payment_method: pm,
       metadata: body.metadata ?? {},
@@ -101,7 +121,7 @@ export async function startStripeStandIn() {
             id: id('si'),
             object: 'subscription_item',
             current_period_start: start,
-            current_period_end: start + YEAR,
+            current_period_end: periodEnd,
             price: {
               id: id('price'),
               object: 'price',
@@ -179,6 +199,97 @@ export async function startStripeStandIn() {
           body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } },
         };
       return { status: 200, body: intent };
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = intents.get(body.payment_intent);
+      if (!intent)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } },
+        };
+      const amount = body.amount === undefined ? intent.amount - intent.amount_refunded : Number(body.amount);
+      if (amount > intent.amount - intent.amount_refunded) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'charge_already_refunded',
+              message: 'Refund amount is greater than unrefunded amount',
+            },
+          },
+        };
+      }
+      intent.amount_refunded += amount;
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        currency: intent.currency,
+        payment_intent: intent.id,
+        reason: body.reason ?? null,
+        metadata: body.metadata ?? {},
+        reverse_transfer: body.reverse_transfer === 'true',
+        refund_application_fee: body.refund_application_fee === 'true',
+        status: 'succeeded',
+      };
+      refunds.set(refund.id, refund);
+      return { status: 200, body: refund };
+    }
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      const byIntent = query.payment?.payment_intent as string | undefined;
+      const found = [...invoices.values()].filter((invoice) =>
+        byIntent ? invoice.payment_intent_id === byIntent : invoice.id === query.invoice,
+      );
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          has_more: false,
+          data: found.map((invoice) => ({
+            id: id('inpay'),
+            object: 'invoice_payment',
+            invoice: invoice.id,
+            payment: { type: 'payment_intent', payment_intent: invoice.payment_intent_id },
+          })),
+        },
+      };
+    }
+    if (method === 'POST' && path === '/v1/accounts') {
+      const account = {
+        id: id('acct'),
+        object: 'account',
+        type: body.type,
+        email: body.email,
+        metadata: body.metadata ?? {},
+        capabilities: body.capabilities ?? {},
+        details_submitted: false,
+        payouts_enabled: false,
+        charges_enabled: false,
+      };
+      accounts.set(account.id, account);
+      return { status: 200, body: account };
+    }
+    if (method === 'GET' && (m = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
+      const account = accounts.get(m[1]);
+      if (!account)
+        return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such account' } } };
+      return { status: 200, body: account };
+    }
+    if (method === 'POST' && path === '/v1/account_links') {
+      if (!accounts.has(body.account))
+        return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such account' } } };
+      return {
+        status: 200,
+        body: {
+          object: 'account_link',
+          url: `https://connect.stripe.test/setup/e/${body.account}`,
+          return_url: body.return_url,
+          refresh_url: body.refresh_url,
+          type: body.type,
+          expires_at: now() + 300,
+        },
+      };
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const session = {
@@ -271,6 +382,57 @@ export async function startStripeStandIn() {
     /** Where Checkout sends the fan back to after paying. */
     successUrl(sessionId: string) {
       return sessions.get(sessionId)?.success_url as string | undefined;
+    },
+    refunds,
+    accounts,
+    /** The PaymentIntent behind a subscription's latest invoice (what refunds and disputes name). */
+    intentOf(subscriptionId: string) {
+      return invoices.get(subscriptions.get(subscriptionId)!.latest_invoice)!.payment_intent_id as string;
+    },
+    intent(intentId: string) {
+      return intents.get(intentId);
+    },
+    /** Stripe renewed the subscription: a new paid invoice (and its PaymentIntent), as invoice.paid will carry it. */
+    renew(subscriptionId: string) {
+      const sub = subscriptions.get(subscriptionId)!;
+      const item = sub.items.data[0];
+      const start = item.current_period_end;
+      const invoiceId = id('in');
+      const intentId = id('pi');
+      const amount = item.price.unit_amount;
+      intents.set(intentId, {
+        id: intentId,
+        object: 'payment_intent',
+        amount,
+        currency: item.price.currency,
+        status: 'succeeded',
+        amount_refunded: 0,
+        transfer_data: sub.transfer_data,
+      });
+      const invoice = {
+        id: invoiceId,
+        object: 'invoice',
+        amount_due: amount,
+        amount_paid: amount,
+        status: 'paid',
+        parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: sub.metadata } },
+        lines: { object: 'list', data: [{ id: id('il'), period: { start, end: start + YEAR } }] },
+        payment_intent_id: intentId,
+      };
+      invoices.set(invoiceId, invoice);
+      item.current_period_start = start;
+      item.current_period_end = start + YEAR;
+      sub.latest_invoice = invoiceId;
+      if (sub.status === 'trialing') sub.status = 'active';
+      return invoice;
+    },
+    /** The artist finished Stripe's onboarding: the account takes payouts. */
+    completeOnboarding(accountId: string) {
+      const account = accounts.get(accountId)!;
+      account.details_submitted = true;
+      account.payouts_enabled = true;
+      account.charges_enabled = true;
+      return account;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
 import { ArtistProfileSchema } from '#contract/artist-profile';
+import type { MoneySettings } from '#contract/earnings';
 import type { SubscriptionDetail } from '#contract/payments';
 import type { ArtistResponse } from '#contract/users';
 import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
@@ -28,10 +29,12 @@ export async function loadAccount(args: LoaderFunctionArgs) {
   const { user, artist } = await requireSubscriber(api, args.params.artistUsername);
   const saved = new URL(args.request.url).searchParams.get('saved');
   if (isOwnArtist(user, artist)) {
-    const [subscribers, raw] = await Promise.all([
+    const [subscribers, raw, money] = await Promise.all([
       api.get<{ data: { data: Subscriber[]; total: number } }>('/performers/me/subscribers', { params: { limit: 10 } }),
       // The switch itself (the mapped artist only says whether a video shows).
       api.get<{ data: ArtistResponse }>(`/performers/${encodeURIComponent(artist.username)}`),
+      // The currency (fixed once a fan has paid) and the free trial.
+      api.get<{ data: MoneySettings }>('/performers/me/money'),
     ]);
     return {
       mode: 'artist' as const,
@@ -40,6 +43,7 @@ export async function loadAccount(args: LoaderFunctionArgs) {
       subscribers: subscribers.data.data,
       total: subscribers.data.total,
       welcomeVideoOn: raw.data.activateWelcomeVideo ?? false,
+      money: money.data,
     };
   }
   const [subscription, notifications] = await Promise.all([

@@ -25,6 +25,8 @@ export function Membership({
   // The form's fields are hidden: whatever was refused is said above them, for the form as a whole.
   const errors = Object.values(form.allErrors).flat();
   const free = subscription.type === 'free';
+  const gift = subscription.type === 'gift';
+  const trial = subscription.trialEndsAt;
   return (
     <section aria-labelledby="membership-title" className="mt-10 rounded-2xl bg-navy-light p-6 ring-1 ring-white/10 sm:p-8">
       <h2 id="membership-title" className="text-2xl font-bold text-white">
@@ -38,22 +40,37 @@ export function Membership({
       <FormAlert id={form.errorId} errors={errors} />
       <dl className="mt-6 grid gap-5 sm:grid-cols-3">
         <Fact label="Member since">{formatDate(subscription.startedAt)}</Fact>
-        <Fact label={subscription.autoRenew ? 'Renews on' : 'Ends on'}>{formatDate(subscription.expiresAt)}</Fact>
-        <Fact label="Price paid">{free ? 'Free' : `${formatPrice(subscription.pricePaid, subscription.currency)} a year`}</Fact>
+        {trial ? (
+          <>
+            <Fact label="Free trial until">{formatDate(trial)}</Fact>
+            <Fact label="Then">{`${formatPrice(artist.yearlyPrice, artist.currency)} a year`}</Fact>
+          </>
+        ) : (
+          <>
+            <Fact label={subscription.autoRenew && !gift ? 'Renews on' : 'Ends on'}>{formatDate(subscription.expiresAt)}</Fact>
+            <Fact label="Price paid">
+              {free ? 'Free' : gift ? 'A gift' : `${formatPrice(subscription.pricePaid, subscription.currency)} a year`}
+            </Fact>
+          </>
+        )}
       </dl>
-      <p className="mt-6 text-base text-white/80">
-        {subscription.autoRenew
-          ? free
-            ? `Your free membership renews by itself on ${formatDate(subscription.expiresAt)}.`
-            : `Your membership renews on ${formatDate(subscription.expiresAt)} at ${formatPrice(artist.yearlyPrice, artist.currency)} a year.`
-          : `Auto-renewal is off: your membership ends on ${formatDate(subscription.expiresAt)} and you will not be charged again.`}
-      </p>
-      <Form method="post" {...getFormProps(form)} className="mt-6 max-w-xs">
-        <input type="hidden" name="intent" value="auto-renew" />
-        <input type="hidden" name="subscriptionId" value={subscription._id} />
-        <input type="hidden" name="autoRenew" value={subscription.autoRenew ? 'false' : 'true'} />
-        <SubmitButton pending={pending}>{subscription.autoRenew ? 'Turn off auto-renewal' : 'Turn auto-renewal back on'}</SubmitButton>
-      </Form>
+      <p className="mt-6 text-base text-white/80">{membershipSummary(subscription, artist)}</p>
+      {gift ? null : (
+        <Form method="post" {...getFormProps(form)} className="mt-6 max-w-xs">
+          <input type="hidden" name="intent" value="auto-renew" />
+          <input type="hidden" name="subscriptionId" value={subscription._id} />
+          <input type="hidden" name="autoRenew" value={subscription.autoRenew ? 'false' : 'true'} />
+          <SubmitButton pending={pending}>
+            {trial
+              ? subscription.autoRenew
+                ? 'Cancel free trial'
+                : 'Stay a member after the trial'
+              : subscription.autoRenew
+                ? 'Turn off auto-renewal'
+                : 'Turn auto-renewal back on'}
+          </SubmitButton>
+        </Form>
+      )}
     </section>
   );
 }
@@ -65,4 +82,21 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       <dd className="mt-1 text-lg font-semibold text-white">{children}</dd>
     </div>
   );
+}
+
+/** What happens next: a renewal, a trial's first charge, or the end. */
+function membershipSummary(subscription: SubscriptionDetail, artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
+  const ends = formatDate(subscription.expiresAt);
+  const price = `${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
+  if (subscription.trialEndsAt) {
+    const trialEnds = formatDate(subscription.trialEndsAt);
+    return subscription.autoRenew
+      ? `Your free trial ends on ${trialEnds}. Then we charge the card you gave for your first year (${price}); cancel before then and you pay nothing.`
+      : `You cancelled your free trial: your access ends on ${trialEnds} and nothing will be charged.`;
+  }
+  if (subscription.type === 'gift') return `Your gift membership ends on ${ends}. It never renews by itself, so nobody is charged.`;
+  if (!subscription.autoRenew) return `Auto-renewal is off: your membership ends on ${ends} and you will not be charged again.`;
+  return subscription.type === 'free'
+    ? `Your free membership renews by itself on ${ends}.`
+    : `Your membership renews on ${ends} at ${price}.`;
 }

@@ -1,7 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import { ArtistProfileSchema } from '#contract/artist-profile';
-import { CheckboxField, InputField, TextareaField } from '~/components/forms';
+import type { MoneySettings } from '#contract/earnings';
+import { CURRENCIES, CURRENCY_LABELS, type Currency } from '#contract/money';
+import { CheckboxField, InputField, SelectField, TextareaField } from '~/components/forms';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { Artist } from '~/utils/mappers';
@@ -10,11 +12,13 @@ import type { Artist } from '~/utils/mappers';
 export function ProfileForm({
   artist,
   welcomeVideoOn,
+  money,
   saved,
   lastResult,
 }: {
   artist: Artist;
   welcomeVideoOn: boolean;
+  money: MoneySettings;
   saved: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
@@ -27,6 +31,8 @@ export function ProfileForm({
       name: artist.name,
       bio: artist.bio,
       yearlyPrice: artist.yearlyPrice.toFixed(2),
+      currency: money.currency,
+      trialDays: String(money.trialDays),
       headlineOfferDescription: artist.headlineOfferDescription,
       subscriptionPerks: artist.subscriptionPerks.join('\n'),
       successPageTitle: artist.successPageTitle,
@@ -62,11 +68,31 @@ export function ProfileForm({
         <hr className="border-white/10" />
         <fieldset className="space-y-5">
           <legend className="text-lg font-semibold text-white">Your offer</legend>
+          {money.currencyLocked ? (
+            <div>
+              <p className="text-sm font-medium text-white/90">Currency</p>
+              <p className="mt-1 text-base text-white">{CURRENCY_LABELS[money.currency as Currency] ?? money.currency.toUpperCase()}</p>
+              <p className="mt-1 text-sm text-white/70">Fans have paid in it, so it stays: their receipts and renewals are in it.</p>
+            </div>
+          ) : (
+            <SelectField
+              field={fields.currency}
+              label="Currency"
+              options={CURRENCIES.map((code) => ({ value: code, label: CURRENCY_LABELS[code] }))}
+              hint="What fans pay in. Choose it before your first fan pays: it cannot change after that."
+            />
+          )}
           <InputField
             field={fields.yearlyPrice}
-            label="Yearly price (USD)"
+            label={`Yearly price (${money.currency.toUpperCase()})`}
             inputProps={{ inputMode: 'decimal' }}
             hint="0 makes joining free. A new price applies to new members and to renewals."
+          />
+          <InputField
+            field={fields.trialDays}
+            label="Free trial (days)"
+            inputProps={{ inputMode: 'numeric' }}
+            hint="New members try the club free for this many days, then pay for the year. 0: no trial."
           />
           <TextareaField field={fields.headlineOfferDescription} label="Offer description" />
           <TextareaField field={fields.subscriptionPerks} label="Perks, one a line" textareaProps={{ rows: 6 }} />
