@@ -50,6 +50,7 @@ export interface ArtistPayment {
   refunded: number;
   /** What can still be refunded (0 when nothing can). */
   refundable: number;
+  /** The platform's fee on it, less what refunds gave back of it. */
   fee: number;
   promo: string | null;
   state: ArtistPaymentState;

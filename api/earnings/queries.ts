@@ -137,7 +137,9 @@ export function serializeArtistPayment(row: PaymentListRow): ArtistPayment {
 
 const PAYMENT_LIST_SELECT = `
   SELECT p.id, p.artist_id AS "artistId", u.username, u.name, u.email, p.kind, p.amount_cents AS "amountCents", p.refunded_cents AS "refundedCents",
-         p.fee_cents AS "feeCents", pc.code AS promo, p.dispute_status AS "disputeStatus",
+         -- The fee kept: a refund gives back its share of it.
+         (p.fee_cents - coalesce((SELECT sum(r.fee_refunded_cents) FROM refunds r WHERE r.payment_id = p.id), 0))::int AS "feeCents",
+         pc.code AS promo, p.dispute_status AS "disputeStatus",
          p.payout_account_id AS "payoutAccountId", p.currency, p.created_at AS "createdAt"
     FROM payments p JOIN users u ON u.id = p.user_id LEFT JOIN promo_codes pc ON pc.id = p.promo_code_id`;
 

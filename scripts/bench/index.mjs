@@ -137,7 +137,9 @@ try {
       cleanups.push(() => browser.close());
       if (parts.has('weight')) {
         console.log('weight: loading every page in Chromium, cold …');
-        const weight = await timed('weight', () => measureWeight({ browser, app, floor, routes, token: fixtures.fanToken }));
+        const weight = await timed('weight', () =>
+          measureWeight({ browser, app, floor, routes, token: fixtures.fanToken, artistToken: fixtures.artistToken }),
+        );
         if (weight) {
           results.tables.push(weightTable(weight), jsBreakdownTable(weight));
           results.checks.push(...weight.checks);

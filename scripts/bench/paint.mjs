@@ -17,7 +17,7 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
     routes.map((route) => ({ name: route.name, url: `${app.webUrl}${route.path}`, route })),
   );
   for (const page of pages) {
-    const token = page.route?.auth ? fixtures.fanToken : undefined;
+    const token = page.route?.auth === 'artist' ? fixtures.artistToken : page.route?.auth ? fixtures.fanToken : undefined;
     for (const profile of profiles) {
       // Slow 4G for the floor and every page with a budget (the others once); Slow 3G takes long (about 15 s a
       // load): the floor and the pages named by --slow3g, at most 3 loads each.

@@ -3,7 +3,8 @@
 //
 // budget: 'content' (artist home, vault, posts: JavaScript ≤ floor + 40 KB), 'form' (pages with forms: ≤ floor +
 // 60 KB), or null (measured, no budget in the issue). lite: the page is in the lite-mode budget (≤ 40 KB without
-// images). auth: measured as the signed-in seed fan (else signed out, as a new visitor arrives).
+// images). auth: measured as the signed-in seed fan ('artist': as the seed artist, for the studio's pages), else
+// signed out, as a new visitor arrives.
 import { ARTIST, UNSUBSCRIBED_ARTIST } from './app.mjs';
 
 export function routes(fixtures) {
@@ -40,6 +41,7 @@ export function routes(fixtures) {
       budget: 'form',
       stripeAllowed: true,
     },
+    { id: 'earnings', name: 'earnings', path: `/${ARTIST}/account/earnings`, auth: 'artist', budget: 'form' },
     { id: 'messages', name: 'messages', path: `/${ARTIST}/account/messages`, auth: true, budget: 'form' },
     {
       id: 'conversation',

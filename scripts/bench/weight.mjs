@@ -8,7 +8,7 @@ import { CONTENT_JS_BUDGET_KB, FORM_JS_BUDGET_KB, HTML_CSS_BUDGET_KB, LITE_BUDGE
 const SOCKET_PACKAGES = /node_modules\/(socket\.io-client|engine\.io-client|socket\.io-parser|engine\.io-parser)\//;
 const STRIPE_PACKAGES = /node_modules\/@stripe\//;
 
-export async function measureWeight({ browser, app, floor, routes, token }) {
+export async function measureWeight({ browser, app, floor, routes, token, artistToken }) {
   const socketChunks = chunksHolding(SOCKET_PACKAGES);
   const stripeChunks = chunksHolding(STRIPE_PACKAGES);
   const floorLoad = await loadPage(browser, `${floor.remixUrl}/`);
@@ -27,7 +27,9 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
   for (const route of routes) {
     process.stdout.write(`  weight: ${route.name} … `);
     const url = `${app.webUrl}${route.path}`;
-    const normal = await loadPage(browser, url, { token: route.auth ? token : undefined });
+    // auth 'artist': an artist's own page (the studio), signed in as the seed artist.
+    const signedIn = route.auth === 'artist' ? artistToken : route.auth ? token : undefined;
+    const normal = await loadPage(browser, url, { token: signedIn });
     const row = {
       route,
       name: route.name,
@@ -55,7 +57,7 @@ export async function measureWeight({ browser, app, floor, routes, token }) {
       console.log(row.state);
       continue;
     }
-    const lite = await loadPage(browser, url, { token: route.auth ? token : undefined, saveData: true });
+    const lite = await loadPage(browser, url, { token: signedIn, saveData: true });
     row.lite = lite.bytes;
     row.liteNoImages = total(lite.bytes) - lite.bytes.img;
     // Lite mode is built when a Save-Data request gets no client script.

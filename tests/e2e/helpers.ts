@@ -128,9 +128,11 @@ export function routeFiles() {
 export function routePattern(file: string) {
   const segments = file
     .replace(/(\/route)?\.tsx$/, '')
+    // An escaped dot ("earnings[.]csv") is part of its segment.
+    .replace(/\[\.\]/g, '\u0000')
     .split('.')
     .filter((s) => !s.startsWith('_') || s === '_index')
     .filter((s) => s !== '_index')
-    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')));
+    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')).replace(/\u0000/g, '.'));
   return `/${segments.join('/')}`;
 }

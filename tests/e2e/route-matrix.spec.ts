@@ -16,7 +16,7 @@ type Row = { path: string } & Record<Role, Outcome>;
 const A = 'juniperlane';
 const toLogout = '→ /logout?next=';
 /** Routes that answer data rather than a page: nothing there to hydrate. */
-const RESOURCE_ROUTES = new Set(['/notifications/push']);
+const RESOURCE_ROUTES = new Set(['/notifications/push', '/:artistUsername/account/earnings.csv']);
 
 /** Filled in beforeAll: ids of things that exist. */
 const ids = { item: '', collection: '', conversation: '' };
@@ -228,6 +228,23 @@ const ROWS: Record<string, Row> = {
     subscriber: 404,
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
+  },
+  '/:artistUsername/account/earnings': {
+    path: `/${A}/account/earnings`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  // A resource route: no layout runs before it, so its own guard answers everyone but the artist with not found.
+  '/:artistUsername/account/earnings.csv': {
+    path: `/${A}/account/earnings.csv`,
+    anonymous: toLogout,
+    fan: 404,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: 404,
   },
   '/:artistUsername/account/collections': {
     path: `/${A}/account/collections`,
