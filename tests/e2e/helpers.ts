@@ -129,10 +129,10 @@ export function routePattern(file: string) {
   const segments = file
     .replace(/(\/route)?\.tsx$/, '')
     // An escaped dot ("earnings[.]csv") is part of its segment.
-    .replace(/\[\.\]/g, '\u0000')
+    .replace(/\[\.\]/g, '[dot]')
     .split('.')
     .filter((s) => !s.startsWith('_') || s === '_index')
     .filter((s) => s !== '_index')
-    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')).replace(/\u0000/g, '.'));
+    .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')).replace('[dot]', '.'));
   return `/${segments.join('/')}`;
 }
