@@ -23,6 +23,7 @@ import { createTestGateway } from './payments/test-gateway.js';
 import { messageRoutes } from './messages/routes.js';
 import { createGateway, paymentRoutes } from './payments/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
+import { artistPromoRoutes } from './payments/artist-promos.js';
 import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
@@ -144,6 +145,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   const gateway = createGateway(ctx);
   paymentRoutes(app, ctx, gateway);
   earningsRoutes(app, ctx, gateway);
+  artistPromoRoutes(app, ctx);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);

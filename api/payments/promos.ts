@@ -11,6 +11,7 @@ import { badRequest, unprocessable } from '../http.js';
 export const PROMO_UNKNOWN = 'This promo code is not valid.';
 export const PROMO_EXPIRED = 'This promo code has expired.';
 export const PROMO_USED_UP = 'This promo code has already been used the maximum number of times.';
+export const PROMO_PAUSED = 'This promo code is paused by the artist at the moment.';
 
 export interface PromoRow {
   id: string;
@@ -22,11 +23,12 @@ export interface PromoRow {
   maxRedemptions: number | null;
   timesRedeemed: number;
   stripeCouponId: string | null;
+  paused: boolean;
 }
 
 const PROMO_SELECT = `SELECT id, artist_id AS "artistId", code, percent_off AS "percentOff", amount_off_cents AS "amountOffCents",
   expires_at AS "expiresAt", max_redemptions AS "maxRedemptions", times_redeemed AS "timesRedeemed",
-  stripe_coupon_id AS "stripeCouponId" FROM promo_codes`;
+  stripe_coupon_id AS "stripeCouponId", paused FROM promo_codes`;
 
 /** The first year's price after the code: never below zero. */
 export function discountedCents(priceCents: number, promo: Pick<PromoRow, 'percentOff' | 'amountOffCents'> | null) {
@@ -44,6 +46,7 @@ export async function resolvePromo(db: Queryable, artistId: string, code: string
   const promo = await one<PromoRow>(db, `${PROMO_SELECT} WHERE artist_id = $1 AND lower(code) = lower($2)`, [artistId, code.trim()]);
   if (!promo) throw badRequest(PROMO_UNKNOWN, { promo: [PROMO_UNKNOWN] });
   if (promo.expiresAt && new Date(promo.expiresAt).getTime() <= Date.now()) throw badRequest(PROMO_EXPIRED, { promo: [PROMO_EXPIRED] });
+  if (promo.paused) throw badRequest(PROMO_PAUSED, { promo: [PROMO_PAUSED] });
   if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions)
     throw badRequest(PROMO_USED_UP, { promo: [PROMO_USED_UP] });
   return promo;

@@ -237,14 +237,22 @@ const ROWS: Record<string, Row> = {
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
   },
-  // A resource route: no layout runs before it, so its own guard answers everyone but the artist with not found.
+  '/:artistUsername/account/promos': {
+    path: `/${A}/account/promos`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  // A resource route (the CSV): the same answers as the page.
   '/:artistUsername/account/earnings.csv': {
     path: `/${A}/account/earnings.csv`,
     anonymous: toLogout,
-    fan: 404,
+    fan: `→ /${A}/subscribe`,
     subscriber: 404,
     owner: 200,
-    otherArtist: 404,
+    otherArtist: `→ /${A}/subscribe`,
   },
   '/:artistUsername/account/collections': {
     path: `/${A}/account/collections`,
