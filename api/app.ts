@@ -24,6 +24,7 @@ import { messageRoutes } from './messages/routes.js';
 import { createGateway, paymentRoutes } from './payments/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
 import { artistPromoRoutes } from './payments/artist-promos.js';
+import { giftRoutes } from './payments/gifts.js';
 import { performerImageRoutes } from './performers/images.js';
 import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
@@ -146,6 +147,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   paymentRoutes(app, ctx, gateway);
   earningsRoutes(app, ctx, gateway);
   artistPromoRoutes(app, ctx);
+  giftRoutes(app, ctx, gateway);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);

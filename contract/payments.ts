@@ -26,6 +26,8 @@ export interface SubscriptionDetail {
 /** A payment as the api answers it: the three outcomes of docs/payments.md. */
 export interface Payment {
   _id: string | null;
+  /** What it paid for: a first year, a renewal, a trial's start (nothing charged) or a gift. */
+  kind: 'subscribe' | 'renewal' | 'trial' | 'gift';
   status: 'processing' | 'requires_action' | 'succeeded' | 'failed';
   performerId: string;
   paymentGateway: string;

@@ -97,6 +97,8 @@ export interface PaymentGateway {
   setAutoRenew(gatewaySubscriptionId: string, autoRenew: boolean): Promise<void>;
   /** Gives up a payment that will not complete (a declined first payment): nothing stays half-created. */
   abandon?(payment: StoredPayment): Promise<void>;
+  /** A one-off charge (a gift): the card, or without one (Stripe, no JavaScript) a Checkout page. */
+  chargeOnce(charge: OneOffCharge): Promise<GatewayOutcome>;
   /** Gives money back; the same idempotency key gives back once. */
   refund(request: RefundCharge): Promise<{ refundId: string }>;
   /** Ends a subscription at once (a full refund that ends access): it will not renew. */
@@ -107,6 +109,22 @@ export interface PaymentGateway {
   invoiceForPaymentIntent?(intentId: string): Promise<string | undefined>;
   /** Whether the payout account can take payouts now. */
   payoutAccountStatus(accountId: string): Promise<'pending' | 'enabled'>;
+}
+
+export interface OneOffCharge {
+  paymentId: string;
+  idempotencyKey: string;
+  user: SubscribeCharge['user'];
+  artist: SubscribeCharge['artist'];
+  cardId?: string;
+  amountCents: number;
+  currency: string;
+  /** What the fan's bank statement and Checkout show. */
+  description: string;
+  /** Stripe Connect: the artist's payout account and the platform's fee in cents, or none. */
+  destination: { accountId: string; feeCents: number } | null;
+  returnUrl: string;
+  cancelUrl: string;
 }
 
 export interface RefundCharge {

@@ -7,7 +7,7 @@ import { one } from '../db/client.js';
 import { ApiError, notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from './gateway.js';
 import { discountedCents, resolvePromo } from './promos.js';
-import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, type PaymentsContext } from './service.js';
+import { confirm, expirePendingPayments, findPayableArtist, getPayment, subscribe, trialFor, type PaymentsContext } from './service.js';
 import { createStripeGateway } from './stripe-gateway.js';
 import { createTestGateway, tokenizeTestCard } from './test-gateway.js';
 import { approvalPage, type ActionPayment } from './approval-page.js';
@@ -94,6 +94,14 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
       discountedPrice: discountedCents(artist.yearlyPriceCents, promo) / 100,
       currency: artist.currency,
     });
+  });
+
+  /** The free trial this fan would get from the artist (0: none: a paid club without one, or the fan had one). */
+  app.get<{ Params: { performerId: string } }>('/payment/trial/:performerId', async (request) => {
+    const viewer = await requireViewer(ctx, request);
+    const artist = await findPayableArtist(db, request.params.performerId);
+    if (!artist) throw notFound('Artist not found');
+    return ok({ trialDays: (await trialFor(db, viewer.id, artist)) ?? 0 });
   });
 
   app.get<{ Params: { id: string } }>('/payment/:id', async (request) => {

@@ -14,6 +14,7 @@ import {
 } from './gateway.js';
 import { discountedCents, releasePromo, reservePromo, resolvePromo, type PromoRow } from './promos.js';
 import { platformFeeCents } from './money-settings.js';
+import { giftPaid } from './gifts.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { queueMail } from '../mail/jobs.js';
@@ -121,6 +122,7 @@ const yearFromNow = () => new Date(Date.now() + ONE_YEAR_MS);
 export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetail): Payment {
   return {
     _id: p.id,
+    kind: p.kind,
     status: p.status,
     performerId: p.artistId,
     paymentGateway: p.gateway,
@@ -243,7 +245,7 @@ async function upsertSubscription(
  * is still open, so a webhook and the fan's confirm racing each other cannot both create the subscription.
  */
 export async function applyOutcome(
-  pc: Pick<PaymentsContext, 'db' | 'cache' | 'jobs'>,
+  pc: Pick<PaymentsContext, 'db' | 'cache' | 'jobs' | 'config'>,
   gateway: PaymentGateway | null,
   paymentId: string,
   outcome: GatewayOutcome,
@@ -272,6 +274,11 @@ export async function applyOutcome(
         [paymentId, ...refs, outcome.periodEnd ?? null],
       );
       if (!payment) return undefined;
+      // A gift pays for no membership of the buyer's: its recipient is mailed the link, the buyer a receipt.
+      if (payment.kind === 'gift') {
+        await giftPaid(pc, tx, paymentId);
+        return undefined;
+      }
       const trial = payment.kind === 'trial';
       const subscriptionId = await upsertSubscription(tx, {
         userId: payment.userId,
@@ -469,6 +476,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
     const row = await findSubscription(db, 's.id = $1', [subscriptionId]);
     return {
       _id: null,
+      kind: 'subscribe' as const,
       status: 'succeeded' as const,
       performerId: artist.id,
       paymentGateway: 'free',

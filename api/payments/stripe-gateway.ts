@@ -69,7 +69,7 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
     }
   }
 
-  async function customerFor(charge: SubscribeCharge) {
+  async function customerFor(charge: Pick<SubscribeCharge, 'user'>) {
     if (charge.user.stripeCustomerId) return charge.user.stripeCustomerId;
     const customer = await call(() =>
       stripe.customers.create(
@@ -114,6 +114,22 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
     );
     await db.query('UPDATE promo_codes SET stripe_coupon_id = $2 WHERE id = $1 AND stripe_coupon_id IS NULL', [promo.id, coupon.id]);
     return coupon.id;
+  }
+
+  /** Where a one-off PaymentIntent stands: paid, waiting for the fan's bank, or failed with its reason. */
+  function intentOutcome(intent: Stripe.PaymentIntent, customerId?: string): GatewayOutcome {
+    const refs = { gatewayPaymentId: intent.id, ...(customerId ? { customerId } : {}) };
+    if (intent.status === 'succeeded') return { status: 'succeeded', ...refs };
+    if (intent.status === 'requires_action') {
+      const redirectUrl = intent.next_action?.redirect_to_url?.url;
+      return {
+        status: 'requires_action',
+        nextAction: redirectUrl ? { type: 'redirect', url: redirectUrl } : { type: 'stripe_sdk', clientSecret: intent.client_secret ?? '' },
+        ...refs,
+      };
+    }
+    const error = intent.last_payment_error;
+    return { status: 'failed', reason: reasonFor(error?.code, error?.decline_code), ...refs };
   }
 
   /** The PaymentIntent a payment was charged through: stored, or found through its invoice (renewals, Checkout). */
@@ -227,10 +243,81 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
       }
     },
 
+    async chargeOnce(charge) {
+      try {
+        const customer = await customerFor(charge);
+        const metadata = { paymentId: charge.paymentId, userId: charge.user.id, artistId: charge.artist.id };
+        const connect = charge.destination
+          ? { transfer_data: { destination: charge.destination.accountId }, application_fee_amount: charge.destination.feeCents }
+          : {};
+        if (!charge.cardId) {
+          const session = await call(() =>
+            stripe.checkout.sessions.create(
+              {
+                mode: 'payment',
+                customer,
+                client_reference_id: charge.paymentId,
+                line_items: [
+                  {
+                    price_data: { currency: charge.currency, product_data: { name: charge.description }, unit_amount: charge.amountCents },
+                    quantity: 1,
+                  },
+                ],
+                payment_intent_data: { metadata, description: charge.description, ...connect },
+                metadata,
+                success_url: charge.returnUrl,
+                cancel_url: charge.cancelUrl,
+              },
+              { idempotencyKey: `checkout-${charge.idempotencyKey}` },
+            ),
+          );
+          return {
+            status: 'requires_action',
+            nextAction: { type: 'redirect', url: session.url ?? '' },
+            gatewayPaymentId: session.id,
+            customerId: customer,
+          };
+        }
+        const cardId = charge.cardId;
+        const intent = await call(() =>
+          stripe.paymentIntents.create(
+            {
+              amount: charge.amountCents,
+              currency: charge.currency,
+              customer,
+              payment_method: cardId,
+              confirm: true,
+              return_url: charge.returnUrl,
+              description: charge.description,
+              metadata,
+              ...connect,
+            },
+            { idempotencyKey: `charge-${charge.idempotencyKey}` },
+          ),
+        );
+        return intentOutcome(intent, customer);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) return { status: 'failed', reason: reasonFor(error.code, error.decline_code) };
+        throw error;
+      }
+    },
+
     async confirm(payment: StoredPayment) {
+      if (payment.gatewayPaymentId?.startsWith('pi_') && !payment.gatewaySubscriptionId) {
+        // A one-off charge (a gift) after its authentication.
+        const intentId = payment.gatewayPaymentId;
+        return intentOutcome(await call(() => stripe.paymentIntents.retrieve(intentId)));
+      }
       if (payment.gatewayPaymentId?.startsWith('cs_')) {
         const sessionId = payment.gatewayPaymentId;
         const session = await call(() => stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] }));
+        if (session.mode === 'payment') {
+          // A one-off charge on Checkout: paid or not yet.
+          const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+          if (session.status === 'complete' && session.payment_status === 'paid') return { status: 'succeeded', gatewayPaymentId: intent };
+          if (session.status === 'expired') return { status: 'failed', reason: 'authentication_failed' };
+          return { status: 'requires_action', nextAction: { type: 'redirect', url: session.url ?? '' } };
+        }
         const subscription = typeof session.subscription === 'object' ? session.subscription : null;
         if (
           session.status === 'complete' &&

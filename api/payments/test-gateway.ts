@@ -4,7 +4,7 @@ import { cardMessages, isExpired, luhnValid } from '#contract/payment-schemas';
 import type { Config } from '#contract/config';
 import { one, type Db } from '../db/client.js';
 import { badRequest } from '../http.js';
-import type { FailureReason, GatewayOutcome, PaymentGateway, StoredPayment, SubscribeCharge } from './gateway.js';
+import type { FailureReason, GatewayOutcome, OneOffCharge, PaymentGateway, StoredPayment, SubscribeCharge } from './gateway.js';
 
 /**
  * The test gateway: the default where no Stripe keys are set, so the whole funnel runs on a fresh machine and the
@@ -134,22 +134,26 @@ export function createTestGateway(
   };
   const ref = () => `tpay_${randomBytes(10).toString('hex')}`;
 
+  /** A charge with the fan present (the first year, a gift): the card decides, and may ask for authentication. */
+  async function firstCharge(request: Pick<SubscribeCharge, 'cardId' | 'user' | 'paymentId'>): Promise<GatewayOutcome> {
+    const { behaviour } = await charge(request.cardId ?? null, request.user.id);
+    if (behaviour === 'succeed') return { status: 'succeeded', gatewayPaymentId: ref() };
+    if (behaviour === 'authenticate') {
+      const secret = randomBytes(18).toString('base64url');
+      return {
+        status: 'requires_action',
+        gatewayPaymentId: ref(),
+        actionSecret: secret,
+        nextAction: { type: 'redirect', url: approvalUrl(config, request.paymentId, secret) },
+      };
+    }
+    return { status: 'failed', reason: behaviour };
+  }
+
   return {
     name: 'test',
-    async subscribe(request: SubscribeCharge): Promise<GatewayOutcome> {
-      const { behaviour } = await charge(request.cardId ?? null, request.user.id);
-      if (behaviour === 'succeed') return { status: 'succeeded', gatewayPaymentId: ref() };
-      if (behaviour === 'authenticate') {
-        const secret = randomBytes(18).toString('base64url');
-        return {
-          status: 'requires_action',
-          gatewayPaymentId: ref(),
-          actionSecret: secret,
-          nextAction: { type: 'redirect', url: approvalUrl(config, request.paymentId, secret) },
-        };
-      }
-      return { status: 'failed', reason: behaviour };
-    },
+    subscribe: (request: SubscribeCharge) => firstCharge(request),
+    chargeOnce: (request: OneOffCharge) => firstCharge(request),
     async confirm(payment: StoredPayment): Promise<GatewayOutcome> {
       if (payment.actionResult === 'approved') return { status: 'succeeded' };
       if (payment.actionResult === 'failed') return { status: 'failed', reason: 'authentication_failed' };

@@ -22,9 +22,15 @@ export async function loader(args: LoaderFunctionArgs) {
   const paymentPage = safeRedirect(`/${artist}/subscribe/payment`);
   if (!paymentId) throw redirect(paymentPage);
   const payment = await confirmPayment(api, paymentId);
-  if (payment.status === 'succeeded') throw redirect(safeRedirect(`/${artist}/subscribe/success`));
+  // A gift comes back here too: on to the page that says it is on its way, or back to the gift form.
+  const gift = payment.kind === 'gift';
+  if (payment.status === 'succeeded') {
+    throw redirect(
+      safeRedirect(gift ? `/${artist}/gift/sent?${new URLSearchParams({ payment: paymentId })}` : `/${artist}/subscribe/success`),
+    );
+  }
   if (payment.status === 'requires_action' && payment.nextAction?.type === 'redirect') throw redirect(payment.nextAction.url);
-  throw redirect(`${paymentPage}?${new URLSearchParams({ payment: paymentId })}`);
+  throw redirect(`${gift ? safeRedirect(`/${artist}/gift`) : paymentPage}?${new URLSearchParams({ payment: paymentId })}`);
 }
 
 /** Never shown: the loader always redirects. */

@@ -61,11 +61,22 @@ export default function JoinLanding() {
             <div className="mt-10 rounded-2xl bg-navy-light p-6 ring-1 ring-white/10">
               <PriceFigure artist={artist} />
               <p className="mt-1 text-base text-white/75">
-                {artist.yearlyPrice === 0 ? 'Free to join, no card needed.' : 'Billed once a year.'}
+                {artist.yearlyPrice === 0
+                  ? 'Free to join, no card needed.'
+                  : artist.trialDays
+                    ? `Free for ${artist.trialDays} days, then billed once a year.`
+                    : 'Billed once a year.'}
               </p>
               <CtaLink to={subscribeHref} className="mt-6 w-full">
                 {joinLabel}
               </CtaLink>
+              {artist.yearlyPrice > 0 ? (
+                <p className="mt-4 text-center text-base">
+                  <Link to={`/${artist.username}/gift`} className={accentLinkClass}>
+                    Give a year as a gift
+                  </Link>
+                </p>
+              ) : null}
             </div>
           </div>
         </div>

@@ -32,6 +32,12 @@ export async function subscribeToArtist(api: ApiClient, body: SubscribeRequest, 
   return answer.data;
 }
 
+/** The free trial the viewer would get from this artist, in days (0: none). */
+export async function fetchTrialDays(api: ApiClient, performerId: string) {
+  const answer = await api.get<{ data: { trialDays: number } }>(`/payment/trial/${encodeURIComponent(performerId)}`);
+  return answer.data.trialDays;
+}
+
 export async function confirmPayment(api: ApiClient, paymentId: string) {
   const answer = await api.post<{ data: Payment }>(`/payment/${encodeURIComponent(paymentId)}/confirm`, undefined, { deadlineMs: 30_000 });
   return answer.data;

@@ -42,6 +42,7 @@ export function routes(fixtures) {
       stripeAllowed: true,
     },
     { id: 'earnings', name: 'earnings', path: `/${ARTIST}/account/earnings`, auth: 'artist', budget: 'form' },
+    { id: 'gift', name: 'gift', path: `/${ARTIST}/gift`, auth: true, budget: 'form' },
     { id: 'promos', name: 'promo codes', path: `/${ARTIST}/account/promos`, auth: 'artist', budget: 'form' },
     { id: 'messages', name: 'messages', path: `/${ARTIST}/account/messages`, auth: true, budget: 'form' },
     {

@@ -58,6 +58,11 @@ const ROWS: Record<string, () => Target[]> = {
   '/:artistUsername/account/content/:id/edit': () => [{ path: `/${world.free}/account/content/${world.item}/edit`, role: 'owner' }],
   '/:artistUsername/account/earnings': () => [{ path: `/${world.free}/account/earnings`, role: 'owner' }],
   '/:artistUsername/account/promos': () => [{ path: `/${world.free}/account/promos`, role: 'owner' }],
+  '/:artistUsername/gift': () => [{ path: `/${world.paid}/gift`, role: 'fan' }],
+  '/gift/:token': () => [
+    { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },
+    { path: '/gift/not-a-real-gift-token-000000', role: 'fan' },
+  ],
   '/:artistUsername/account/collections/new': () => [{ path: `/${world.free}/account/collections/new`, role: 'owner' }],
   '/:artistUsername/account/collections/:id/edit': () => [
     { path: `/${world.free}/account/collections/${world.collection}/edit`, role: 'owner' },
@@ -149,6 +154,9 @@ const FIELDS = [
   'value',
   'endsOn',
   'maxUses',
+  'recipientEmail',
+  'message',
+  'number',
   'bookmarked',
   'email',
   'password',

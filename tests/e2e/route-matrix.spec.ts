@@ -237,6 +237,25 @@ const ROWS: Record<string, Row> = {
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
   },
+  // Anyone signed in may give a year of a club (the page says when it cannot: a free club, one's own).
+  '/:artistUsername/gift': {
+    path: `/${A}/gift`,
+    anonymous: toLogout,
+    fan: 200,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: 200,
+  },
+  '/:artistUsername/gift/sent': {
+    path: `/${A}/gift/sent?payment=nope`,
+    anonymous: toLogout,
+    fan: 404,
+    subscriber: 404,
+    owner: 404,
+    otherArtist: 404,
+  },
+  // A gift's link, with or without an account: an unknown token is not found for everyone.
+  '/gift/:token': { path: '/gift/not-a-real-gift-token-000000', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
   '/:artistUsername/account/promos': {
     path: `/${A}/account/promos`,
     anonymous: toLogout,

@@ -71,6 +71,8 @@ CREATE TABLE gifts (
   recipient_email text NOT NULL,
   message text NOT NULL DEFAULT '',
   token_hash text NOT NULL UNIQUE,
+  -- The link's token itself, only until the gift's mail is queued (the job holds it then, as a password reset's does).
+  link_token text,
   redeemed_by text REFERENCES users (id) ON DELETE SET NULL,
   redeemed_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()

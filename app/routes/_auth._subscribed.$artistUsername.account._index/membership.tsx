@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, useNavigation } from '@remix-run/react';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { formatPrice } from '#contract/money';
 import type { SubscriptionDetail } from '#contract/payments';
@@ -55,6 +55,16 @@ export function Membership({
         )}
       </dl>
       <p className="mt-6 text-base text-white/80">{membershipSummary(subscription, artist)}</p>
+      {artist.yearlyPrice > 0 ? (
+        <p className="mt-3 text-base">
+          <Link
+            to={`/${artist.username}/gift`}
+            className="font-semibold text-accent underline decoration-accent/50 underline-offset-4 hover:decoration-accent"
+          >
+            Give a year to a friend
+          </Link>
+        </p>
+      ) : null}
       {gift ? null : (
         <Form method="post" {...getFormProps(form)} className="mt-6 max-w-xs">
           <input type="hidden" name="intent" value="auto-renew" />

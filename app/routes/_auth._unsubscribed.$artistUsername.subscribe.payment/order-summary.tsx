@@ -3,7 +3,7 @@ import { formatPrice } from '#contract/money';
 import type { Artist } from '~/utils/mappers';
 
 /** The artist, the first year's price (with the promo code's discount) and what each year after costs. */
-export function OrderSummary({ artist, promo }: { artist: Artist; promo: PromoCheck | null }) {
+export function OrderSummary({ artist, promo, trialDays = 0 }: { artist: Artist; promo: PromoCheck | null; trialDays?: number }) {
   const price = formatPrice(artist.yearlyPrice, artist.currency);
   return (
     <section aria-label="Your order" className="mb-8 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
@@ -16,8 +16,14 @@ export function OrderSummary({ artist, promo }: { artist: Artist; promo: PromoCh
       </div>
       {artist.yearlyPrice > 0 ? (
         <dl className="mt-4 space-y-1 border-t border-white/10 pt-4 text-base">
+          {trialDays ? (
+            <div className="flex justify-between gap-4">
+              <dt className="text-white/80">Today</dt>
+              <dd className="font-semibold text-accent">Free for {trialDays} days</dd>
+            </div>
+          ) : null}
           <div className="flex justify-between gap-4">
-            <dt className="text-white/80">First year</dt>
+            <dt className="text-white/80">{trialDays ? 'Then the first year' : 'First year'}</dt>
             <dd className="font-semibold text-white">
               {promo ? (
                 <>

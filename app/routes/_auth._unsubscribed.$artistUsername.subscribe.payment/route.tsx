@@ -5,7 +5,7 @@ import { FormAlert } from '~/components/form-parts';
 import { SubscribeSteps } from '~/components/subscribe-steps';
 import { apiFor } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';
-import { checkPromo, fetchGateway, fetchPayment } from '~/utils/payments.server';
+import { checkPromo, fetchGateway, fetchPayment, fetchTrialDays } from '~/utils/payments.server';
 import { OrderSummary } from './order-summary';
 import { paymentAction, stripeAuthentication } from './payment.server';
 import { FreeJoinForm, StripePayment } from './payment-forms';
@@ -32,12 +32,16 @@ export async function loader(args: LoaderFunctionArgs) {
     fetchGateway(api),
     paymentId ? fetchPayment(api, paymentId) : null,
   ]);
-  const promo = promoCode && artist.yearlyPrice > 0 ? { code: promoCode, ...(await checkPromo(api, artist.id, promoCode)) } : null;
+  const [promo, trialDays] = await Promise.all([
+    promoCode && artist.yearlyPrice > 0 ? checkPromo(api, artist.id, promoCode).then((check) => ({ code: promoCode, ...check })) : null,
+    artist.trialDays ? fetchTrialDays(api, artist.id) : 0,
+  ]);
   return json(
     {
       artist,
       gateway,
       promo,
+      trialDays,
       returnedFailure: payment?.status === 'failed' ? (payment.failure?.message ?? null) : null,
       authentication: stripeAuthentication(payment),
       // One key per attempt: a double submit sends the same one and pays once; the next attempt gets a new one.
@@ -64,7 +68,7 @@ function editHref(artistUsername: string, promo?: string) {
 }
 
 export default function Payment() {
-  const { artist, gateway, promo, returnedFailure, authentication, idempotencyKey } = useLoaderData<typeof loader>();
+  const { artist, gateway, promo, trialDays, returnedFailure, authentication, idempotencyKey } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const free = artist.yearlyPrice === 0;
   const validPromo = promo && 'promo' in promo ? promo.promo : null;
@@ -77,10 +81,12 @@ export default function Payment() {
         <p>
           {free
             ? `${artist.name}’s fan club is free to join.`
-            : `One payment for a year of ${artist.name}’s fan club. It renews each year; you can turn that off any time from your account.`}
+            : trialDays
+              ? `Try ${artist.name}’s fan club free for ${trialDays} days. Nothing is charged today; your card pays for the first year when the trial ends, unless you cancel before then from your account.`
+              : `One payment for a year of ${artist.name}’s fan club. It renews each year; you can turn that off any time from your account.`}
         </p>
       }
-      aside={<OrderSummary artist={artist} promo={validPromo} />}
+      aside={<OrderSummary artist={artist} promo={validPromo} trialDays={trialDays} />}
       footer={
         <p>
           Wrong details?{' '}
@@ -110,6 +116,7 @@ export default function Payment() {
               />
             ) : (
               <TestCardForm
+                trialDays={trialDays}
                 amount={amount}
                 artist={artist}
                 promo={validPromo?.code}

@@ -45,9 +45,12 @@ export function TestCardForm({
   promo,
   idempotencyKey,
   lastResult,
+  trialDays = 0,
 }: {
   artist: Artist;
   amount: number;
+  /** A free trial: nothing is paid now, so the button starts it. */
+  trialDays?: number;
   promo?: string;
   idempotencyKey: string;
   lastResult?: SubmissionResult<string[]>;
@@ -91,7 +94,9 @@ export function TestCardForm({
             inputProps={{ inputMode: 'numeric', autoComplete: 'cc-csc', placeholder: 'CVC' }}
           />
         </div>
-        <SubmitButton pending={paying}>Pay {formatPrice(amount, artist.currency)}</SubmitButton>
+        <SubmitButton pending={paying}>
+          {trialDays ? `Start your ${trialDays}-day free trial` : `Pay ${formatPrice(amount, artist.currency)}`}
+        </SubmitButton>
       </Form>
     </>
   );
