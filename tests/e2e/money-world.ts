@@ -79,3 +79,33 @@ export async function signedIn(browser: Browser, token: string, options: { javaS
   await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
   return context;
 }
+
+/** The newest mail to `email` in the server's outbox (DATA_DIR/outbox) whose subject matches; waits for it. */
+export async function mailFromOutbox(email: string, subject: RegExp) {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  let found: { subject: string; text: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const names = (await fs.promises.readdir(dir).catch(() => [] as string[]))
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .reverse();
+        for (const name of names) {
+          const mail = JSON.parse(await fs.promises.readFile(path.join(dir, name), 'utf8')) as {
+            to: string;
+            subject: string;
+            text: string;
+          };
+          if (mail.to === email && subject.test(mail.subject)) {
+            found = mail;
+            return true;
+          }
+        }
+        return false;
+      },
+      { message: `a mail to ${email} matching ${subject} in ${dir}`, timeout: 15_000 },
+    )
+    .toBe(true);
+  return found!;
+}

@@ -1,13 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
-import { GiftFormSchema } from '#contract/gifts';
-import { CardNumberSchema, CvcSchema, ExpirySchema } from '#contract/payment-schemas';
 import type { Payment } from '#contract/payments';
 import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
 import { requireArtist, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { cardFieldErrors, fetchGateway, fetchPayment } from '~/utils/payments.server';
+import { GiftCardFormSchema, GiftCheckoutFormSchema } from './gift-schemas';
 
 /** /{artist}/gift: a year of the artist's fan club bought for someone's email address (signed in: the buyer pays). */
 export async function loadGift(args: LoaderFunctionArgs) {
@@ -32,17 +31,6 @@ export async function loadGift(args: LoaderFunctionArgs) {
   );
 }
 
-export const GiftCardFormSchema = z.extend(GiftFormSchema, {
-  intent: z.literal('test-card'),
-  idempotencyKey: z.string().check(z.maxLength(100)),
-  number: CardNumberSchema,
-  expiry: ExpirySchema,
-  cvc: CvcSchema,
-});
-export const GiftCheckoutFormSchema = z.extend(GiftFormSchema, {
-  intent: z.literal('checkout'),
-  idempotencyKey: z.string().check(z.maxLength(100)),
-});
 const GiftIntentSchema = z.discriminatedUnion('intent', [GiftCardFormSchema, GiftCheckoutFormSchema]);
 
 const NOT_PAID = 'Your payment did not go through. You have not been charged; please try again.';

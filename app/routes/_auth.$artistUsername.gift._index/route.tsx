@@ -6,7 +6,8 @@ import { FormPage } from '~/components/form-page';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { InputField, TextareaField } from '~/components/forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
-import { GiftCardFormSchema, GiftCheckoutFormSchema, giftAction, loadGift } from './gift.server';
+import { GiftCardFormSchema, GiftCheckoutFormSchema } from './gift-schemas';
+import { giftAction, loadGift } from './gift.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Give a year of ${data.artist.name}’s fan club | Stagedoor` : 'Give a membership | Stagedoor' },

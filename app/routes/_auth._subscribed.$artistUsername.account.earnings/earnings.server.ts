@@ -6,7 +6,7 @@ import { requireOwnArtist } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 
-export const PAGE_SIZE = 25;
+const PAGE_SIZE = 25;
 
 /**
  * /{artist}/account/earnings: the ledger of the last 12 months, a page of payments, and the payout account. Coming
@@ -28,6 +28,7 @@ export async function loadEarnings(args: LoaderFunctionArgs) {
       earnings: earnings.data,
       payments: payments.data,
       page,
+      pageSize: PAGE_SIZE,
       refunded: search.get('refunded'),
       payoutsReturn: search.get('payouts'),
       // One key per page view: the same refund form sent twice is one refund.

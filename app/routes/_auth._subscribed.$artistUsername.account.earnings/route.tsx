@@ -4,7 +4,7 @@ import { formatPrice } from '#contract/money';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { StudioPage } from '~/components/studio-page';
 import { EarningsChart } from './earnings-chart';
-import { earningsAction, loadEarnings, PAGE_SIZE } from './earnings.server';
+import { earningsAction, loadEarnings } from './earnings.server';
 import { PaymentsList } from './payments-list';
 import { Payouts } from './payouts';
 
@@ -25,7 +25,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod?.toLowerCase() === 'post' || defaultShouldRevalidate;
 
 export default function EarningsPage() {
-  const { artist, earnings, payments, page, refunded, payoutsReturn, requestKey } = useLoaderData<typeof loader>();
+  const { artist, earnings, payments, page, pageSize, refunded, payoutsReturn, requestKey } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const money = (amount: number) => formatPrice(amount, earnings.currency);
   return (
@@ -55,7 +55,7 @@ export default function EarningsPage() {
         artistUsername={artist.username}
         payments={payments}
         page={page}
-        pageSize={PAGE_SIZE}
+        pageSize={pageSize}
         requestKey={requestKey}
         lastResult={lastResult}
       />
