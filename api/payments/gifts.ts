@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EmailSchema } from '#contract/accounts';
+import type { Config } from '#contract/config';
 import { giftMessages, type GiftView } from '#contract/gifts';
 import type { Payment } from '#contract/payments';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
@@ -9,7 +10,7 @@ import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse } from '../http.js';
-import { queueMail } from '../mail/jobs.js';
+import { absoluteImage, queueMail } from '../mail/jobs.js';
 import { GatewayUnreachableError, type GatewayOutcome, type PaymentGateway } from './gateway.js';
 import { platformFeeCents } from './money-settings.js';
 import { applyOutcome, findPayableArtist, findPayment, serializePayment, type PaymentsContext } from './service.js';
@@ -169,9 +170,10 @@ const GIFT_SELECT = `
          p.status = 'succeeded' AS paid, p.refunded_cents >= p.amount_cents AS refunded
     FROM gifts g JOIN users a ON a.id = g.artist_id JOIN users b ON b.id = g.buyer_id JOIN payments p ON p.id = g.payment_id`;
 
-function view(row: GiftRow, viewerId?: string): GiftView {
+function view(config: Config, row: GiftRow, viewerId?: string): GiftView {
   return {
-    artist: { username: row.username, name: row.name, avatar: row.avatar },
+    // An address the web page can load, wherever the image lives (the api's uploads, the web's demo images).
+    artist: { username: row.username, name: row.name, avatar: absoluteImage(config, row.avatar) ?? '' },
     from: row.from,
     recipientEmail: row.recipientEmail,
     message: row.message,
@@ -201,7 +203,7 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
       ? await one<GiftRow>(db, `${GIFT_SELECT} WHERE g.payment_id = $1 AND g.buyer_id = $2`, [request.params.paymentId, viewer.id])
       : undefined;
     if (!row) throw notFound('Gift not found');
-    return ok(view(row));
+    return ok(view(ctx.config, row));
   });
 
   /** What the link shows anyone who holds it (the token is the secret). */
@@ -209,7 +211,7 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
     const row = await byToken(request.params.token);
     if (!row) throw notFound(giftMessages.unknown);
     const viewer = await requireViewer(ctx, request).catch(() => undefined);
-    return ok(view(row, viewer?.id));
+    return ok(view(ctx.config, row, viewer?.id));
   });
 
   /** Redeems the gift for the signed-in holder of the link: a year of the club that never renews by itself. */
@@ -217,7 +219,7 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
     const viewer = await requireViewer(ctx, request);
     const row = await byToken(request.params.token);
     if (!row) throw notFound(giftMessages.unknown);
-    if (row.redeemedBy === viewer.id) return ok(view(row, viewer.id));
+    if (row.redeemedBy === viewer.id) return ok(view(ctx.config, row, viewer.id));
     if (!row.paid || row.refunded) throw new ApiError(409, giftMessages.void);
     if (row.redeemedBy) throw new ApiError(409, giftMessages.redeemed);
     if (viewer.isPerformer) throw forbidden(giftMessages.artist);
@@ -252,6 +254,6 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
       );
     });
     await ctx.cache.invalidate(tag.artist(row.artistId), tag.fanSubscriptions(viewer.id));
-    return ok(view({ ...row, redeemedBy: viewer.id }, viewer.id));
+    return ok(view(ctx.config, { ...row, redeemedBy: viewer.id }, viewer.id));
   });
 }

@@ -72,8 +72,6 @@ export default function GiftPage() {
       ) : (
         <Form method="post" {...getFormProps(form)} className="space-y-5">
           <FormAlert id={form.errorId} errors={form.errors ?? (returnedFailure ? [returnedFailure] : undefined)} />
-          <input type="hidden" name="intent" value={gateway === 'test' ? 'test-card' : 'checkout'} />
-          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <InputField field={fields.recipientEmail} type="email" label="Their email address" inputProps={{ autoComplete: 'off' }} />
           <TextareaField
             field={fields.message}
@@ -106,6 +104,9 @@ export default function GiftPage() {
               </div>
             </>
           ) : null}
+          {/* Last: a hidden input first in the form would take the spacing of the first field. */}
+          <input type="hidden" name="intent" value={gateway === 'test' ? 'test-card' : 'checkout'} />
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <SubmitButton pending={paying}>{gateway === 'test' ? `Pay ${price}` : `Continue to secure checkout · ${price}`}</SubmitButton>
         </Form>
       )}
