@@ -37,6 +37,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A variable set after closures that read it were made (a timer their callbacks clear) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@react-email/components',
+              message: 'Import each mail component from its own package (@react-email/text…): the barrel loads Tailwind and more.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
 
 export type Redis = Awaited<ReturnType<typeof connectRedis>>;
 
@@ -9,6 +8,8 @@ export type Redis = Awaited<ReturnType<typeof connectRedis>>;
  * off to 5 s.
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger) {
+  // Loaded only when REDIS_URL is set: one server without Redis keeps its memory (about 5 MB) for pages.
+  const { createClient } = await import('redis');
   let started = false;
   const redis = createClient({
     url,

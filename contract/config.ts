@@ -124,6 +124,11 @@ const EnvSchema = z.object({
       .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
       .optional(),
   ),
+  /**
+   * With SERVE=all: how many processes render pages. 1 renders them in the api's process (its calls to the api stay
+   * in memory); more start that many web processes beside the api's, so pages use the other cores (docs/operations.md).
+   */
+  WEB_PROCESSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** Pages the web tier renders at once; the rest wait their turn (server/admission.ts). */
   PAGE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(4)),
   /** How long a page may wait for its turn before it is answered 503 with Retry-After, in milliseconds. */
@@ -148,6 +153,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     appEnv: e.APP_ENV,
     serve: e.SERVE,
+    webProcesses: e.WEB_PROCESSES,
     host: e.HOST,
     port: e.PORT,
     apiPort: e.API_PORT,

@@ -10,6 +10,7 @@ import { ConfigError, parseConfig } from '#contract/config';
 import { redactConsole } from './console-redaction.js';
 import { webApiTransport } from './api-transport.js';
 import { createWebServer } from './web.js';
+import { startWebProcesses } from './web-processes.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
 async function main() {
@@ -30,6 +31,8 @@ async function main() {
   let api: Api | undefined;
   let web: Server | undefined;
   let lock: DatabaseLock | undefined;
+  let webProcesses: ReturnType<typeof startWebProcesses> | undefined;
+  let apiUrl = config.apiUrl;
 
   if (config.serve !== 'web') {
     let adminToken: string | undefined;
@@ -55,11 +58,16 @@ async function main() {
       console.log('database: seeded demo content (see README for logins)');
     api = await createApi({ config, db, adminToken });
     const apiPort = await api.listen(config.apiPort, config.host);
-    lock?.setApiUrl(`http://${loopbackFor(config.host)}:${apiPort}`);
+    apiUrl = `http://${loopbackFor(config.host)}:${apiPort}`;
+    lock?.setApiUrl(apiUrl);
     console.log(`api listening on http://localhost:${apiPort}`);
     await api.startWorkers();
   }
-  if (config.serve !== 'api') {
+  if (config.serve === 'all' && config.webProcesses > 1) {
+    webProcesses = startWebProcesses(config.webProcesses, apiUrl);
+    await webProcesses.ready;
+    console.log(`web listening on http://localhost:${config.port} (${config.webProcesses} processes)`);
+  } else if (config.serve !== 'api') {
     const app = await createWebServer(config, webApiTransport(config, api));
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
@@ -78,6 +86,7 @@ async function main() {
     const idle = setInterval(() => web?.closeIdleConnections(), 200);
     await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
     clearInterval(idle);
+    await webProcesses?.stop();
     // The api's close lets the jobs under way finish (8 s at most), then stops its workers.
     await api?.close();
     await db?.close();

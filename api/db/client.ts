@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -50,13 +53,31 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return openPglite(options.dataDir);
 }
 
+/**
+ * PGlite's memory is a WebAssembly heap that grows and never shrinks. PostgreSQL's default shared buffers (160 MB
+ * here) would be filled by any scan and then held for good; 32 MB holds a fan club's hot pages many times over.
+ */
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'];
+
+/**
+ * Creates a new data directory (initdb) in a process of its own. Done in this process, initdb's WebAssembly heap
+ * (about 430 MB) is given back to the allocator but not to the system: the server would idle at about 120 MB more
+ * after its first start than after any later one (docs/benchmarks.md, memory).
+ */
+function initPgliteDir(dir: string) {
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); await (await PGlite.create(${JSON.stringify(dir)})).close();`;
+  execFileSync(process.execPath, ['--input-type=module', '--eval', script], { stdio: 'inherit' });
+}
+
 async function openPglite(dataDir: string | null): Promise<Db> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) initPgliteDir(dir);
   }
-  const lite = await PGlite.create(dir);
+  const lite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const queryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(sql: string, params: unknown[] = []) {
       const result = await q.query<Row>(sql, params);

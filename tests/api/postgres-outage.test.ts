@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, TEST_DATABASE_URL } from '../helpers/api';
+import { freePort, until } from '../helpers/process';
 
 /**
  * PostgreSQL goes away while the app serves (issue 6, `npm run test:faults`): requests fail fast with a clear
@@ -64,31 +65,6 @@ function relay(target: { host: string; port: number }) {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/**
- * Polls until the probe has an answer. A probe that throws counts as "not yet", so probes assert nothing: what
- * they saw is checked after, and `seen` tells on a timeout.
- */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, seen?: () => string) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${seen ? ` (seen: ${seen()})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe.skipIf(Boolean(skip))(`PostgreSQL outage${skip ? ` — skipped: ${skip}` : ''}`, () => {

@@ -12,6 +12,9 @@ describeEachDatabase('database queries per call', (database) => {
   let artist: ContentUser;
   let fan: ContentUser;
   let conversationId: string;
+  let quietConversationId: string;
+  let busyItemId: string;
+  let quietItemId: string;
   let queries = 0;
 
   beforeAll(async () => {
@@ -53,6 +56,43 @@ describeEachDatabase('database queries per call', (database) => {
       ]);
     }
     await t.db.query(`UPDATE conversations SET last_message_text = 'message 29', last_message_at = now() WHERE id = $1`, [conversationId]);
+    // Issue 23: an item with 200 comments and one with 3, and a conversation of 300 messages beside one of 5 (a second
+    // fan's), for the pages' calls: what a page costs must not grow with what it pages through.
+    const items = await call<{ data: { _id: string }[] }>(t.url, 'GET', `/performers/${artist.username}/content`, {
+      token: fan.token,
+      // Two items of one kind (a poll or a presale asks for its own parts).
+      query: { limit: 2, types: 'post' },
+    });
+    [busyItemId, quietItemId] = items.body.data.data.map((item) => item._id);
+    await t.db.query(
+      `INSERT INTO comments (item_id, author_id, text, created_at)
+       SELECT $1, $2, 'comment ' || n, now() - n * interval '1 minute' FROM generate_series(1, 200) AS n`,
+      [busyItemId, fan.id],
+    );
+    await t.db.query(
+      `INSERT INTO comments (item_id, author_id, text, created_at)
+       SELECT $1, $2, 'comment ' || n, now() - n * interval '1 minute' FROM generate_series(1, 3) AS n`,
+      [quietItemId, fan.id],
+    );
+    await t.db.query(
+      `INSERT INTO messages (conversation_id, sender_id, text, created_at)
+       SELECT $1, $2, 'old message ' || n, now() - n * interval '1 minute' FROM generate_series(1, 270) AS n`,
+      [conversationId, fan.id],
+    );
+    const otherFan = await createFan(t);
+    await subscribe(t, otherFan, artist);
+    const quiet = await call<{ _id: string }>(t.url, 'POST', '/conversations', {
+      token: otherFan.token,
+      body: { source: 'performer', sourceId: artist.id },
+    });
+    quietConversationId = quiet.body.data._id;
+    for (let i = 0; i < 5; i++) {
+      await t.db.query(`INSERT INTO messages (conversation_id, sender_id, text) VALUES ($1, $2, $3)`, [
+        quietConversationId,
+        i % 2 ? otherFan.id : artist.id,
+        `message ${i}`,
+      ]);
+    }
     // The 30 new items each start a fan-out (new-post notifications) in the background: let the queue run dry first,
     // so the counts below are the calls' own.
     await vi.waitFor(
@@ -99,6 +139,22 @@ describeEachDatabase('database queries per call', (database) => {
     expect(many).toBe(few);
     expect(few).toBeGreaterThan(0);
     expect(few).toBeLessThanOrEqual(10);
+  });
+
+  it('an item page (the item and its first page of comments): the same queries for 3 comments as for 200', async () => {
+    const itemPage = async (id: string) =>
+      (await count(`/content/${id}`, {})) + (await count(`/content/${id}/comments`, { offset: 0, limit: 20 }));
+    const quiet = await itemPage(quietItemId);
+    const busy = await itemPage(busyItemId);
+    expect(busy).toBe(quiet);
+    expect(quiet).toBeLessThanOrEqual(12);
+  });
+
+  it('a conversation page: the same queries for 5 messages as for 300', async () => {
+    const quiet = await count(`/messages/conversations/${quietConversationId}`, { offset: 0, limit: 20, sort: 'desc' }, artist.token);
+    const busy = await count(`/messages/conversations/${conversationId}`, { offset: 0, limit: 20, sort: 'desc' }, artist.token);
+    expect(busy).toBe(quiet);
+    expect(quiet).toBeLessThanOrEqual(10);
   });
 
   it('the artist’s own list (drafts and schedules included) is no different', async () => {

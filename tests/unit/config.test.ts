@@ -28,3 +28,17 @@ describe('TRUSTED_PROXIES', () => {
     }
   });
 });
+
+describe('WEB_PROCESSES', () => {
+  it('renders pages in the api’s process unless told otherwise', () => {
+    expect(parse({}).webProcesses).toBe(1);
+    expect(parse({ WEB_PROCESSES: '' }).webProcesses).toBe(1);
+    expect(parse({ WEB_PROCESSES: '4' }).webProcesses).toBe(4);
+  });
+
+  it('refuses a count that is not a whole number from 1 to 64', () => {
+    for (const value of ['0', '-2', '1.5', 'two', '65']) {
+      expect(() => parse({ WEB_PROCESSES: value }), value).toThrow(/^Invalid environment variable WEB_PROCESSES/);
+    }
+  });
+});
