@@ -95,6 +95,7 @@ describe('mapArtist', () => {
       welcomeVideoUrl: '/media/welcome.mp4',
       yearlyPrice: 29.99,
       currency: 'eur',
+      trialDays: 0,
       subscribed: true,
       vaultPageIntroduction: 'Vault intro',
       postsPageIntroduction: 'Posts intro',
