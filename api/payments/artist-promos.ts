@@ -5,19 +5,14 @@ import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
-import { createPromo } from './promos.js';
+import { createPromo, type PromoRow } from './promos.js';
 
 const ActionBody = z.object({ action: z.enum(['pause', 'resume', 'expire'], { error: 'The action must be pause, resume or expire.' }) });
 
-interface PromoListRow {
-  id: string;
-  code: string;
-  percentOff: number | null;
-  amountOffCents: number | null;
-  expiresAt: Date | null;
-  maxRedemptions: number | null;
-  timesRedeemed: number;
-  paused: boolean;
+interface PromoListRow extends Pick<
+  PromoRow,
+  'id' | 'code' | 'percentOff' | 'amountOffCents' | 'expiresAt' | 'maxRedemptions' | 'timesRedeemed' | 'paused'
+> {
   createdAt: Date;
   redemptions: { username: string; name: string; amountCents: number; createdAt: string }[];
 }

@@ -11,9 +11,9 @@ import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse } from '../http.js';
 import { absoluteImage, queueMail } from '../mail/jobs.js';
-import { GatewayUnreachableError, type GatewayOutcome, type PaymentGateway } from './gateway.js';
+import type { GatewayOutcome, PaymentGateway } from './gateway.js';
 import { platformFeeCents } from './money-settings.js';
-import { applyOutcome, findPayableArtist, findPayment, serializePayment, type PaymentsContext } from './service.js';
+import { applyOutcome, ask, findPayableArtist, findPayment, serializePayment, type PaymentsContext } from './service.js';
 
 /**
  * Gift memberships (docs/payments.md "Gifts"): a signed-in fan buys a year of an artist's fan club for someone's
@@ -48,17 +48,6 @@ export async function giftPaid(pc: Pick<PaymentsContext, 'jobs' | 'config'>, tx:
     await queueMail(pc.jobs, { kind: 'gift', giftId: gift.id, link }, { key: `gift:${gift.id}`, tx });
   }
   await queueMail(pc.jobs, { kind: 'giftReceipt', giftId: gift.id }, { key: `gift-receipt:${gift.id}`, tx });
-}
-
-async function ask(pc: PaymentsContext, fn: () => Promise<GatewayOutcome>): Promise<GatewayOutcome> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (error instanceof GatewayUnreachableError) return { status: 'failed', reason: 'gateway_unreachable' };
-    pc.log.error({ err: error }, 'payment gateway error (gift)');
-    return { status: 'failed', reason: 'processing_error' };
-  }
 }
 
 /** POST /gifts: buys the gift and answers its payment (succeeded, requires_action or failed, as a subscription's). */

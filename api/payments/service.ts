@@ -380,7 +380,10 @@ export async function expirePendingPayments(db: Queryable, gateway: PaymentGatew
 }
 
 /** Asks the gateway, and turns a gateway that cannot be reached into a failed payment instead of a 500. */
-async function ask(ctx: { log: { error(o: unknown, m: string): void } }, fn: () => Promise<GatewayOutcome>): Promise<GatewayOutcome> {
+export async function ask(
+  ctx: { log: { error(o: unknown, m: string): void } },
+  fn: () => Promise<GatewayOutcome>,
+): Promise<GatewayOutcome> {
   try {
     return await fn();
   } catch (error) {

@@ -116,6 +116,29 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
     return coupon.id;
   }
 
+  /**
+   * Stripe Checkout (no JavaScript: no Elements): the fan pays on Stripe's page and comes back to the confirm page.
+   * The session's id stands for the payment until the confirm page asks how it went.
+   */
+  async function openCheckout(
+    charge: Pick<SubscribeCharge, 'paymentId' | 'idempotencyKey' | 'returnUrl' | 'cancelUrl'>,
+    customer: string,
+    params: Stripe.Checkout.SessionCreateParams,
+  ): Promise<GatewayOutcome> {
+    const session = await call(() =>
+      stripe.checkout.sessions.create(
+        { ...params, customer, client_reference_id: charge.paymentId, success_url: charge.returnUrl, cancel_url: charge.cancelUrl },
+        { idempotencyKey: `checkout-${charge.idempotencyKey}` },
+      ),
+    );
+    return {
+      status: 'requires_action',
+      nextAction: { type: 'redirect', url: session.url ?? '' },
+      gatewayPaymentId: session.id,
+      customerId: customer,
+    };
+  }
+
   /** Where a one-off PaymentIntent stands: paid, waiting for the fan's bank, or failed with its reason. */
   function intentOutcome(intent: Stripe.PaymentIntent, customerId?: string): GatewayOutcome {
     const refs = { gatewayPaymentId: intent.id, ...(customerId ? { customerId } : {}) };
@@ -193,28 +216,13 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
         };
         if (!charge.cardId) {
           // No Elements (JavaScript off): Stripe Checkout takes the card and 3-D Secure on its own page.
-          const session = await call(() =>
-            stripe.checkout.sessions.create(
-              {
-                mode: 'subscription',
-                customer,
-                client_reference_id: charge.paymentId,
-                line_items: [{ price_data: priceData, quantity: 1 }],
-                ...(coupon ? { discounts: [{ coupon }] } : {}),
-                subscription_data: { metadata, ...connect, ...trial },
-                metadata,
-                success_url: charge.returnUrl,
-                cancel_url: charge.cancelUrl,
-              },
-              { idempotencyKey: `checkout-${charge.idempotencyKey}` },
-            ),
-          );
-          return {
-            status: 'requires_action',
-            nextAction: { type: 'redirect', url: session.url ?? '' },
-            gatewayPaymentId: session.id,
-            customerId: customer,
-          };
+          return openCheckout(charge, customer, {
+            mode: 'subscription',
+            line_items: [{ price_data: priceData, quantity: 1 }],
+            ...(coupon ? { discounts: [{ coupon }] } : {}),
+            subscription_data: { metadata, ...connect, ...trial },
+            metadata,
+          });
         }
         const cardId = charge.cardId;
         await call(() => stripe.paymentMethods.attach(cardId, { customer }, { idempotencyKey: `attach-${charge.idempotencyKey}` }));
@@ -251,32 +259,17 @@ export function createStripeGateway(db: Db, config: Config, stripe = createStrip
           ? { transfer_data: { destination: charge.destination.accountId }, application_fee_amount: charge.destination.feeCents }
           : {};
         if (!charge.cardId) {
-          const session = await call(() =>
-            stripe.checkout.sessions.create(
+          return openCheckout(charge, customer, {
+            mode: 'payment',
+            line_items: [
               {
-                mode: 'payment',
-                customer,
-                client_reference_id: charge.paymentId,
-                line_items: [
-                  {
-                    price_data: { currency: charge.currency, product_data: { name: charge.description }, unit_amount: charge.amountCents },
-                    quantity: 1,
-                  },
-                ],
-                payment_intent_data: { metadata, description: charge.description, ...connect },
-                metadata,
-                success_url: charge.returnUrl,
-                cancel_url: charge.cancelUrl,
+                price_data: { currency: charge.currency, product_data: { name: charge.description }, unit_amount: charge.amountCents },
+                quantity: 1,
               },
-              { idempotencyKey: `checkout-${charge.idempotencyKey}` },
-            ),
-          );
-          return {
-            status: 'requires_action',
-            nextAction: { type: 'redirect', url: session.url ?? '' },
-            gatewayPaymentId: session.id,
-            customerId: customer,
-          };
+            ],
+            payment_intent_data: { metadata, description: charge.description, ...connect },
+            metadata,
+          });
         }
         const cardId = charge.cardId;
         const intent = await call(() =>

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN_HEADER } from '../../api/admin/routes';
 import { parseCreateArtistArgs, runCli, type CliIo } from '../../api/cli';
 import { openDb, type Db } from '../../api/db/client';
+import { runCliProcess } from '../helpers/process';
 import { acquireLock, adminTokenFile, DatabaseLockedError, lockFile, readLock, writeAdminToken } from '../../api/db/lock';
 import { PRICE_MESSAGE } from '../../api/performers/create';
 import { messages } from '#contract/accounts';
@@ -49,20 +50,7 @@ const artistArgs = (username: string, extra: string[] = []) => [
 ];
 
 /** Runs the CLI in a child process, as `npm run cli` does (through tsx here, so no build is needed). */
-function runProcess(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', PUBLIC_WEB_URL: 'http://web.test', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runProcess = runCliProcess;
 
 describe('cli arguments', () => {
   it('accepts a complete create-artist and turns the price into cents', () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { refundMessages } from '#contract/earnings';
 import { profileMessages } from '#contract/artist-profile';
-import { spawn } from 'node:child_process';
 import { acquireLock, writeAdminToken } from '../../api/db/lock';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/notify';
+import { runCliProcess } from '../helpers/process';
 
 /**
  * Currency per artist and refunds with the test gateway, over real HTTP, with mail through a real SMTP server: a GBP
@@ -174,19 +174,7 @@ describeEachDatabase('currency and refunds', (database) => {
 
   it('the operator refunds the fan’s latest payment from the CLI: one line, exit 0; --keep-access keeps it', async () => {
     // The CLI as `npm run cli` runs it, in its own process: the running server holds the database, so it goes through it.
-    const cli = (...args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli.ts', 'refund', ...args], {
-          cwd: path.resolve(__dirname, '../..'),
-          env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', DATA_DIR: dataDir },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+    const cli = (...args: string[]) => runCliProcess(['refund', ...args], { DATA_DIR: dataDir });
     const via = `(through the running server, pid ${process.pid})`;
     const fan = await registerFan(t);
     await join(fan);
@@ -216,5 +204,5 @@ describeEachDatabase('currency and refunds', (database) => {
     expect(nobody.stderr.trim()).toBe('error: There is no account with the email "nobody@example.com".');
     const missing = await cli('--artist', artist.username);
     expect(missing.code).toBe(2);
-  });
+  }, 120_000);
 });

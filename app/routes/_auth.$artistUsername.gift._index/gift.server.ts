@@ -1,11 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
 import type { Payment } from '#contract/payments';
-import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
 import { requireArtist, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
-import { cardFieldErrors, fetchGateway, fetchPayment } from '~/utils/payments.server';
+import { cardFieldErrors, createTestCard, fetchGateway, fetchPayment } from '~/utils/payments.server';
 import { GiftCardFormSchema, GiftCheckoutFormSchema } from './gift-schemas';
 
 /** /{artist}/gift: a year of the artist's fan club bought for someone's email address (signed in: the buyer pays). */
@@ -48,7 +48,7 @@ export async function giftAction(args: ActionFunctionArgs) {
   let cardId: string | undefined;
   if (value.intent === 'test-card') {
     try {
-      cardId = await createCard(api, value);
+      cardId = await createTestCard(api, value);
     } catch (error) {
       if (!isHttpError(error, 400)) throw error;
       const fieldErrors = cardFieldErrors(error);
@@ -78,14 +78,4 @@ export async function giftAction(args: ActionFunctionArgs) {
   }
   if (payment.status === 'requires_action' && payment.nextAction?.type === 'redirect') return redirect(payment.nextAction.url);
   return formReply(submission, { formErrors: [payment.failure?.message ?? NOT_PAID] }, 402);
-}
-
-async function createCard(api: ApiClient, card: z.output<typeof GiftCardFormSchema>) {
-  const answer = await api.post<{ data: { id: string } }>('/payment/test-gateway/cards', {
-    number: card.number,
-    expMonth: card.expiry.expMonth,
-    expYear: card.expiry.expYear,
-    cvc: card.cvc,
-  });
-  return answer.data.id;
 }

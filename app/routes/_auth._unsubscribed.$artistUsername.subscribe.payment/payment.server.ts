@@ -2,12 +2,12 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
 import { TestCardFormSchema } from '#contract/payment-schemas';
 import type { Payment, SubscribeRequest } from '#contract/payments';
-import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { formReply } from '~/utils/form-reply.server';
 import type { Artist } from '~/utils/mappers';
-import { cardFieldErrors, subscribeToArtist } from '~/utils/payments.server';
+import { cardFieldErrors, createTestCard, subscribeToArtist } from '~/utils/payments.server';
 
 const { idempotencyKey, promo } = TestCardFormSchema.shape;
 
@@ -75,17 +75,6 @@ export async function paymentAction(args: ActionFunctionArgs) {
       return pay({ ...yearly, paymentGateway: 'test', cardId, promo: value.promo || undefined });
     }
   }
-}
-
-/** The test gateway's card, made from the form (the api checks it with the same rules). */
-async function createTestCard(api: ApiClient, card: z.output<typeof TestCardFormSchema>) {
-  const answer = await api.post<{ data: { id: string } }>('/payment/test-gateway/cards', {
-    number: card.number,
-    expMonth: card.expiry.expMonth,
-    expYear: card.expiry.expYear,
-    cvc: card.cvc,
-  });
-  return answer.data.id;
 }
 
 /**

@@ -76,7 +76,7 @@ export default function Payment() {
 
   return (
     <FormPage
-      title={free ? 'Join for free' : 'Pay securely'}
+      title={free ? 'Join for free' : trialDays ? 'Start your free trial' : 'Pay securely'}
       intro={
         <p>
           {free
