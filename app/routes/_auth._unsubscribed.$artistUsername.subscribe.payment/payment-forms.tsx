@@ -41,6 +41,8 @@ type StripeCardFormComponent = Awaited<ReturnType<typeof loadStripeCardForm>>['S
 export function StripePayment(props: {
   artist: Artist;
   amount: number;
+  /** A free trial: nothing is paid now, so the buttons start it. */
+  trialDays?: number;
   promo?: string;
   idempotencyKey: string;
   publishableKey: string | null;
@@ -71,7 +73,11 @@ export function StripePayment(props: {
       <input type="hidden" name="idempotencyKey" value={props.idempotencyKey} />
       {props.promo ? <input type="hidden" name="promo" value={props.promo} /> : null}
       <p className="text-base text-white/80">You will enter your card on Stripe’s secure page and come back here.</p>
-      <SubmitButton pending={paying}>Continue to secure checkout · {formatPrice(props.amount, props.artist.currency)}</SubmitButton>
+      <SubmitButton pending={paying}>
+        {props.trialDays
+          ? `Continue to secure checkout · ${props.trialDays} days free`
+          : `Continue to secure checkout · ${formatPrice(props.amount, props.artist.currency)}`}
+      </SubmitButton>
     </Form>
   );
 }

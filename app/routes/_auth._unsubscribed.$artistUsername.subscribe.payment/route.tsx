@@ -108,6 +108,7 @@ export default function Payment() {
               <StripePayment
                 artist={artist}
                 amount={amount}
+                trialDays={trialDays}
                 promo={validPromo?.code}
                 idempotencyKey={idempotencyKey}
                 publishableKey={gateway.publishableKey}

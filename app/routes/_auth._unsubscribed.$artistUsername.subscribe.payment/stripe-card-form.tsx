@@ -15,6 +15,7 @@ import { PaymentElements } from './payment-elements';
 export function StripeCardForm(props: {
   artist: Artist;
   amount: number;
+  trialDays?: number;
   promo?: string;
   idempotencyKey: string;
   authentication: { paymentId: string; clientSecret: string } | null;
@@ -27,7 +28,7 @@ export function StripeCardForm(props: {
   );
 }
 
-function CardForm({ artist, amount, promo, idempotencyKey, authentication, errors }: Parameters<typeof StripeCardForm>[0]) {
+function CardForm({ artist, amount, trialDays, promo, idempotencyKey, authentication, errors }: Parameters<typeof StripeCardForm>[0]) {
   const stripe = useStripe();
   const elements = useElements();
   const submit = useSubmit();
@@ -78,7 +79,7 @@ function CardForm({ artist, amount, promo, idempotencyKey, authentication, error
         </div>
       </div>
       <SubmitButton pending={busy} disabled={!stripe}>
-        Pay {formatPrice(amount, artist.currency)}
+        {trialDays ? `Start your ${trialDays}-day free trial` : `Pay ${formatPrice(amount, artist.currency)}`}
       </SubmitButton>
     </form>
   );
