@@ -366,7 +366,7 @@ export const PENDING_PAYMENT_MINUTES = 30;
 export async function expirePendingPayments(db: Queryable, gateway: PaymentGateway | null, fan?: { userId: string; artistId: string }) {
   const expired = await db.query<PaymentRow>(
     `UPDATE payments SET status = 'failed', next_action = NULL, failure_reason = 'expired', failure_message = $1, updated_at = now()
-      WHERE status = 'requires_action' AND kind IN ('subscribe', 'trial')
+      WHERE status = 'requires_action' AND kind IN ('subscribe', 'trial', 'gift')
         AND (updated_at < now() - make_interval(mins => $2) OR (user_id = $3 AND artist_id = $4))
       RETURNING id, promo_code_id AS "promoCodeId", gateway_subscription_id AS "gatewaySubscriptionId",
                 gateway_payment_id AS "gatewayPaymentId", action_result AS "actionResult", action_secret AS "actionSecret",
