@@ -47,6 +47,7 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'favicon',
   'static',
   'assets',
+  'gift',
   // The api: route prefixes and the realtime socket (socket.io).
   'admin',
   'auth',
@@ -60,6 +61,7 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'payment',
   'payments',
   'performers',
+  'gifts',
   'polls',
   'presales',
   'subscriptions',

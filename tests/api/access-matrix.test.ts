@@ -151,6 +151,64 @@ const ROWS: Record<string, Row> = {
     request: () => ({ method: 'POST', path: '/payment/test-gateway/authenticate/nope', body: {} }),
     expect: all(404),
   },
+  // Money after the first payment (issue 19): "me" is every artist's own; fans have none.
+  'GET /performers/me/money': {
+    request: () => ({ method: 'GET', path: '/performers/me/money' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /performers/me/earnings': {
+    request: () => ({ method: 'GET', path: '/performers/me/earnings' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /performers/me/payments': {
+    request: () => ({ method: 'GET', path: '/performers/me/payments' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  // The payment is the owner's: another artist cannot know it exists; the owner's empty reason is refused.
+  'POST /payments/:id/refund': {
+    request: (w) => ({ method: 'POST', path: `/payments/${w.payment}/refund`, body: { reason: '' } }),
+    expect: { ...ownerOnly(400), otherArtist: 404 },
+  },
+  'POST /performers/me/payouts/onboarding': {
+    request: () => ({ method: 'POST', path: '/performers/me/payouts/onboarding' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'POST /performers/me/payouts/refresh': {
+    request: () => ({ method: 'POST', path: '/performers/me/payouts/refresh' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /payment/test-gateway/onboarding/:id': {
+    request: () => ({ method: 'GET', path: '/payment/test-gateway/onboarding/nope' }),
+    expect: all(404),
+  },
+  'POST /payment/test-gateway/onboarding/:id': {
+    request: () => ({ method: 'POST', path: '/payment/test-gateway/onboarding/nope', body: {} }),
+    expect: all(404),
+  },
+  'GET /performers/me/promos': {
+    request: () => ({ method: 'GET', path: '/performers/me/promos' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'POST /performers/me/promos': {
+    request: () => ({ method: 'POST', path: '/performers/me/promos', body: {} }),
+    expect: { ...ownerOnly(400), otherArtist: 400 },
+  },
+  'POST /performers/me/promos/:id': {
+    request: () => ({ method: 'POST', path: '/performers/me/promos/00000000-0000-0000-0000-000000000000', body: { action: 'pause' } }),
+    expect: { ...ownerOnly(404), otherArtist: 404 },
+  },
+  'GET /payment/trial/:performerId': {
+    request: (w) => ({ method: 'GET', path: `/payment/trial/${w.users.owner.id}` }),
+    expect: signedIn(200),
+  },
+  'POST /gifts': { request: () => ({ method: 'POST', path: '/gifts', body: {} }), expect: signedIn(400) },
+  // Only a gift's buyer sees it by its payment; the subscriber's payment is no gift.
+  'GET /gifts/bought/:paymentId': { request: (w) => ({ method: 'GET', path: `/gifts/bought/${w.payment}` }), expect: signedIn(404) },
+  'GET /gifts/:token': { request: () => ({ method: 'GET', path: '/gifts/not-a-real-gift-token-0000' }), expect: all(404) },
+  'POST /gifts/:token/redeem': {
+    request: () => ({ method: 'POST', path: '/gifts/not-a-real-gift-token-0000/redeem' }),
+    expect: signedIn(404),
+  },
   'POST /media': { request: () => ({ method: 'POST', path: '/media', body: {} }), expect: { ...ownerOnly(400), otherArtist: 400 } },
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
