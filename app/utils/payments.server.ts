@@ -1,5 +1,7 @@
 import type { Payment, PromoCheck, SubscribeRequest } from '#contract/payments';
+import type { Submission } from '@conform-to/react';
 import { isHttpError, type ApiClient, type HttpError } from './api.server';
+import { formReply } from './form-reply.server';
 
 /** The web side of the payment calls (docs/payments.md): what the payment, confirm and account pages ask the api. */
 
@@ -63,6 +65,24 @@ export async function createTestCard(api: ApiClient, card: { number: string; exp
     cvc: card.cvc,
   });
   return answer.data.id;
+}
+
+/**
+ * The test card's token for a card form, or the form's reply saying what the api found wrong with the card (on its
+ * fields, or above the form).
+ */
+export async function testCardOrReply<Output>(
+  api: ApiClient,
+  submission: Submission<unknown, string[], Output>,
+  card: Parameters<typeof createTestCard>[1],
+) {
+  try {
+    return { cardId: await createTestCard(api, card) };
+  } catch (error) {
+    if (!isHttpError(error, 400)) throw error;
+    const fieldErrors = cardFieldErrors(error);
+    return { reply: formReply(submission, Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] }) };
+  }
 }
 
 /** The field errors of a refused card, keyed as the form names its fields. */

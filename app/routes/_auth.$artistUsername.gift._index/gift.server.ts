@@ -5,7 +5,7 @@ import { apiFor, isHttpError } from '~/utils/api.server';
 import { requireArtist, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
-import { cardFieldErrors, createTestCard, fetchGateway, fetchPayment } from '~/utils/payments.server';
+import { fetchGateway, fetchPayment, testCardOrReply } from '~/utils/payments.server';
 import { GiftCardFormSchema, GiftCheckoutFormSchema } from './gift-schemas';
 
 /** /{artist}/gift: a year of the artist's fan club bought for someone's email address (signed in: the buyer pays). */
@@ -47,13 +47,9 @@ export async function giftAction(args: ActionFunctionArgs) {
   const value = submission.value;
   let cardId: string | undefined;
   if (value.intent === 'test-card') {
-    try {
-      cardId = await createTestCard(api, value);
-    } catch (error) {
-      if (!isHttpError(error, 400)) throw error;
-      const fieldErrors = cardFieldErrors(error);
-      return formReply(submission, Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] });
-    }
+    const card = await testCardOrReply(api, submission, value);
+    if ('reply' in card) return card.reply;
+    cardId = card.cardId;
   }
   let payment: Payment;
   try {

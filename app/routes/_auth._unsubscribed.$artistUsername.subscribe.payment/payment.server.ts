@@ -7,7 +7,7 @@ import { requireUnsubscribed } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { formReply } from '~/utils/form-reply.server';
 import type { Artist } from '~/utils/mappers';
-import { cardFieldErrors, createTestCard, subscribeToArtist } from '~/utils/payments.server';
+import { subscribeToArtist, testCardOrReply } from '~/utils/payments.server';
 
 const { idempotencyKey, promo } = TestCardFormSchema.shape;
 
@@ -64,15 +64,9 @@ export async function paymentAction(args: ActionFunctionArgs) {
     case 'stripe-card':
       return pay({ ...yearly, paymentGateway: 'stripe', cardId: value.cardId || undefined, promo: value.promo || undefined });
     case 'test-card': {
-      let cardId: string;
-      try {
-        cardId = await createTestCard(api, value);
-      } catch (error) {
-        if (!isHttpError(error, 400)) throw error;
-        const fieldErrors = cardFieldErrors(error);
-        return formReply(submission, Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] });
-      }
-      return pay({ ...yearly, paymentGateway: 'test', cardId, promo: value.promo || undefined });
+      const card = await testCardOrReply(api, submission, value);
+      if ('reply' in card) return card.reply;
+      return pay({ ...yearly, paymentGateway: 'test', cardId: card.cardId, promo: value.promo || undefined });
     }
   }
 }
