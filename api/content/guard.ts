@@ -4,24 +4,25 @@ import type { Reads } from '../context.js';
 import { forbidden, notFound } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { accessMessages, type ContentAccess } from './access.js';
-import { findItem, type ItemRow } from './queries.js';
+import { findItem, readItem, type ItemDetails, type ItemRow } from './queries.js';
+import type { ContentServices } from './services.js';
 
 /**
  * An item the viewer may read, with what they are to it: 401 for anonymous viewers, 404 for an unknown item,
  * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft or not yet due.
  */
 export async function requireReadableItem(
-  reads: Reads,
+  services: ContentServices,
   request: FastifyRequest,
   id: string,
-): Promise<{ item: ItemRow; access: ContentAccess }> {
-  const viewer = await requireViewer(reads, request);
-  const item = await findItem(reads.db, id);
-  if (!item) throw notFound(accessMessages.itemNotFound);
+): Promise<{ item: ItemRow; details: ItemDetails; access: ContentAccess }> {
+  const [viewer, details] = await Promise.all([requireViewer(services, request), readItem(services, services.signer, id)]);
+  if (!details) throw notFound(accessMessages.itemNotFound);
+  const item = details.row;
   const owner = item.artistId === viewer.id;
-  if (!owner && !(await hasAccess(reads, viewer.id, item.artistId))) throw forbidden(accessMessages.subscribe);
+  if (!owner && !(await hasAccess(services, viewer.id, item.artistId))) throw forbidden(accessMessages.subscribe);
   if (!owner && item.state !== 'published') throw notFound(accessMessages.itemNotFound);
-  return { item, access: { viewer, owner } };
+  return { item, details, access: { viewer, owner } };
 }
 
 /** An item its artist is changing: 404 when unknown, 403 for anyone but its artist. */

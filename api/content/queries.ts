@@ -1,6 +1,7 @@
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { ContentItem, Poll } from '#contract/content';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
+import { notKept } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -45,6 +46,21 @@ export const itemSelect = (extra = '') => `
 
 export function findItem(db: Queryable, id: string) {
   return one<ItemRow>(db, `${itemSelect()} WHERE c.id = $1`, [id]);
+}
+
+/**
+ * An item as every viewer sees it (its row, media, poll and presale), from the read cache: an item page is opened
+ * by every fan of a club, and each open asked the database the same five questions. Kept until the artist's content
+ * changes (an edit, a delete, a vote, a comment: tag.content) or, for a scheduled item, until its time comes.
+ */
+export function readItem(reads: Reads, signer: MediaSigner, id: string) {
+  return reads.cache.read<ItemDetails | undefined>(`item:${id}`, async () => {
+    const row = await findItem(reads.db, id);
+    if (!row) return notKept(undefined);
+    const [details] = await itemDetails(reads.db, signer, [row]);
+    const until = row.state === 'scheduled' ? new Date(row.publishAt).getTime() : undefined;
+    return { value: details, tags: [tag.content(row.artistId), tag.user(row.artistId)], until };
+  });
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   serializeItems,
   sharedItemJson,
   viewerKey,
+  viewItem,
   viewItemJson,
   type ItemRow,
 } from './queries.js';
@@ -263,9 +264,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
-    const { item, access } = await requireReadableItem(services, request, request.params.id);
-    const [data] = await serializeItems(services, signer, [item], access.viewer.id);
-    return ok(data);
+    const { details, access } = await requireReadableItem(services, request, request.params.id);
+    return ok(viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id)));
   });
 
   /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */
