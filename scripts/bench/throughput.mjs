@@ -175,6 +175,7 @@ export async function memorySample(app) {
 }
 
 export const HEAP_GROWTH_BUDGET_MB = 10;
+export const IDLE_RSS_BUDGET_MB = { pglite: 300, postgres: 200 };
 
 export function memoryReport(memory) {
   const f = (v) => (v == null ? '' : v.toFixed(0));
@@ -203,6 +204,17 @@ export function memoryReport(memory) {
         status: growth <= HEAP_GROWTH_BUDGET_MB ? 'ok' : 'miss',
       };
     });
+  // Issue 23: a one-process server idles in at most this much resident memory on a fresh database, seeded.
+  for (const m of memory.filter((m) => m.idle)) {
+    const budget = /postgres/i.test(m.label) ? IDLE_RSS_BUDGET_MB.postgres : IDLE_RSS_BUDGET_MB.pglite;
+    checks.push({
+      part: 'memory',
+      what: `idle RSS of the one-process server after its first start (${m.label})`,
+      value: `${m.idle.rss.toFixed(0)} MB`,
+      budget: `≤ ${budget} MB`,
+      status: m.idle.rss <= budget ? 'ok' : 'miss',
+    });
+  }
   return {
     table: {
       title: 'Memory of the one-process server (MB; RSS from /proc/<pid>/status after a GC forced through the inspector)',
