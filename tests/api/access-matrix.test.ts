@@ -328,6 +328,7 @@ const ROWS: Record<string, Row> = {
   'POST /admin/promos': { request: () => ({ method: 'POST', path: '/admin/promos', body: {} }), expect: all(403) },
   'POST /admin/seed': { request: () => ({ method: 'POST', path: '/admin/seed', body: {} }), expect: all(403) },
   'POST /admin/refunds': { request: () => ({ method: 'POST', path: '/admin/refunds', body: {} }), expect: all(403) },
+  'POST /admin/memberships/end': { request: () => ({ method: 'POST', path: '/admin/memberships/end', body: {} }), expect: all(403) },
   'GET /conversations': { request: () => ({ method: 'GET', path: '/conversations', query: { limit: 10 } }), expect: signedIn(200) },
   'GET /conversations/:conversationId': {
     request: (w) => ({ method: 'GET', path: `/conversations/${w.conversation}` }),
