@@ -32,6 +32,7 @@ import { createRealtime } from './realtime/server.js';
 import { connectRedis } from './redis.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
+import { accountSettingsRoutes } from './users/settings.js';
 
 export interface ApiOptions {
   config: Config;
@@ -150,6 +151,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   giftRoutes(app, ctx, gateway);
   const content = await contentApi(app, ctx);
   performerImageRoutes(app, content);
+  await accountSettingsRoutes(app, content, gateway);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);
   const realtime = await createRealtime(app.server, ctx, redis);
   conversationRoutes(app, ctx);
