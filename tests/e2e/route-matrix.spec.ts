@@ -94,6 +94,7 @@ const ROWS: Record<string, Row> = {
   // Account settings (issue 22): every signed-in user's own; the data download is a file, not a page. The email link
   // and the page after deleting an account are open to all (the link may be opened signed out; the token decides).
   '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/export.json': { path: '/account/export.json', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/email/confirm': {
     path: '/account/email/confirm?token=nope',
