@@ -8,7 +8,8 @@ import { findItem, type ItemRow } from './queries.js';
 
 /**
  * An item the viewer may read, with what they are to it: 401 for anonymous viewers, 404 for an unknown item,
- * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft or not yet due.
+ * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft, not yet due, or
+ * waiting for its file to be processed.
  */
 export async function requireReadableItem(
   reads: Reads,
@@ -20,7 +21,7 @@ export async function requireReadableItem(
   if (!item) throw notFound(accessMessages.itemNotFound);
   const owner = item.artistId === viewer.id;
   if (!owner && !(await hasAccess(reads, viewer.id, item.artistId))) throw forbidden(accessMessages.subscribe);
-  if (!owner && item.state !== 'published') throw notFound(accessMessages.itemNotFound);
+  if (!owner && (item.state !== 'published' || item.mediaPending)) throw notFound(accessMessages.itemNotFound);
   return { item, access: { viewer, owner } };
 }
 

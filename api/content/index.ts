@@ -5,6 +5,7 @@ import { bookmarkRoutes } from '../bookmarks/routes.js';
 import { collectionRoutes } from '../collections/routes.js';
 import { commentRoutes } from '../comments/routes.js';
 import type { ApiContext } from '../context.js';
+import { resolveMediaTools } from '../media/ffmpeg.js';
 import { mediaRoutes } from '../media/routes.js';
 import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
@@ -29,6 +30,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     ...ctx,
     storage: options.storage ?? createDiskStorage(path.join(ctx.config.dataDir, 'media')),
     signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
+    mediaTools: resolveMediaTools(ctx.config.media),
   };
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });

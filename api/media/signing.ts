@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { one, type Queryable } from '../db/client.js';
 
-export type MediaVariant = 'original' | 'thumb' | 'large';
+/** The file as uploaded, an image's sizes, the processed stream of audio, a video's poster frame. */
+export type MediaVariant = 'original' | 'thumb' | 'large' | 'stream' | 'poster';
 
 /**
  * Whom a link was made for. Fans' links open a file only while an item they may see uses it; the artist's (made

@@ -11,6 +11,24 @@ import { wideImageSources } from './content-card';
 export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media' | 'thumbnail'> }) {
   const media = item.media;
   if (!media) return null;
+  // Only the artist is shown an item whose file is not ready: where it stands, instead of a player.
+  if (media.status !== 'ready') {
+    return (
+      <div className="rounded-2xl bg-navy-light p-6 text-base ring-1 ring-white/10" role="status">
+        {media.status === 'processing' ? (
+          <p className="text-white/85">
+            <span className="font-semibold text-accent">Processing…</span> Your {media.kind} is being prepared to play in every fan’s
+            browser. Fans will see this item as soon as it is ready.
+          </p>
+        ) : (
+          <p className="text-red-200">
+            <span className="font-semibold">This file could not be processed.</span> {media.failureReason} Fans will not see this item until
+            you replace the file.
+          </p>
+        )}
+      </div>
+    );
+  }
   if (media.kind === 'audio') {
     return (
       <div className="rounded-2xl bg-navy-light p-4 ring-1 ring-white/10 sm:p-6">
