@@ -34,6 +34,7 @@ import { createRealtime } from './realtime/server.js';
 import { connectRedis } from './redis.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
+import { accountSettingsRoutes } from './users/settings.js';
 
 export interface ApiOptions {
   config: Config;
@@ -154,6 +155,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   // Said once at start, plainly, rather than by every upload failing to process.
   void checkMediaTools(content.mediaTools).then((problem) => problem && app.log.error(problem));
   performerImageRoutes(app, content);
+  await accountSettingsRoutes(app, content, gateway);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);
   const realtime = await createRealtime(app.server, ctx, redis);
   conversationRoutes(app, ctx);

@@ -67,6 +67,13 @@ export const ArtistProfileSchema = z.object({
   additionalSuccessMessage: text(500),
   heroImageAltText: text(200),
   headlineImageAltText: text(200),
+  /** "Keep what you paid for" (decision 014); absent: unchanged (the web form always sends it). */
+  keepPaidItems: z.optional(
+    z.pipe(
+      z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false'), z.literal('off')]),
+      z.transform((value) => value === true || value === 'on' || value === 'true'),
+    ),
+  ),
   activateWelcomeVideo: z.pipe(
     z.optional(z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')])),
     z.transform((value) => value === true || value === 'on' || value === 'true'),

@@ -79,12 +79,16 @@ export interface ContentItem {
   stats: { comments: number };
   isBookmarked: boolean;
   bookmarkedAt?: string;
+  /** Search lists only (`q`): the title and the best matching passage, matched words between HIGHLIGHT marks. */
+  highlight?: { title: string; excerpt: string | null };
 }
 
 export interface Comment {
   _id: string;
   itemId: string;
   text: string;
+  /** The moment of the track or video the comment is about, in seconds (null: the whole item). */
+  at: number | null;
   createdAt: string;
   author: { _id: string; username: string; name: string; avatar: string };
   isArtist: boolean;

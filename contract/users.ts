@@ -35,7 +35,11 @@ export interface ArtistResponse {
   currency?: string;
   /** Days of free trial a new member gets before the first year is charged (0: none). */
   trialDays?: number;
+  /** "Keep what you paid for": a lapsed member keeps the items published while they paid (on by default). */
+  keepPaidItems?: boolean;
   isSubscribed?: boolean;
+  /** For a lapsed member who keeps items: the period whose items they keep (ISO times). */
+  keptPeriod?: { from: string; until: string };
   headlineImage?: string;
   heroImage?: string;
   heroImageAltText?: string;

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { createApi, type Api } from '../api/app.js';
-import { openDb, type Db } from '../api/db/client.js';
+import { isNewPgliteDir, openDb, type Db } from '../api/db/client.js';
 import { acquireLock, DatabaseLockedError, writeAdminToken, type DatabaseLock } from '../api/db/lock.js';
 import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
@@ -11,6 +11,7 @@ import { redactConsole } from './console-redaction.js';
 import { webApiTransport } from './api-transport.js';
 import { createWebServer } from './web.js';
 import { startWebProcesses } from './web-processes.js';
+import { seedInChild } from './seed-child.js';
 
 /** The process entry: only wiring. SERVE=all (default) runs api and web together; web or api runs one tier. */
 async function main() {
@@ -36,6 +37,8 @@ async function main() {
 
   if (config.serve !== 'web') {
     let adminToken: string | undefined;
+    // A first start on a new PGlite directory seeds before this process opens it (PGlite has one owner at a time).
+    const seeded = config.seedDemo && !config.databaseUrl && isNewPgliteDir(config.dataDir) && seedInChild();
     if (!config.databaseUrl) {
       // PGlite is single-process: hold its lock for as long as we run, and let the CLI work through us.
       try {
@@ -54,7 +57,10 @@ async function main() {
     db = config.databaseUrl ? await openDb({ databaseUrl: config.databaseUrl }) : await openDb({ dataDir: config.dataDir });
     const applied = await migrate(db);
     if (applied.length) console.log(`database: applied ${applied.join(', ')}`);
-    if (config.seedDemo && (await seedIfEmpty(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) })))
+    const storage = createDiskStorage(path.join(config.dataDir, 'media'));
+    // PostgreSQL has room for two clients: the child seeds beside this process.
+    const elsewhere = config.databaseUrl ? seedInChild : undefined;
+    if (seeded || (config.seedDemo && (await seedIfEmpty(db, { storage }, elsewhere))))
       console.log('database: seeded demo content (see README for logins)');
     api = await createApi({ config, db, adminToken });
     const apiPort = await api.listen(config.apiPort, config.host);

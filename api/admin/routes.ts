@@ -9,6 +9,7 @@ import type { MediaStorage } from '../storage/storage.js';
 import { JobsCommandSchema, runJobsCommand } from '../jobs/admin.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { operatorRefund, OperatorRefundSchema } from '../payments/refunds.js';
+import { endMembership, EndMembershipSchema } from '../subscriptions/end.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
 
@@ -40,6 +41,10 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
       ok(await operatorRefund({ ...ctx, gateway }, parse(OperatorRefundSchema, request.body))),
     );
   }
+
+  app.post('/admin/memberships/end', { onRequest: guard }, async (request) =>
+    ok(await endMembership(ctx, parse(EndMembershipSchema, request.body))),
+  );
 
   app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
 

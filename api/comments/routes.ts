@@ -8,7 +8,9 @@ import { requireReadableItem } from '../content/guard.js';
 import { paging } from '../content/params.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
-import { forbidden, notFound, ok, parse } from '../http.js';
+import { badRequest, forbidden, notFound, ok, parse } from '../http.js';
+import { findMediaByIds } from '../media/queries.js';
+import { listeningMessages } from '#contract/listening';
 import { tag } from '../cache/tags.js';
 
 const ListQuery = z.object({
@@ -21,6 +23,7 @@ interface CommentRow {
   id: string;
   itemId: string;
   text: string;
+  at: number | null;
   createdAt: Date;
   authorId: string;
   authorUsername: string;
@@ -29,7 +32,7 @@ interface CommentRow {
 }
 
 const COMMENT_SELECT = `
-  SELECT m.id, m.item_id AS "itemId", m.text, m.created_at AS "createdAt", m.author_id AS "authorId",
+  SELECT m.id, m.item_id AS "itemId", m.text, m.at_seconds AS at, m.created_at AS "createdAt", m.author_id AS "authorId",
          u.username AS "authorUsername", u.name AS "authorName", u.avatar AS "authorAvatar"
     FROM comments m JOIN users u ON u.id = m.author_id`;
 
@@ -39,6 +42,7 @@ function serializeComment(row: CommentRow, viewerId: string, artistId: string): 
     _id: row.id,
     itemId: row.itemId,
     text: row.text,
+    at: row.at,
     createdAt: new Date(row.createdAt).toISOString(),
     author: { _id: row.authorId, username: row.authorUsername, name: row.authorName, avatar: row.authorAvatar },
     isArtist: row.authorId === artistId,
@@ -57,9 +61,19 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
     duration: 60,
   });
 
+  /** A moment needs a track or a video to be in, and lies within it when its length is known. */
+  async function checkMoment(mediaId: string | null, at: number) {
+    const media = mediaId ? (await findMediaByIds(db, [mediaId])).get(mediaId) : undefined;
+    if (!media || (media.kind !== 'audio' && media.kind !== 'video'))
+      throw badRequest(listeningMessages.atNoMedia, { at: [listeningMessages.atNoMedia] });
+    if (media.duration !== null && at > media.duration)
+      throw badRequest(listeningMessages.atPastEnd, { at: [listeningMessages.atPastEnd] });
+  }
+
   /** Newest first, paged: { data: [comment], total, offset }. */
   app.get<{ Params: { id: string } }>('/content/:id/comments', async (request) => {
-    const { item, access } = await requireReadableItem(services, request, request.params.id);
+    // A lapsed fan reads the comments of what they keep; only members write them.
+    const { item, access } = await requireReadableItem(services, request, request.params.id, { allowKept: true });
     const query = parse(ListQuery, request.query);
     let offset = query.offset;
     if (query.commentId) {
@@ -73,25 +87,33 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
       );
       if (position) offset = Math.floor(position.newer / query.limit) * query.limit;
     }
-    const [rows, total] = await Promise.all([
-      db.query<CommentRow>(
-        `${COMMENT_SELECT} WHERE m.item_id = $1 AND m.deleted_at IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT $2 OFFSET $3`,
-        [item.id, query.limit, offset],
-      ),
-      one<{ total: number }>(db, 'SELECT count(*)::int AS total FROM comments WHERE item_id = $1 AND deleted_at IS NULL', [item.id]),
-    ]);
-    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total: total?.total ?? 0, offset });
+    // A page of a thread is the same for every fan of the club (what each may delete is added after): kept until a
+    // comment is written or deleted (tag.content) or one of its authors changes their name or picture (tag.user).
+    const { rows, total } = await services.cache.read(`comments:${item.id}:${offset}:${query.limit}`, async () => {
+      const [rows, total] = await Promise.all([
+        db.query<CommentRow>(
+          `${COMMENT_SELECT} WHERE m.item_id = $1 AND m.deleted_at IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT $2 OFFSET $3`,
+          [item.id, query.limit, offset],
+        ),
+        one<{ total: number }>(db, 'SELECT count(*)::int AS total FROM comments WHERE item_id = $1 AND deleted_at IS NULL', [item.id]),
+      ]);
+      const authors = new Set(rows.map((row) => row.authorId));
+      return { value: { rows, total: total?.total ?? 0 }, tags: [tag.content(item.artistId), ...[...authors].map(tag.user)] };
+    });
+    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total, offset });
   });
 
   app.post<{ Params: { id: string } }>('/content/:id/comments', async (request, reply) => {
     const { item, access } = await requireReadableItem(services, request, request.params.id);
     const body = parse(CommentSchema, request.body);
+    const at = body.at ?? null;
+    if (at !== null) await checkMoment(item.mediaId, at);
     await consume(postLimiter, access.viewer.id);
-    const created = await one<{ id: string }>(db, 'INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, $3) RETURNING id', [
-      item.id,
-      access.viewer.id,
-      body.text,
-    ]);
+    const created = await one<{ id: string }>(
+      db,
+      'INSERT INTO comments (item_id, author_id, text, at_seconds) VALUES ($1, $2, $3, $4) RETURNING id',
+      [item.id, access.viewer.id, body.text, at === null ? null : Math.round(at * 1000) / 1000],
+    );
     await services.cache.invalidate(tag.content(item.artistId));
     const row = await one<CommentRow>(db, `${COMMENT_SELECT} WHERE m.id = $1`, [created!.id]);
     return reply.status(201).send(ok(serializeComment(row!, access.viewer.id, item.artistId)));

@@ -1,12 +1,14 @@
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { ContentItem, Poll } from '#contract/content';
+import { HIGHLIGHT } from '#contract/listening';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
+import { notKept } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { findMediaByIds, serializeMedia } from '../media/queries.js';
 import type { MediaSigner } from '../media/signing.js';
-import { VISIBLE } from './access.js';
+import { keptCondition, VISIBLE } from './access.js';
 
 export type ItemState = 'draft' | 'scheduled' | 'published';
 
@@ -30,6 +32,9 @@ export interface ItemRow {
   /** Its file is still processing (or failed): fans do not see it yet, whatever its state. */
   mediaPending: boolean;
   commentCount: number;
+  /** Search lists only: the title and the best matching passage, matched words between HIGHLIGHT marks. */
+  highlightTitle?: string;
+  highlightExcerpt?: string;
 }
 
 /**
@@ -47,6 +52,21 @@ export const itemSelect = (extra = '') => `
 
 export function findItem(db: Queryable, id: string) {
   return one<ItemRow>(db, `${itemSelect()} WHERE c.id = $1`, [id]);
+}
+
+/**
+ * An item as every viewer sees it (its row, media, poll and presale), from the read cache: an item page is opened
+ * by every fan of a club, and each open asked the database the same five questions. Kept until the artist's content
+ * changes (an edit, a delete, a vote, a comment: tag.content) or, for a scheduled item, until its time comes.
+ */
+export function readItem(reads: Reads, signer: MediaSigner, id: string) {
+  return reads.cache.read<ItemDetails | undefined>(`item:${id}`, async () => {
+    const row = await findItem(reads.db, id);
+    if (!row) return notKept(undefined);
+    const [details] = await itemDetails(reads.db, signer, [row]);
+    const until = row.state === 'scheduled' ? new Date(row.publishAt).getTime() : undefined;
+    return { value: details, tags: [tag.content(row.artistId), tag.user(row.artistId)], until };
+  });
 }
 
 /**
@@ -77,10 +97,23 @@ export interface ItemListOptions {
   owner: boolean;
   types?: ContentType[];
   states?: ItemState[];
+  /** A lapsed fan's kept period (ISO times): only what was published then. */
+  kept?: { from: string; until: string };
+  /** Words to search for in the title, caption and transcript (web search syntax: "quoted phrases", -not, or). */
+  q?: string;
   sort: 'asc' | 'desc';
   offset: number;
   limit: number;
 }
+
+const HEADLINE_TITLE = `HighlightAll=true, StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}`;
+const HEADLINE_EXCERPT = `MaxFragments=2, MaxWords=18, MinWords=6, FragmentDelimiter=" … ", StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}`;
+
+/** The title and a passage of the caption (without its tags) or transcript, as ts_headline marks the matches of $n. */
+const highlights = (query: string) => `
+  ts_headline('english', translate(c.title, E'\\u0002\\u0003', ''), ${query}, '${HEADLINE_TITLE}') AS "highlightTitle",
+  ts_headline('english', translate(regexp_replace(c.content, '<[^>]*>', ' ', 'g') || ' ' || c.transcript, E'\\u0002\\u0003', ''),
+              ${query}, '${HEADLINE_EXCERPT}') AS "highlightExcerpt"`;
 
 export async function listItems(db: Queryable, options: ItemListOptions) {
   // The visibility condition is left out of the SQL for the owner rather than passed as a flag, so the fans'
@@ -88,11 +121,21 @@ export async function listItems(db: Queryable, options: ItemListOptions) {
   const where = `c.artist_id = $1
     AND ${options.owner ? 'TRUE' : VISIBLE}
     AND ${typesCondition('$2')}
-    AND ($3::text[] IS NULL OR (CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END) = ANY($3::text[]))`;
-  const params = [options.artistId, options.types?.length ? options.types : null, options.states?.length ? options.states : null];
+    AND ($3::text[] IS NULL OR (CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END) = ANY($3::text[]))
+    AND ($4::timestamptz IS NULL OR ${keptCondition('$4', '$5')})
+    AND ($6::text IS NULL OR c.search @@ websearch_to_tsquery('english', $6::text))`;
+  const params = [
+    options.artistId,
+    options.types?.length ? options.types : null,
+    options.states?.length ? options.states : null,
+    options.kept?.from ?? null,
+    options.kept?.until ?? null,
+    options.q || null,
+  ];
   const direction = options.sort === 'asc' ? 'ASC' : 'DESC';
+  const extra = options.q ? highlights(`websearch_to_tsquery('english', $6::text)`) : '';
   const [rows, count] = await Promise.all([
-    db.query<ItemRow>(`${itemSelect()} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $4 OFFSET $5`, [
+    db.query<ItemRow>(`${itemSelect(extra)} WHERE ${where} ORDER BY c.publish_at ${direction}, c.id ${direction} LIMIT $7 OFFSET $8`, [
       ...params,
       options.limit,
       options.offset,
@@ -246,6 +289,15 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
           ? { ticketUrl: presale.ticketUrl, saleStartsAt: iso(presale.saleStartsAt), saleEndsAt: iso(presale.saleEndsAt) }
           : null,
         stats: { comments: row.commentCount },
+        // A passage is worth showing only when it holds a match (ts_headline gives the first words otherwise).
+        ...(row.highlightTitle !== undefined
+          ? {
+              highlight: {
+                title: row.highlightTitle,
+                excerpt: row.highlightExcerpt?.includes(HIGHLIGHT.start) ? row.highlightExcerpt : null,
+              },
+            }
+          : {}),
       },
     };
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
+import { listeningMessages, SEARCH_MAX } from '#contract/listening';
 import { CaptionSchema, createPostBodySchema, presaleMessages, type PostBodyValue } from '#contract/content-schemas';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
@@ -20,6 +21,7 @@ import {
   serializeItems,
   sharedItemJson,
   viewerKey,
+  viewItem,
   viewItemJson,
   type ItemRow,
 } from './queries.js';
@@ -34,6 +36,13 @@ const ListQuery = z.object({
   /** The artist's own view only: draft, scheduled or published. */
   state: listParam(z.enum(['draft', 'scheduled', 'published'], { error: 'Unknown state.' })),
   sort: SortParam,
+  /** Words to find in the title, caption and transcript. */
+  q: z
+    .string()
+    .trim()
+    .max(SEARCH_MAX, { error: listeningMessages.searchTooLong })
+    .optional()
+    .transform((value) => value || undefined),
   ...paging,
 });
 
@@ -230,7 +239,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
    */
   app.get<{ Params: { username: string } }>('/performers/:username/content', async (request, reply) => {
     const artistId = await findArtistId(services, request.params.username);
-    const access = await requireContentAccess(services, request, artistId);
+    // A lapsed fan lists what they keep (decision 014).
+    const access = await requireContentAccess(services, request, artistId, { allowKept: true });
     const query = listQuery(request.url, request.query);
     const sectionTypes: Record<'vault' | 'posts', ContentType[]> = { vault: [...VAULT_CATEGORIES], posts: POSTS_TYPES };
     const options = {
@@ -238,6 +248,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
       owner: access.owner,
       types: query.types ?? (query.section ? sectionTypes[query.section] : undefined),
       states: access.owner ? query.state : undefined,
+      kept: access.kept ? { from: access.kept.from.toISOString(), until: access.kept.until.toISOString() } : undefined,
+      q: query.q,
       sort: query.sort,
       offset: query.offset,
       limit: query.limit,
@@ -267,9 +279,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
   });
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
-    const { item, access } = await requireReadableItem(services, request, request.params.id);
-    const [data] = await serializeItems(services, signer, [item], access.viewer.id);
-    return ok(data);
+    const { details, access } = await requireReadableItem(services, request, request.params.id, { allowKept: true });
+    return ok(viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id)));
   });
 
   /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */

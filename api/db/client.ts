@@ -70,12 +70,17 @@ function initPgliteDir(dir: string) {
   execFileSync(process.execPath, ['--input-type=module', '--eval', script], { stdio: 'inherit' });
 }
 
+/** Whether PGlite has yet to make its database under this data directory (a first start). */
+export function isNewPgliteDir(dataDir: string) {
+  return !fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
+}
+
 async function openPglite(dataDir: string | null): Promise<Db> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
-    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) initPgliteDir(dir);
+    if (isNewPgliteDir(dataDir)) initPgliteDir(dir);
   }
   const lite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const queryable = (q: Pick<PGlite, 'query'>): Queryable => ({

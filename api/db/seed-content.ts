@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { ContentType } from '#contract/content-types';
-import { storeImageVariants } from '../media/images.js';
+import { loadSharp, storeImageVariants } from '../media/images.js';
 import { PEAKS_POINTS } from '#contract/content';
 import { insertMedia, newStorageKey } from '../media/queries.js';
 import type { MediaStorage } from '../storage/storage.js';
@@ -286,7 +285,7 @@ export function toneWav(frequency: number, seconds = 4) {
 }
 
 /** Square art in the artist's colours (no text: no fonts needed), as PNG. */
-export function artPng(art: Art & { seed: number }, size = 640) {
+export async function artPng(art: Art & { seed: number }, size = 640) {
   const c = size / 2;
   const shapes: Record<Art['shape'], string> = {
     rings: [0, 1, 2, 3]
@@ -312,6 +311,7 @@ export function artPng(art: Art & { seed: number }, size = 640) {
     <defs><linearGradient id="g" x1="0" y1="0" x2="${art.seed % 2 ? 1 : 0}" y2="1">
       <stop offset="0" stop-color="${art.from}"/><stop offset="1" stop-color="${art.to}"/></linearGradient></defs>
     <rect width="${size}" height="${size}" fill="url(#g)"/>${shapes[art.shape]}</svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png({ palette: true, colours: 64, compressionLevel: 9 }).toBuffer();
 }
 

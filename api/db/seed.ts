@@ -219,10 +219,11 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
   return summary;
 }
 
-/** Seeds a database that has no account yet (first start); answers whether it did. */
-export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<boolean> {
+/** Seeds a database that has no account yet (first start), in process or through `elsewhere` (a child process that seeds and says whether it did); answers whether it was seeded. */
+export async function seedIfEmpty(db: Db, options: SeedOptions = {}, elsewhere?: () => boolean): Promise<boolean> {
   const any = await one(db, 'SELECT 1 FROM users LIMIT 1');
   if (any) return false;
+  if (elsewhere?.()) return true;
   await seed(db, options);
   return true;
 }

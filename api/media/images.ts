@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { MediaStorage } from '../storage/storage.js';
 
@@ -14,7 +13,16 @@ export interface ImageVariants {
   largeSize: number | null;
 }
 
+/**
+ * sharp (libvips) is about 30 MB of a process's memory: it is loaded by the first image that needs it, so a server
+ * that is only serving pages does not carry it.
+ */
+export async function loadSharp() {
+  return (await import('sharp')).default;
+}
+
 async function webp(input: Buffer, width: number, quality: number) {
+  const sharp = await loadSharp();
   return sharp(input).rotate().resize({ width, withoutEnlargement: true }).webp({ quality }).toBuffer();
 }
 
@@ -23,6 +31,7 @@ async function webp(input: Buffer, width: number, quality: number) {
  * for anything wider, the 1280 px display size. Throws for a file sharp cannot read (truncated, corrupt).
  */
 export async function storeImageVariants(storage: MediaStorage, key: string, input: Buffer): Promise<ImageVariants> {
+  const sharp = await loadSharp();
   const meta = await sharp(input).metadata();
   const swap = (meta.orientation ?? 1) >= 5;
   const width = (swap ? meta.height : meta.width) ?? null;

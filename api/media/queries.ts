@@ -4,7 +4,8 @@ import type { MediaKind } from '#contract/content-types';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { ImageVariants } from './images.js';
-import { VISIBLE } from '../content/access.js';
+import { keptCondition, VISIBLE } from '../content/access.js';
+import type { KeptPeriod } from '../subscriptions/kept.js';
 import type { MediaAudience, MediaSigner, MediaVariant } from './signing.js';
 
 export interface MediaRow {
@@ -106,6 +107,16 @@ export function findMedia(db: Queryable, id: string) {
  * come) or a collection's cover. One query on the media key and the indexes of those references, as it runs for
  * every picture and song a page shows.
  */
+/** Whether a file belongs to an item a lapsed fan keeps: published within their kept period (decision 014). */
+export async function keptMedia(db: Queryable, id: string, period: KeptPeriod) {
+  const row = await one(
+    db,
+    `SELECT 1 FROM content_items c WHERE (c.media_id = $1 OR c.thumbnail_id = $1) AND ${VISIBLE} AND ${keptCondition('$2', '$3')}`,
+    [id, period.from.toISOString(), period.until.toISOString()],
+  );
+  return row !== undefined;
+}
+
 export function findMediaForServing(db: Queryable, id: string) {
   return one<MediaRow & { inSight: boolean }>(
     db,

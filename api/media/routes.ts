@@ -9,8 +9,18 @@ import { requireArtist } from '../content/access.js';
 import type { ContentServices } from '../content/services.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
+import { keptPeriod } from '../subscriptions/kept.js';
 import { storeImageVariants, type ImageVariants } from './images.js';
-import { findMedia, findMediaForServing, insertMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
+import {
+  findMedia,
+  findMediaForServing,
+  insertMedia,
+  keptMedia,
+  newStorageKey,
+  removeUnusedMedia,
+  serializeMedia,
+  storedVariant,
+} from './queries.js';
 import { MEDIA_QUEUE } from './processing.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
@@ -197,7 +207,11 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       const viewer = await viewerForToken(services, bearerToken(request));
       if (!viewer) throw unauthorized(linkMessages.signIn);
       if (viewer.id !== media.ownerId) {
-        if (!(await hasAccess(services, viewer.id, media.ownerId))) throw forbidden();
+        if (!(await hasAccess(services, viewer.id, media.ownerId))) {
+          // A lapsed fan still plays what they keep (decision 014).
+          const period = await keptPeriod(services, viewer.id, media.ownerId);
+          if (!period || !(await keptMedia(db, media.id, period))) throw forbidden();
+        }
         if (!media.inSight) throw notFound('File not found');
         // Fans hear what processing made; the original is kept for the artist.
         if (variant === 'original' && media.kind === 'audio' && media.streamKey) variant = 'stream';

@@ -40,6 +40,8 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
           await tx.query('UPDATE artist_profiles SET currency = $2 WHERE user_id = $1', [viewer.id, p.currency]);
         }
       }
+      if (p.keepPaidItems !== undefined)
+        await tx.query('UPDATE artist_profiles SET keep_paid_items = $2 WHERE user_id = $1', [viewer.id, p.keepPaidItems]);
       if (p.trialDays !== undefined)
         await tx.query('UPDATE artist_profiles SET trial_days = $2 WHERE user_id = $1', [viewer.id, p.trialDays]);
       await tx.query('UPDATE users SET name = $2, updated_at = now() WHERE id = $1', [viewer.id, p.name]);

@@ -3,6 +3,7 @@ import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { ACTIVE_SUBSCRIPTION, hasAccess } from '../subscriptions/queries.js';
 import { notKept } from '../cache/read-cache.js';
+import { keptPeriod, type KeptPeriod } from '../subscriptions/kept.js';
 
 export interface ArtistRow {
   id: string;
@@ -29,15 +30,18 @@ export interface ArtistRow {
   secondarySuccessMessage: string;
   additionalSuccessMessage: string;
   successImages: { imagePath: string | null; altText: string | null }[];
+  keepPaidItems: boolean;
   subscribers: number;
   isSubscribed: boolean;
+  /** A lapsed fan's kept period (decision 014): the items published then are still theirs to open. */
+  keptPeriod?: KeptPeriod | null;
 }
 
 /** One select for an artist with the subscriber count and whether viewer $1 is subscribed. */
 export const ARTIST_SELECT = `
   SELECT u.id, u.username, u.name, u.avatar,
          p.bio, p.cover, p.welcome_video_path AS "welcomeVideoPath", p.activate_welcome_video AS "activateWelcomeVideo",
-         p.yearly_price_cents AS "yearlyPriceCents", p.currency, p.trial_days AS "trialDays",
+         p.yearly_price_cents AS "yearlyPriceCents", p.currency, p.trial_days AS "trialDays", p.keep_paid_items AS "keepPaidItems",
          p.headline_image AS "headlineImage", p.hero_image AS "heroImage",
          p.hero_image_alt_text AS "heroImageAltText", p.headline_image_alt_text AS "headlineImageAltText",
          p.vault_page_introduction AS "vaultPageIntroduction", p.posts_page_introduction AS "postsPageIntroduction",
@@ -67,7 +71,8 @@ export async function artistForViewer(reads: Reads, username: string, viewerId: 
   });
   if (!artist) return undefined;
   const isSubscribed = viewerId !== null && viewerId !== artist.id && (await hasAccess(reads, viewerId, artist.id));
-  return { ...artist, isSubscribed };
+  const kept = viewerId !== null && viewerId !== artist.id && !isSubscribed ? await keptPeriod(reads, viewerId, artist.id) : null;
+  return { ...artist, isSubscribed, keptPeriod: kept };
 }
 
 /** The artist as spec §3 shows it ("Artist, as received"); prices in major units. */
@@ -85,7 +90,9 @@ export function serializeArtist(a: ArtistRow) {
     yearlyPrice: a.yearlyPriceCents / 100,
     currency: a.currency,
     trialDays: a.trialDays,
+    keepPaidItems: a.keepPaidItems,
     isSubscribed: a.isSubscribed,
+    ...(a.keptPeriod ? { keptPeriod: { from: a.keptPeriod.from.toISOString(), until: a.keptPeriod.until.toISOString() } } : {}),
     headlineImage: a.headlineImage,
     heroImage: a.heroImage,
     heroImageAltText: a.heroImageAltText,

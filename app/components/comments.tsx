@@ -5,7 +5,9 @@ import { characterCount, COMMENT_MAX, commentTextError } from '#contract/content
 import type { Comment } from '#contract/content';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { formatMoment } from './content-card';
-import { TextareaField } from './forms';
+import { formatAt, listeningMessages, parseAt } from '#contract/listening';
+import { InputField, TextareaField } from './forms';
+import { currentPlayhead, seekTo } from './listening/playhead';
 import { FormAlert, SubmitButton } from './form-parts';
 import { useHydrated } from './use-hydrated';
 
@@ -22,6 +24,7 @@ export function Comments({
   limit,
   highlightId,
   pageHref,
+  momentHref,
   actionResult,
   listErrors,
 }: {
@@ -32,6 +35,8 @@ export function Comments({
   limit: number;
   highlightId?: string;
   pageHref: (offset: number) => string;
+  /** The item's page at a moment (`?t=`), when it has a track or a video: comments may then name a moment. */
+  momentHref?: (seconds: number) => string;
   /** The page action's reply to whichever of its forms was sent (content-action.server.ts). */
   actionResult?: SubmissionResult<string[]>;
   listErrors?: string[];
@@ -49,6 +54,7 @@ export function Comments({
       <CommentForm
         key={total}
         itemId={itemId}
+        withMoment={Boolean(momentHref)}
         lastResult={sent?.intent === 'comment' && sent.itemId === itemId ? actionResult : undefined}
       />
 
@@ -58,7 +64,13 @@ export function Comments({
       {comments.length ? (
         <ol className="mt-4 space-y-3">
           {comments.map((comment) => (
-            <CommentEntry key={comment._id} comment={comment} itemId={itemId} highlighted={comment._id === highlightId} />
+            <CommentEntry
+              key={comment._id}
+              comment={comment}
+              itemId={itemId}
+              highlighted={comment._id === highlightId}
+              momentHref={momentHref}
+            />
           ))}
         </ol>
       ) : (
@@ -87,11 +99,11 @@ export function Comments({
  * The fan's comment: checked as they type once they have sent it (the action checks it too, without JavaScript),
  * with the count of its characters against the limit as they type.
  */
-function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: SubmissionResult<string[]> }) {
+function CommentForm({ itemId, withMoment, lastResult }: { itemId: string; withMoment: boolean; lastResult?: SubmissionResult<string[]> }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const posting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'comment';
-  const [form, fields] = useForm<{ text: string }>({
+  const [form, fields] = useForm<{ text: string; at?: string }>({
     id: 'comment',
     lastResult,
     shouldValidate: 'onSubmit',
@@ -99,12 +111,15 @@ function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: Subm
     // CommentSchema's rules without zod (commentTextError), which would otherwise travel with every item page.
     onValidate: ({ formData }) =>
       parse(formData, {
-        resolve({ text }) {
+        resolve({ text, at }) {
           const error = commentTextError(typeof text === 'string' ? text : undefined);
-          return error ? { error: { text: [error] } } : { value: { text: String(text).trim() } };
+          const atError = typeof at === 'string' && parseAt(at) === undefined ? listeningMessages.atFormat : undefined;
+          if (error || atError) return { error: { ...(error ? { text: [error] } : {}), ...(atError ? { at: [atError] } : {}) } };
+          return { value: { text: String(text).trim(), at: typeof at === 'string' ? at : undefined } };
         },
       }),
   });
+
   // As the schema counts: the text without its surrounding spaces.
   const length = characterCount((fields.text.value ?? '').trim());
   return (
@@ -124,6 +139,30 @@ function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: Subm
           </p>
         ) : null}
       </div>
+      {withMoment ? (
+        <InputField
+          field={fields.at}
+          label="At a moment (optional)"
+          hint="Where in the track, like 1:23. Leave it empty for the whole track."
+          className="max-w-xs"
+          inputProps={{ inputMode: 'numeric', placeholder: '1:23', autoComplete: 'off' }}
+          addon={
+            hydrated ? (
+              <button
+                type="button"
+                onClick={() => {
+                  const at = currentPlayhead(itemId);
+                  if (at !== null) form.update({ name: fields.at.name, value: formatAt(at) });
+                }}
+                className="shrink-0 rounded-lg border border-white/30 px-3 text-sm font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+              >
+                Now
+                <span className="sr-only"> (use where the player is)</span>
+              </button>
+            ) : undefined
+          }
+        />
+      ) : null}
       <SubmitButton pending={posting} className="sm:w-auto sm:px-8">
         Post comment
       </SubmitButton>
@@ -136,7 +175,17 @@ function CommentForm({ itemId, lastResult }: { itemId: string; lastResult?: Subm
  * to, the element as the page loads; the URL carries no #fragment to do it), with JavaScript by scrolling to it
  * whenever the link changes, as after a client-side navigation.
  */
-function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; itemId: string; highlighted: boolean }) {
+function CommentEntry({
+  comment,
+  itemId,
+  highlighted,
+  momentHref,
+}: {
+  comment: Comment;
+  itemId: string;
+  highlighted: boolean;
+  momentHref?: (seconds: number) => string;
+}) {
   const navigation = useNavigation();
   const deleting = navigation.state !== 'idle' && navigation.formData?.get('commentId') === comment._id;
   const ref = useRef<HTMLLIElement>(null);
@@ -168,6 +217,7 @@ function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; item
             <time dateTime={comment.createdAt} className="text-white/70">
               {formatMoment(comment.createdAt)}
             </time>
+            {comment.at !== null && momentHref ? <MomentLink itemId={itemId} at={comment.at} href={momentHref(comment.at)} /> : null}
             {highlighted ? <span className="sr-only">(the linked comment)</span> : null}
           </p>
           <p className="mt-1 whitespace-pre-line break-words text-base text-white/90">{comment.text}</p>
@@ -188,5 +238,26 @@ function CommentEntry({ comment, itemId, highlighted }: { comment: Comment; item
         ) : null}
       </div>
     </li>
+  );
+}
+
+/**
+ * "1:23" beside a comment on a moment: a plain link to the item's page at that moment (`?t=`, which starts the
+ * player there without JavaScript), and with JavaScript a seek of the player already on the page.
+ */
+function MomentLink({ itemId, at, href }: { itemId: string; at: number; href: string }) {
+  const label = formatAt(at);
+  return (
+    <a
+      href={href}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        if (seekTo(itemId, at)) event.preventDefault();
+      }}
+      aria-label={`Play from ${label}`}
+      className="rounded-full bg-accent/15 px-2 py-0.5 font-mono text-xs font-bold text-accent hover:bg-accent/25 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+    >
+      {label}
+    </a>
   );
 }

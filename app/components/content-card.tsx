@@ -4,6 +4,7 @@ import type { ItemOrigin } from '#contract/content-types';
 import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { ContentItem } from '#contract/content';
 import type { CardImage, CardItem } from '~/utils/content.server';
+import { Highlighted } from './search-box';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item
@@ -152,9 +153,14 @@ export function VaultCard({
         <TypeLabel>{item.typeLabel}</TypeLabel>
         <h3 className="line-clamp-2 text-base font-semibold leading-snug text-white">
           <Link to={itemHref(artistUsername, item, from, collectionId)} className="after:absolute after:inset-0 focus:outline-none">
-            {item.title}
+            {item.highlight ? <Highlighted text={item.highlight.title} /> : item.title}
           </Link>
         </h3>
+        {item.highlight?.excerpt ? (
+          <p className="line-clamp-3 text-sm text-white/80">
+            <Highlighted text={item.highlight.excerpt} />
+          </p>
+        ) : null}
         <p className="mt-auto text-sm text-white/70">
           <time dateTime={item.publishAt}>{formatDay(item.publishAt)}</time>
         </p>
@@ -208,10 +214,16 @@ export function PostCard({
         </div>
         <Heading className="mt-2 text-xl font-bold leading-snug text-white sm:text-2xl">
           <Link to={href} className="rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
-            {item.title}
+            {item.highlight ? <Highlighted text={item.highlight.title} /> : item.title}
           </Link>
         </Heading>
-        {text ? <p className="mt-2 text-base leading-relaxed text-white/85">{text}</p> : null}
+        {item.highlight?.excerpt ? (
+          <p className="mt-2 text-base leading-relaxed text-white/85">
+            <Highlighted text={item.highlight.excerpt} />
+          </p>
+        ) : text ? (
+          <p className="mt-2 text-base leading-relaxed text-white/85">{text}</p>
+        ) : null}
         {children}
         <p className="mt-4 text-sm">
           <Link

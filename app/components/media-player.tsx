@@ -8,7 +8,14 @@ import { wideImageSources } from './content-card';
  * preload="metadata" asks only for the duration until the fan presses play: kind to a slow phone. A picture is
  * shown at its display size (never the original upload), with a link to the original when that is larger.
  */
-export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media' | 'thumbnail'> }) {
+export function MediaPlayer({
+  item,
+  startAt = null,
+}: {
+  item: Pick<ContentItem, '_id' | 'title' | 'media' | 'thumbnail'>;
+  /** `?t=` on the page's address: the media fragment starts the browser's own player there, JavaScript or not. */
+  startAt?: number | null;
+}) {
   const media = item.media;
   if (!media) return null;
   // Only the artist is shown an item whose file is not ready: where it stands, instead of a player.
@@ -29,6 +36,7 @@ export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media
       </div>
     );
   }
+  const src = startAt ? `${media.url}#t=${startAt}` : media.url;
   if (media.kind === 'audio') {
     return (
       <div className="rounded-2xl bg-navy-light p-4 ring-1 ring-white/10 sm:p-6">
@@ -41,7 +49,15 @@ export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media
             className="mx-auto mb-4 aspect-square w-full max-w-xs rounded-xl object-cover"
           />
         ) : null}
-        <audio controls preload="metadata" src={media.url} className="w-full" aria-label={`Play ${item.title}`}>
+        <audio
+          id="player"
+          data-item-player={item._id}
+          controls
+          preload="metadata"
+          src={src}
+          className="w-full scroll-mt-24"
+          aria-label={`Play ${item.title}`}
+        >
           <a href={media.url}>Download the audio</a>
         </audio>
       </div>
@@ -51,12 +67,14 @@ export function MediaPlayer({ item }: { item: Pick<ContentItem, 'title' | 'media
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
         <video
+          id="player"
+          data-item-player={item._id}
           controls
           playsInline
           preload="metadata"
           poster={item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : undefined}
-          src={media.url}
-          className="aspect-video w-full"
+          src={src}
+          className="aspect-video w-full scroll-mt-24"
           aria-label={`Play ${item.title}`}
         >
           <a href={media.url}>Download the video</a>

@@ -4,7 +4,8 @@ import { EmptyNote, Pager, PostCard } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
-import { listSearch, readOffset, readPostsFilters, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
+import { listSearch, readOffset, readPostsFilters, readSearch, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
+import { SearchBox } from '~/components/search-box';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
 import { intentErrors } from '~/utils/content-action';
@@ -32,32 +33,50 @@ export async function loader(args: LoaderFunctionArgs) {
   const filters = readPostsFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
+  const q = readSearch(search);
   const items = await listContent(apiFor(args), args.params.artistUsername ?? '', {
     types: typesForPostsFilters(filters),
     sort,
     offset,
     limit: FEED_PAGE_SIZE,
+    q,
   });
-  return { items: toCardPage(items, { withExcerpt: true }), filters, sort, offset };
+  return { items: toCardPage(items, { withExcerpt: true }), filters, sort, offset, q };
 }
 
 export const action = contentAction;
 
 export default function Posts() {
-  const { items, filters, sort, offset } = useLoaderData<typeof loader>();
+  const { items, filters, sort, offset, q } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   if (!layout) return null;
   const { artist } = layout;
   const basePath = `/${artist.username}/posts`;
+  const extra = { q: q || undefined };
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
       <ArtistNav artistUsername={artist.username} current="posts" className="!mt-0 !px-0" />
       <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Posts</h1>
       {artist.postsPageIntroduction ? <p className="mt-4 text-lg leading-relaxed text-white/85">{artist.postsPageIntroduction}</p> : null}
-      <div className="mt-8">
-        <FilterBar basePath={basePath} all={POSTS_FILTERS} labels={FILTER_LABELS} state={{ filters, sort }} label="Post types" />
+      <div className="mt-8 space-y-6">
+        <SearchBox
+          action={basePath}
+          q={q}
+          keep={{ filters: filters.join(',') || undefined, sort: sort === 'desc' ? undefined : sort }}
+          total={items.total}
+          label="Search the posts"
+          clearHref={`${basePath}${listSearch({ filters, sort }, POSTS_FILTERS)}`}
+        />
+        <FilterBar
+          basePath={basePath}
+          all={POSTS_FILTERS}
+          labels={FILTER_LABELS}
+          state={{ filters, sort }}
+          extra={extra}
+          label="Post types"
+        />
       </div>
       <section aria-labelledby="feed-title" className="mt-8">
         <h2 id="feed-title" className="sr-only">
@@ -74,14 +93,20 @@ export default function Posts() {
             ))}
           </div>
         ) : (
-          <EmptyNote>{filters.length ? 'No posts of these kinds yet. Try another filter.' : 'No posts yet.'}</EmptyNote>
+          <EmptyNote>
+            {q
+              ? 'Nothing matches your search. Try other words.'
+              : filters.length
+                ? 'No posts of these kinds yet. Try another filter.'
+                : 'No posts yet.'}
+          </EmptyNote>
         )}
         <Pager
           offset={offset}
           limit={FEED_PAGE_SIZE}
           total={items.total}
           label="Post pages"
-          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, POSTS_FILTERS)}`}
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, POSTS_FILTERS, extra)}`}
         />
       </section>
     </div>

@@ -4,7 +4,10 @@ import { Pager, VaultGrid } from '~/components/content-card';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
-import { listSearch, readOffset, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
+import { listSearch, readOffset, readSearch, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
+import { KeptNotice } from '~/components/kept-notice';
+import { SearchBox } from '~/components/search-box';
+import { isHttpError } from '~/utils/api.server';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
 import { listCollections, listContent, toCardPage } from '~/utils/content.server';
@@ -18,8 +21,9 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 };
 
 /**
- * /{artist}/vault?filters=<vault categories>&sort=asc|desc (spec §2): the vault grid with category filters and
- * sort as links, paged by offset, and the artist's collections. The items and the collections load side by side.
+ * /{artist}/vault?filters=<vault categories>&sort=asc|desc&q=<words> (spec §2): the vault grid with category
+ * filters and sort as links, a search (title, caption, transcript) that keeps them, paged by offset, and the artist's
+ * collections. The items and the collections load side by side. A lapsed member sees what they keep.
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
@@ -28,19 +32,25 @@ export async function loader(args: LoaderFunctionArgs) {
   const filters = readVaultFilters(search);
   const sort = readSort(search);
   const offset = readOffset(search);
+  const q = readSearch(search);
   const [items, collections] = await Promise.all([
-    listContent(api, artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE }),
-    listCollections(api, artistUsername),
+    listContent(api, artistUsername, { section: 'vault', types: filters, sort, offset, limit: VAULT_PAGE_SIZE, q }),
+    // Collections are for members: a lapsed member who keeps items sees the vault without them (decision 014).
+    listCollections(api, artistUsername, 12, [403]).catch((error: unknown) => {
+      if (isHttpError(error, 403)) return null;
+      throw error;
+    }),
   ]);
-  return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset };
+  return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset, q };
 }
 
 export default function Vault() {
-  const { items, collections, filters, sort, offset } = useLoaderData<typeof loader>();
+  const { items, collections, filters, sort, offset, q } = useLoaderData<typeof loader>();
   const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   if (!layout) return null;
-  const { artist } = layout;
+  const { artist, kept } = layout;
   const basePath = `/${artist.username}/vault`;
+  const extra = { q: q || undefined };
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
       <ArtistNav artistUsername={artist.username} current="vault" className="!mt-0 !px-0" />
@@ -50,30 +60,53 @@ export default function Vault() {
         <p className="mt-4 max-w-3xl text-lg leading-relaxed text-white/85">{artist.vaultPageIntroduction}</p>
       ) : null}
 
-      <div className="mt-8">
-        <FilterBar basePath={basePath} all={VAULT_CATEGORIES} labels={CONTENT_TYPE_LABELS} state={{ filters, sort }} label="Categories" />
+      {kept ? <KeptNotice artistUsername={artist.username} until={kept.until} /> : null}
+
+      <div className="mt-8 space-y-6">
+        <SearchBox
+          action={basePath}
+          q={q}
+          keep={{ filters: filters.join(',') || undefined, sort: sort === 'desc' ? undefined : sort }}
+          total={items.total}
+          label="Search the vault"
+          clearHref={`${basePath}${listSearch({ filters, sort }, VAULT_CATEGORIES)}`}
+        />
+        <FilterBar
+          basePath={basePath}
+          all={VAULT_CATEGORIES}
+          labels={CONTENT_TYPE_LABELS}
+          state={{ filters, sort }}
+          extra={extra}
+          label="Categories"
+        />
       </div>
 
       <section aria-labelledby="vault-items-title" className="mt-8">
-        <h2 id="vault-items-title" className="sr-only">
-          Vault items
+        <h2 id="vault-items-title" className={kept ? 'text-2xl font-bold text-white' : 'sr-only'}>
+          {kept ? 'From your membership' : 'Vault items'}
         </h2>
         <VaultGrid
           artistUsername={artist.username}
           items={items.data}
           from="vault"
-          empty={filters.length ? 'Nothing in these categories yet. Try another filter.' : 'The vault is empty for now.'}
+          empty={
+            q
+              ? 'Nothing matches your search. Try other words.'
+              : filters.length
+                ? 'Nothing in these categories yet. Try another filter.'
+                : 'The vault is empty for now.'
+          }
         />
         <Pager
           offset={offset}
           limit={VAULT_PAGE_SIZE}
           total={items.total}
           label="Vault pages"
-          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, VAULT_CATEGORIES)}`}
+          hrefFor={(next) => `${basePath}${listSearch({ filters, sort, offset: next }, VAULT_CATEGORIES, extra)}`}
         />
       </section>
 
-      {collections.data.length ? (
+      {collections?.data.length ? (
         <section aria-labelledby="collections-title" className="mt-14">
           <h2 id="collections-title" className="text-2xl font-bold text-white">
             Collections

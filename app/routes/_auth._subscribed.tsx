@@ -1,20 +1,32 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Outlet } from '@remix-run/react';
+import { Outlet, type ShouldRevalidateFunction } from '@remix-run/react';
+import { skipAfterMessageActions } from '~/utils/revalidation';
 import { apiFor } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 import type { Artist } from '~/utils/mappers';
 
 /**
  * The subscribed branch (spec §2, §6): a viewer who is neither subscribed nor the artist goes to
- * /{artist}/subscribe; the artist's own pages need no subscription. The pages below read the artist from here
+ * /{artist}/subscribe, but for a lapsed member who keeps items on the pages that show them (`kept`); the artist's
+ * own pages need no subscription. The pages below read the artist from here
  * (useRouteLoaderData), so it is fetched once per navigation.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  const { user, artist } = await requireSubscriber(apiFor(args), args.params.artistUsername);
-  return { artist: pageArtist(artist), isOwner: isOwnArtist(user, artist) };
+  const { pathname } = new URL(args.request.url);
+  const allowKept = KEPT_PAGES.test(pathname);
+  const { user, artist } = await requireSubscriber(apiFor(args), args.params.artistUsername, { allowKept });
+  const isOwner = isOwnArtist(user, artist);
+  // A lapsed member keeps what was published while they paid: the vault, the posts and those items (decision 014).
+  const kept = !artist.subscribed && !isOwner ? artist.keptPeriod : null;
+  return { artist: pageArtist(artist), isOwner, kept };
 }
 
-export { skipAfterMessageActions as shouldRevalidate } from '~/utils/revalidation';
+/** The pages a lapsed member who keeps items may open: the vault, the posts and an item (the rest is for members). */
+const KEPT_PAGES = /^\/[^/]+\/(vault(\/[^/]+)?|posts)\/?$/;
+
+/** Leaving the pages a lapsed member may see (or coming back to them) asks the guard again. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  KEPT_PAGES.test(args.currentUrl.pathname) !== KEPT_PAGES.test(args.nextUrl.pathname) || skipAfterMessageActions(args);
 
 /**
  * What the pages below show of the artist: the header and the sections' introductions. The rest of the profile (the

@@ -81,9 +81,10 @@ async function userAndArtist(api: ApiClient, artistUsername: string | undefined)
  * The subscribed branch's guard (spec §2): a viewer who is neither subscribed nor that artist goes to
  * /{artist}/subscribe. Returns the user and the artist for the page.
  */
-export async function requireSubscriber(api: ApiClient, artistUsername: string | undefined) {
+export async function requireSubscriber(api: ApiClient, artistUsername: string | undefined, { allowKept = false } = {}) {
   const { user, artist } = await userAndArtist(api, artistUsername);
-  if (!artist.subscribed && !isOwnArtist(user, artist)) throw redirect(`/${artist.username}/subscribe`);
+  const kept = allowKept && artist.keptPeriod !== null;
+  if (!artist.subscribed && !isOwnArtist(user, artist) && !kept) throw redirect(`/${artist.username}/subscribe`);
   return { user, artist };
 }
 

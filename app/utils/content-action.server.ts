@@ -2,18 +2,23 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
 import { pollMessages } from '#contract/content-rules';
 import { CommentSchema } from '#contract/comment-schema';
+import { listeningMessages, parseAt } from '#contract/listening';
 import { apiFor, isHttpError } from './api.server';
 import { requireUser, safeRedirect } from './auth.server';
 import { parseGuardedForm, readFormData } from './form-guard.server';
 import { apiErrorReply, formReply } from './form-reply.server';
 
 const id = z.string().check(z.minLength(1));
+/** The comment form's moment as the fan writes it ("1:23", or empty for the whole track). */
+const CommentMomentField = z.optional(
+  z.string().check(z.refine((value) => parseAt(value) !== undefined, { error: listeningMessages.atFormat })),
+);
 const answer = z.string({ error: pollMessages.answerRequired }).check(z.minLength(1, { error: pollMessages.answerRequired }));
 
 /** The plain forms of the content pages, told apart by `intent`; each names the item (or poll) it concerns. */
 const ContentIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('vote'), pollId: id, answerId: answer }),
-  z.object({ intent: z.literal('comment'), itemId: id, text: CommentSchema.shape.text }),
+  z.object({ intent: z.literal('comment'), itemId: id, text: CommentSchema.shape.text, at: CommentMomentField }),
   z.object({ intent: z.literal('delete-comment'), itemId: id, commentId: id }),
   z.object({ intent: z.literal('bookmark'), itemId: id, bookmarked: z.optional(z.enum(['true', 'false'])) }),
   z.object({ intent: z.literal('revoke-code'), itemId: id, codeId: id }),
@@ -46,10 +51,13 @@ export async function contentAction({ request, context, params }: ActionFunction
         await api.post(`/polls/${enc(value.pollId)}/vote`, { answerId: value.answerId });
         return back(`#poll-${value.pollId}`);
       case 'comment': {
-        const created = await api.post<{ data: { _id: string } }>(`/content/${enc(value.itemId)}/comments`, { text: value.text });
-        // Back to the first page of comments, where the newest one is.
+        const at = parseAt(value.at) ?? undefined;
+        const created = await api.post<{ data: { _id: string } }>(`/content/${enc(value.itemId)}/comments`, { text: value.text, at });
+        // Back to the first page of comments, where the newest one is (and, without JavaScript, the player at the
+        // moment the comment is about).
         url.searchParams.delete('commentsOffset');
         url.searchParams.delete('commentId');
+        if (at !== undefined) url.searchParams.set('t', String(Math.floor(at)));
         return redirect(safeRedirect(`${url.pathname}${url.search}#comment-${created.data._id}`), 303);
       }
       case 'delete-comment':

@@ -1,3 +1,4 @@
+import { SEARCH_MAX } from '#contract/listening';
 import {
   isBookmarkFilter,
   isPostsFilter,
@@ -50,6 +51,11 @@ export function readSort(search: URLSearchParams): SortOrder {
 export function readOffset(search: URLSearchParams, name = 'offset'): number {
   const value = Number(search.get(name));
   return Number.isInteger(value) && value > 0 ? Math.min(value, 1_000_000) : 0;
+}
+
+/** `q`, the words a list page searches for (empty: no search), at most SEARCH_MAX characters. */
+export function readSearch(search: URLSearchParams): string {
+  return (search.get('q') ?? '').trim().slice(0, SEARCH_MAX);
 }
 
 export function readOrigin(search: URLSearchParams): ItemOrigin | undefined {

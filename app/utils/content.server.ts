@@ -28,6 +28,8 @@ export interface CardItem {
   excerpt: string;
   poll: Poll | null;
   stats: { comments: number };
+  /** Search lists only: the title and a matching passage with their matched words marked. */
+  highlight?: ContentItem['highlight'];
 }
 
 const cardImage = (media: Media): CardImage => ({
@@ -53,6 +55,7 @@ export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: bo
     excerpt: withExcerpt ? excerpt(item.content) : '',
     poll: item.poll,
     stats: item.stats,
+    ...(item.highlight ? { highlight: item.highlight } : {}),
   };
 }
 
@@ -63,6 +66,8 @@ export function toCardPage(page: Page<ContentItem>, options: { withExcerpt: bool
 /** A list's query parameters as the content api reads them: `types` as one comma-separated value. */
 interface ListQuery {
   types?: readonly ContentType[];
+  /** Words to search for (title, caption, transcript). */
+  q?: string;
   sort?: SortOrder;
   offset?: number;
   limit?: number;
@@ -77,20 +82,22 @@ export async function listContent(api: ApiClient, artistUsername: string, query:
   return body.data;
 }
 
-export async function getItem(api: ApiClient, id: string) {
-  const body = await api.get<{ data: ContentItem }>(`/content/${enc(id)}`);
+/** `handle`: statuses the caller answers itself (the item page sends a lapsed fan's 403 to the subscribe page). */
+export async function getItem(api: ApiClient, id: string, handle?: number[]) {
+  const body = await api.get<{ data: ContentItem }>(`/content/${enc(id)}`, { handle });
   return body.data;
 }
 
-export async function listComments(api: ApiClient, itemId: string, query: { offset?: number; commentId?: string }) {
+export async function listComments(api: ApiClient, itemId: string, query: { offset?: number; commentId?: string }, handle?: number[]) {
   const body = await api.get<{ data: Page<Comment> & { offset: number } }>(`/content/${enc(itemId)}/comments`, {
     params: { offset: query.offset, commentId: query.commentId, limit: COMMENTS_PAGE_SIZE },
+    handle,
   });
   return body.data;
 }
 
-export async function listCollections(api: ApiClient, artistUsername: string, limit = 12) {
-  const body = await api.get<{ data: Page<Collection> }>(`/performers/${enc(artistUsername)}/collections`, { params: { limit } });
+export async function listCollections(api: ApiClient, artistUsername: string, limit = 12, handle?: number[]) {
+  const body = await api.get<{ data: Page<Collection> }>(`/performers/${enc(artistUsername)}/collections`, { params: { limit }, handle });
   return body.data;
 }
 

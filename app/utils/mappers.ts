@@ -57,6 +57,9 @@ export function mapArtist(a: ArtistResponse) {
     currency: a.currency ?? 'usd',
     trialDays: a.yearlyPrice > 0 ? (a.trialDays ?? 0) : 0,
     subscribed: a.isSubscribed ?? false,
+    /** A lapsed member's kept period: they still open what was published then (decision 014). */
+    keptPeriod: a.keptPeriod ?? null,
+    keepPaidItems: a.keepPaidItems ?? true,
     vaultPageIntroduction: a.vaultPageIntroduction ?? '',
     postsPageIntroduction: a.postsPageIntroduction ?? '',
     privacyPolicy: a.privacyPolicy ?? '',

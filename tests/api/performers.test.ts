@@ -16,6 +16,7 @@ const ARTIST_FIELDS = [
   'yearlyPrice',
   'currency',
   'trialDays',
+  'keepPaidItems',
   'isSubscribed',
   'headlineImage',
   'heroImage',

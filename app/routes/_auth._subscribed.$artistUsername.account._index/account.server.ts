@@ -43,6 +43,7 @@ export async function loadAccount(args: LoaderFunctionArgs) {
       subscribers: subscribers.data.data,
       total: subscribers.data.total,
       welcomeVideoOn: raw.data.activateWelcomeVideo ?? false,
+      keepPaidItemsOn: raw.data.keepPaidItems ?? true,
       money: money.data,
     };
   }
@@ -107,7 +108,8 @@ export async function accountAction(args: ActionFunctionArgs) {
       }
       case 'profile': {
         const { intent: _intent, ...profile } = value;
-        await api.put('/performers/me', profile);
+        // The form always shows the switch: a box left unticked is sent as no field, which means off.
+        await api.put('/performers/me', { ...profile, keepPaidItems: profile.keepPaidItems ?? false });
         return redirect(`${here}?saved=profile`);
       }
       case 'images': {

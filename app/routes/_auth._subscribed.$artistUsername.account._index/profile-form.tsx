@@ -12,12 +12,14 @@ import type { Artist } from '~/utils/mappers';
 export function ProfileForm({
   artist,
   welcomeVideoOn,
+  keepPaidItemsOn,
   money,
   saved,
   lastResult,
 }: {
   artist: Artist;
   welcomeVideoOn: boolean;
+  keepPaidItemsOn: boolean;
   money: MoneySettings;
   saved: boolean;
   lastResult?: SubmissionResult<string[]>;
@@ -41,6 +43,7 @@ export function ProfileForm({
       heroImageAltText: artist.heroImageAltText,
       headlineImageAltText: artist.headlineImageAltText,
       activateWelcomeVideo: welcomeVideoOn ? 'on' : undefined,
+      keepPaidItems: keepPaidItemsOn ? 'on' : undefined,
     },
     constraint: formConstraint(ArtistProfileSchema),
     shouldValidate: 'onSubmit',
@@ -97,6 +100,11 @@ export function ProfileForm({
           <TextareaField field={fields.headlineOfferDescription} label="Offer description" />
           <TextareaField field={fields.subscriptionPerks} label="Perks, one a line" textareaProps={{ rows: 6 }} />
           <CheckboxField field={fields.activateWelcomeVideo} label="Show my welcome video to members" />
+          <CheckboxField
+            field={fields.keepPaidItems}
+            label="Keep what you paid for"
+            hint="A fan whose membership ends keeps reading and playing what you published while they paid. Newer items ask them to subscribe again."
+          />
         </fieldset>
         <hr className="border-white/10" />
         <fieldset className="space-y-5">

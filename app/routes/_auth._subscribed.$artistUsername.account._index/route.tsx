@@ -66,6 +66,7 @@ export default function Account() {
               <ProfileForm
                 artist={data.artist}
                 welcomeVideoOn={data.welcomeVideoOn}
+                keepPaidItemsOn={data.keepPaidItemsOn}
                 money={data.money}
                 saved={data.saved === 'profile'}
                 lastResult={replyTo(reply, 'profile')}

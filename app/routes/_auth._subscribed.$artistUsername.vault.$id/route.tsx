@@ -8,12 +8,14 @@ import { PollCard } from '~/components/poll-card';
 import { PresaleCard, PresaleCodes } from '~/components/presale-card';
 import { safeRedirect } from '~/utils/auth.server';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
-import { isVaultCategory, type ItemOrigin } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
 import { intentErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
 import { getCollection, getItem, getPresaleCode, listComments, listPresaleCodes } from '~/utils/content.server';
+import { isHttpError } from '~/utils/api.server';
+import { readStartAt } from '#contract/listening';
+import { backLink } from './back-link';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },
@@ -39,11 +41,15 @@ export async function loader(args: LoaderFunctionArgs) {
   const collectionId = search.get('collectionId') || undefined;
   const [user, item, comments, collection] = await Promise.all([
     requireUser(api),
-    getItem(api, id),
-    listComments(api, id, { offset: readOffset(search, 'commentsOffset'), commentId }),
+    getItem(api, id, [403]),
+    listComments(api, id, { offset: readOffset(search, 'commentsOffset'), commentId }, [403]),
     // A collection that is gone only loses the "back to" link.
     collectionId ? getCollection(api, collectionId, { limit: 1 }).catch(() => null) : null,
-  ]);
+  ]).catch((error: unknown) => {
+    // A lapsed fan who keeps older items reaches this page; a newer item is for members (decision 014).
+    if (isHttpError(error, 403)) throw redirect(`/${encodeURIComponent(artistUsername)}/subscribe`);
+    throw error;
+  });
   invariantResponse(item.performer.username.toLowerCase() === artistUsername.toLowerCase(), 'Not found', { status: 404 });
   const isOwner = item.performerId === user.id;
   const codeQuery = search.get('code')?.trim() || undefined;
@@ -62,48 +68,30 @@ export async function loader(args: LoaderFunctionArgs) {
     codeQuery: codeQuery ?? '',
     from,
     isOwner,
+    startAt: readStartAt(search.get('t')),
   };
 }
 
 export const action = contentAction;
 
-const BACK: Record<ItemOrigin, { path: string; label: string }> = {
-  vault: { path: '/vault', label: 'Back to the vault' },
-  home: { path: '', label: 'Back to home' },
-  posts: { path: '/posts', label: 'Back to posts' },
-  bookmarks: { path: '/account/bookmarks', label: 'Back to your bookmarks' },
-};
-
-/** Where "back" goes: the collection the item was opened from, else `from`, else the item's own section. */
-function backLink(
-  artistUsername: string,
-  item: { type: string },
-  from: ItemOrigin | undefined,
-  collection: { _id: string; title: string } | null,
-) {
-  if (collection) {
-    const search = from ? `?from=${from}` : '';
-    return { to: `/${artistUsername}/collection/${encodeURIComponent(collection._id)}${search}`, label: `Back to ${collection.title}` };
-  }
-  const origin = from ?? (isVaultCategory(item.type) ? 'vault' : 'posts');
-  return { to: `/${artistUsername}${BACK[origin].path}`, label: BACK[origin].label };
-}
-
 export default function VaultItem() {
-  const { item, comments, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner } = useLoaderData<typeof loader>();
+  const { item, comments, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner, startAt } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errorsFor = (intent: string, field: string) => intentErrors(result, intent)(field);
   const artistUsername = item.performer.username;
   const back = backLink(artistUsername, item, from, collection);
 
-  const pageHref = (offset: number) => {
+  const pageHref = (offset: number, at?: number) => {
     const search = new URLSearchParams();
     search.set('type', item.mediaType);
     if (from) search.set('from', from);
     if (collection) search.set('collectionId', collection._id);
     if (offset) search.set('commentsOffset', String(offset));
+    if (at !== undefined) search.set('t', String(Math.floor(at)));
     return `/${artistUsername}/vault/${item._id}?${search}`;
   };
+  const playable = item.media?.kind === 'audio' || item.media?.kind === 'video';
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-6 sm:px-6 sm:pt-10">
@@ -147,7 +135,7 @@ export default function VaultItem() {
 
         {item.media ? (
           <div className="mt-6">
-            <MediaPlayer item={item} />
+            <MediaPlayer item={item} startAt={startAt} />
           </div>
         ) : item.thumbnail ? (
           <img
@@ -193,6 +181,7 @@ export default function VaultItem() {
           limit={COMMENTS_PAGE_SIZE}
           highlightId={commentId}
           pageHref={pageHref}
+          momentHref={playable ? (at) => `${pageHref(comments.offset, at)}#player` : undefined}
           actionResult={result}
           listErrors={errorsFor('delete-comment', 'comments')}
         />

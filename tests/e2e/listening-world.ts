@@ -1,0 +1,58 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { apiBase } from './helpers';
+import { apiCall, type MoneyArtist } from './money-world';
+
+/** What the listening browser tests make through the api: tracks of a given length, items, an ended membership. */
+
+/** A tone of this many seconds as a WAV file (mono, 8 kHz, 8-bit): real audio the upload's sniffing accepts. */
+export function wav(seconds: number) {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const data = Buffer.alloc(samples);
+  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 330 * i) / rate));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, data]);
+}
+
+export interface Item {
+  _id: string;
+  title: string;
+  mediaType: string;
+}
+
+export async function uploadAudio(request: APIRequestContext, artist: MoneyArtist, seconds: number) {
+  const upload = await request.post(`${apiBase}/media?kind=audio`, {
+    headers: { Authorization: `Bearer ${artist.token}` },
+    multipart: { file: { name: 'track.wav', mimeType: 'audio/wav', buffer: wav(seconds) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  return ((await upload.json()) as { data: { _id: string } }).data._id;
+}
+
+export function createItem(request: APIRequestContext, artist: MoneyArtist, body: Record<string, unknown>) {
+  return apiCall<Item>(request, 'POST', '/content', { token: artist.token, data: { content: '<p>Words.</p>', tags: 'post', ...body } });
+}
+
+/** The operator ends a fan's membership today (POST /admin/memberships/end), as a year that ran out would. */
+export async function endMembership(request: APIRequestContext, artist: MoneyArtist, fanEmail: string) {
+  const token = fs.readFileSync(path.join(process.env.E2E_DATA_DIR ?? '', 'admin-token'), 'utf8').trim();
+  await apiCall(request, 'POST', '/admin/memberships/end', {
+    data: { artist: artist.username, fan: fanEmail },
+    headers: { 'x-stagedoor-admin-token': token },
+  });
+}

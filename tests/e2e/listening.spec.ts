@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { expectNoA11yViolations } from './helpers';
+import { createItem, endMembership, uploadAudio, type Item } from './listening-world';
+import { newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
+
+/**
+ * Listening like a fan, in Chromium against the built app: a comment on a moment of a track ("1:23" that seeks, and
+ * `?t=83`), search of the vault (a word of one artist's vault and not another's, with filters), and a lapsed
+ * member who keeps what was published while they paid and is sent to subscribe for anything newer.
+ */
+
+let artist: MoneyArtist;
+let other: MoneyArtist;
+let track: Item;
+
+test.beforeAll(async ({ request }) => {
+  [artist, other] = await Promise.all([newArtist(request, '4.99', 'usd'), newArtist(request, '4.99', 'usd')]);
+  const audio = await uploadAudio(request, artist, 100);
+  track = await createItem(request, artist, {
+    title: 'The new demo',
+    tags: 'demo',
+    mediaId: audio,
+    content: '<p>Rough mix, lighthouse chorus.</p>',
+  });
+  await createItem(request, artist, { title: 'Tour diary: Oslo', tags: 'tourDiary', content: '<p>A harbour at night.</p>' });
+  await createItem(request, other, { title: 'Elsewhere', tags: 'demo', content: '<p>Only the other vault says albatross.</p>' });
+});
+
+async function playheadOf(page: import('@playwright/test').Page) {
+  return page.locator('audio[data-item-player]').evaluate((audio: HTMLAudioElement) => audio.currentTime);
+}
+
+test('a fan comments at 1:23, the "1:23" link seeks there, and ?t=83 starts there', async ({ browser, request }) => {
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault/${track._id}?type=audio`);
+  await expect(page.getByRole('heading', { level: 1, name: track.title })).toBeVisible();
+  await page.getByLabel('Your comment').fill('This chorus!');
+  await page.getByLabel('At a moment (optional)').fill('1:23');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  const moment = page.getByRole('link', { name: 'Play from 1:23' });
+  await expect(moment).toHaveText('1:23');
+  await expectNoA11yViolations(page);
+
+  // The link seeks the player on the page (no new page is loaded).
+  await page.locator('audio[data-item-player]').evaluate((audio: HTMLAudioElement) => {
+    audio.muted = true;
+    audio.currentTime = 5;
+  });
+  await moment.click();
+  await expect.poll(() => playheadOf(page)).toBeGreaterThanOrEqual(83);
+  expect(await playheadOf(page)).toBeLessThan(90);
+
+  // "Now" takes the playhead into the form.
+  await page.getByRole('button', { name: 'Now (use where the player is)' }).click();
+  await expect(page.getByLabel('At a moment (optional)')).toHaveValue(/^1:2\d$/);
+
+  // A link to the item at 83 s starts the player there.
+  const fresh = await context.newPage();
+  await fresh.goto(`/${artist.username}/vault/${track._id}?type=audio&t=83`);
+  await expect.poll(() => playheadOf(fresh)).toBe(83);
+  await context.close();
+});
+
+test('without JavaScript the moment is a field of the form and the "1:23" link a plain link to ?t=83', async ({ browser, request }) => {
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault/${track._id}?type=audio`);
+  await page.getByLabel('Your comment').fill('Goosebumps');
+  await page.getByLabel('At a moment (optional)').fill('nonsense');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await expect(page.getByText('Write the time as minutes and seconds, like 1:23.')).toBeVisible();
+  await page.getByLabel('At a moment (optional)').fill('1:23');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  const moment = page.getByRole('listitem').filter({ hasText: 'Goosebumps' }).getByRole('link', { name: 'Play from 1:23' });
+  await expect(moment).toHaveAttribute('href', /[?&]t=83(&|#|$)/);
+  await expect(page.locator('audio[data-item-player]')).toHaveAttribute('src', /#t=83$/);
+  await expectNoA11yViolations(page);
+  await context.close();
+});
+
+test('search finds a word of this vault, keeps the filters, and never finds another artist’s words', async ({ browser, request }) => {
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault?filters=demo`);
+  const search = page.getByRole('search', { name: 'Search the vault' });
+  await search.getByRole('searchbox').fill('lighthouse');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/[?&]q=lighthouse/);
+  await expect(page).toHaveURL(/[?&]filters=demo/);
+  await expect(page.getByRole('status')).toHaveText(/1 item matches “lighthouse”/);
+  const grid = page.getByRole('region', { name: 'Vault items' });
+  await expect(grid.getByRole('link', { name: track.title })).toBeVisible();
+  await expect(grid.locator('mark')).toHaveText(['lighthouse']);
+  await expectNoA11yViolations(page);
+
+  await search.getByRole('searchbox').fill('albatross');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('status')).toHaveText(/0 items match “albatross”/);
+  await expect(page.getByText('Nothing matches your search. Try other words.')).toBeVisible();
+
+  // The posts page searches captions the same way.
+  await page.goto(`/${artist.username}/posts?q=harbour`);
+  await expect(page.getByRole('link', { name: 'Tour diary: Oslo', exact: true })).toBeVisible();
+  await context.close();
+});
+
+test('a lapsed member opens an item from their paid time and is sent to subscribe for a newer one', async ({ browser, request }) => {
+  const fan = await payingFan(request, artist);
+  const paidFor = await createItem(request, artist, { title: 'Paid-time voice note', tags: 'voicenote' });
+  await endMembership(request, artist, fan.email);
+  const newer = await createItem(request, artist, { title: 'After-you-left demo', tags: 'demo' });
+
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault`);
+  await expect(page.getByRole('heading', { name: /^Your membership ended on / })).toBeVisible();
+  const kept = page.getByRole('region', { name: 'From your membership' });
+  await expect(kept.getByRole('link', { name: paidFor.title })).toBeVisible();
+  await expect(kept.getByRole('link', { name: newer.title })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  await kept.getByRole('link', { name: paidFor.title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: paidFor.title })).toBeVisible();
+
+  await page.goto(`/${artist.username}/vault/${newer._id}?type=post`);
+  await expect(page).toHaveURL(new RegExp(`/${artist.username}/subscribe$`));
+  // The rest of the club is for members: the home page sends them to subscribe too.
+  await page.goto(`/${artist.username}`);
+  await expect(page).toHaveURL(new RegExp(`/${artist.username}/subscribe$`));
+  await context.close();
+});
