@@ -6,6 +6,7 @@ import { collectionRoutes } from '../collections/routes.js';
 import { commentRoutes } from '../comments/routes.js';
 import type { ApiContext } from '../context.js';
 import { resolveMediaTools } from '../media/ffmpeg.js';
+import { hlsRoutes } from '../media/hls.js';
 import { mediaRoutes } from '../media/routes.js';
 import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
@@ -35,6 +36,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
     mediaRoutes(scope, services);
+    hlsRoutes(scope, services);
     contentRoutes(scope, services);
     pollRoutes(scope, services);
     commentRoutes(scope, services);

@@ -7,7 +7,7 @@ import { CaptionSchema, createPostBodySchema, presaleMessages, type PostBodyValu
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';
-import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
+import { findMediaByIds, forViewer, removeUnusedMedia } from '../media/queries.js';
 import { findArtistId, requireArtist, requireContentAccess } from './access.js';
 import { requireOwnItem, requireReadableItem } from './guard.js';
 import { paging, listParam, SortParam, TypesParam } from './params.js';
@@ -280,7 +280,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
     const { details, access } = await requireReadableItem(services, request, request.params.id, { allowKept: true });
-    return ok(viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id)));
+    const item = viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id));
+    return ok(item.media ? { ...item, media: forViewer(item.media, signer, access.viewer.id) } : item);
   });
 
   /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */

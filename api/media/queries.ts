@@ -141,6 +141,21 @@ function servedVariant(row: MediaRow): { variant: MediaVariant; mime: string } {
   return { variant: 'original', mime: row.mime };
 }
 
+/** A processed video is served as HLS, through links signed for each viewer (api/media/hls.ts). */
+export function playsAsHls(media: Pick<Media, 'kind' | 'status' | 'mimeType'>) {
+  return media.kind === 'video' && media.status === 'ready' && media.mimeType === HLS_MIME;
+}
+
+export const HLS_MIME = 'application/vnd.apple.mpegurl';
+
+/**
+ * The item answer of one viewer (GET /content/{id}): a video's master playlist signed for them, short-lived. Shared
+ * answers (lists) carry its unsigned address, which plays nothing: a video plays from its item.
+ */
+export function forViewer(media: Media, signer: MediaSigner, viewerId: string): Media {
+  return playsAsHls(media) ? { ...media, url: signer.hlsUrl(media._id, viewerId) } : media;
+}
+
 /**
  * A media file as content responses carry it (docs/media.md): where it stands, its signed link (what fans are
  * served) and, for images, its list size (`thumbnailUrl`, 480 px) and display size (`largeUrl`, 1280 px; null when
@@ -149,6 +164,7 @@ function servedVariant(row: MediaRow): { variant: MediaVariant; mime: string } {
  */
 export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: MediaAudience = 'fans'): Media {
   const served = servedVariant(row);
+  const hls = row.kind === 'video' && row.status === 'ready' && row.streamKey;
   return {
     _id: row.id,
     kind: row.kind,
@@ -157,12 +173,12 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: Med
     status: row.status,
     failureReason: row.failureReason,
     duration: row.duration,
-    mimeType: served.mime,
+    mimeType: hls ? HLS_MIME : served.mime,
     peaks: row.peaks,
     poster: row.posterKey ? signer.url(row.id, 'poster', audience) : null,
     width: row.width,
     height: row.height,
-    url: signer.url(row.id, served.variant, audience),
+    url: hls ? signer.hlsUrl(row.id) : signer.url(row.id, served.variant, audience),
     originalUrl: audience === 'artist' && row.kind !== 'image' ? signer.url(row.id, 'original', audience) : null,
     thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb', audience) : null,
     largeUrl: row.largeKey ? signer.url(row.id, 'large', audience) : null,

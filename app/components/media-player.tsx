@@ -1,6 +1,9 @@
 import type { ContentItem } from '#contract/content';
 import { LARGE_WIDTH } from '#contract/image-sizes';
 import { wideImageSources } from './content-card';
+import { HlsVideo } from './hls-video';
+
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
 /**
  * An item's media on its page: the browser's own audio or video player on the signed link (the API answers Range
@@ -64,21 +67,26 @@ export function MediaPlayer({
     );
   }
   if (media.kind === 'video') {
+    const poster = item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : (media.poster ?? undefined);
+    const shared = {
+      id: 'player',
+      'data-item-player': item._id,
+      controls: true,
+      playsInline: true,
+      preload: 'metadata',
+      poster,
+      className: 'aspect-video w-full scroll-mt-24',
+      'aria-label': `Play ${item.title}`,
+    } as const;
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
-        <video
-          id="player"
-          data-item-player={item._id}
-          controls
-          playsInline
-          preload="metadata"
-          poster={item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : undefined}
-          src={src}
-          className="aspect-video w-full scroll-mt-24"
-          aria-label={`Play ${item.title}`}
-        >
-          <a href={media.url}>Download the video</a>
-        </video>
+        {media.mimeType === HLS_TYPE ? (
+          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} />
+        ) : (
+          <video {...shared} src={src}>
+            <a href={media.url}>Download the video</a>
+          </video>
+        )}
       </div>
     );
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PEAKS_POINTS } from '#contract/content';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
 import { processingMessages } from '../../api/media/processing';
+import { hlsSignature } from '../../api/media/signing';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, localLink, subscribe, upload, whenProcessed, type ContentUser } from './content-fixtures';
 
@@ -116,6 +117,67 @@ describeEachDatabase('media processing', (database) => {
     const poster = await fetch(localLink(t, media.poster));
     expect(poster.status).toBe(200);
     expect(poster.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('video is served as HLS through links signed for one fan, short-lived', { timeout: 180_000 }, async () => {
+    const [artist, fan, other] = await Promise.all([createArtist(t), createFan(t), createFan(t)]);
+    await Promise.all([subscribe(t, fan, artist), subscribe(t, other, artist)]);
+    const uploaded = await upload(t, artist.token, await makeMp4(6, '1280x720'), { filename: 'phone.mp4', kind: 'video' });
+    const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
+    const media = (await whenProcessed(t, fan, item._id)).media;
+    expect(media.mimeType).toBe('application/vnd.apple.mpegurl');
+    const master = new URL(localLink(t, media.url));
+    expect(master.pathname).toBe(`/media/${media._id}/hls/master.m3u8`);
+    expect(master.searchParams.get('v')).toBe(fan.id);
+    // Good for a quarter of an hour: time to press play.
+    expect(Number(master.searchParams.get('expires')) - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
+
+    const masterAnswer = await fetch(master);
+    expect(masterAnswer.status).toBe(200);
+    expect(masterAnswer.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const masterText = await masterAnswer.text();
+    // A 720p source gets the 360p and 720p rungs, not 1080p.
+    expect(masterText).toContain('RESOLUTION=640x360');
+    expect(masterText).toContain('RESOLUTION=1280x720');
+    expect(masterText).not.toContain('x1080');
+    const rung = masterText.split('\n').find((line) => line.startsWith('v1/index.m3u8?'))!;
+    const playlist = await fetch(new URL(rung, master));
+    expect(playlist.status).toBe(200);
+    const segments = (await playlist.text()).split('\n').filter((line) => line.startsWith('seg'));
+    // 6 s in 4 s segments, each signed for the same fan.
+    expect(segments).toHaveLength(2);
+    const segment = new URL(segments[1], new URL(rung, master));
+    expect(segment.searchParams.get('v')).toBe(fan.id);
+    const bytes = await fetch(segment);
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get('content-type')).toBe('video/mp2t');
+    // An MPEG transport stream: 188-byte packets, each starting with the sync byte.
+    const ts = Buffer.from(await bytes.arrayBuffer());
+    expect([ts[0], ts[188]]).toEqual([0x47, 0x47]);
+
+    // The fan's link from another fan is refused: by who asks, and with the link moved to their name.
+    expect((await fetch(segment, { headers: { authorization: `Bearer ${other.token}` } })).status).toBe(403);
+    expect((await fetch(segment, { headers: { authorization: `Bearer ${fan.token}` } })).status).toBe(200);
+    const moved = new URL(segment);
+    moved.searchParams.set('v', other.id);
+    expect((await fetch(moved)).status).toBe(403);
+    // An expired link, really signed, is refused.
+    const [secret] = await t.db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'media-links'`);
+    const past = Math.floor(Date.now() / 1000) - 5;
+    const path = `v1/${segments[1].split('?')[0]}`;
+    const expired = new URL(`/media/${media._id}/hls/${path}`, t.url);
+    expired.search = `v=${fan.id}&expires=${past}&sig=${hlsSignature(Buffer.from(secret.value, 'hex'), media._id, path, fan.id, past)}`;
+    const refused = await fetch(expired);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe('This link to the video has expired. Reload the page to play it.');
+    // A list is shared by every fan: it carries the playlist's unsigned address, which plays nothing.
+    const list = await call(t.url, 'GET', `/performers/${artist.username}/content`, { token: fan.token });
+    const listed = list.body.data.data[0].media;
+    expect(listed.url).toBe(`${t.config.publicApiUrl}/media/${media._id}/hls/master.m3u8`);
+    expect((await fetch(localLink(t, listed.url))).status).toBe(403);
+    // A fan whose subscription lapsed cannot start it again.
+    await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [fan.id]);
+    expect((await fetch(master)).status).toBe(403);
   });
 
   it('a corrupt file fails with a reason the artist sees; fans never see its item, nor are told of it', { timeout: 60_000 }, async () => {
