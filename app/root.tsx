@@ -24,6 +24,7 @@ import { publicEnv, type PublicEnv } from './utils/env.server';
 import { fetchUnreadCounts } from './utils/notifications.server';
 import { messagesHref } from './utils/messages.server';
 import { isLiteMode } from './utils/lite-mode.server';
+import { PlayerSlot } from './components/player/player-slot';
 import { useNonce } from './utils/nonce';
 import type { loader as subscribedLoader } from './routes/_auth._subscribed';
 
@@ -106,6 +107,7 @@ export default function App() {
         <Outlet />
       </main>
       {footer ? <Footer marketingUrl={ENV.MARKETING_URL} lite={lite} /> : null}
+      <PlayerSlot />
     </PaymentProvider>
   );
 }

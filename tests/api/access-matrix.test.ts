@@ -230,6 +230,8 @@ const ROWS: Record<string, Row> = {
   },
   'POST /media': { request: () => ({ method: 'POST', path: '/media', body: {} }), expect: { ...ownerOnly(400), otherArtist: 400 } },
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
+  // Only a link signed for one viewer opens a video's playlists and segments (media-processing.test.ts): without it, no one.
+  'GET /media/:id/hls/*': { request: (w) => ({ method: 'GET', path: `/media/${w.image}/hls/master.m3u8`, raw: true }), expect: all(403) },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
   'DELETE /media/:id': {
     request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }),

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
 
 /**
  * A subscribed fan browsing an artist's content in Chromium against the built app: the vault's filters (as links,
@@ -57,7 +57,9 @@ const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 async function createItem(request: APIRequestContext, body: Record<string, unknown>): Promise<Item> {
   const response = await request.post(`${apiBase}/content`, { data: body, headers: auth(artist.token) });
   expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { data: Item }).data;
+  const item = ((await response.json()) as { data: Item }).data;
+  if (body.mediaId) await untilMediaProcessed(request, artist.token, item._id);
+  return item;
 }
 
 async function joinFree(request: APIRequestContext, who: Fan) {
