@@ -18,7 +18,7 @@ interface Art {
   /** Two colours of the artist's palette and a shape, so each picture looks like that artist's. */
   from: string;
   to: string;
-  shape: 'rings' | 'moon' | 'sun';
+  shape: 'rings' | 'sun';
 }
 
 interface DemoItem {
@@ -31,7 +31,10 @@ interface DemoItem {
   state?: 'draft' | 'scheduled' | 'published';
   /** A tone of this pitch (Hz) as the item's audio. */
   tone?: number;
-  /** A picture as the item's thumbnail (audio, text) or as its media (photo). */
+  /**
+   * A picture as the item's thumbnail (audio, text) or as its media (photo). The demo gives pictures to its photos
+   * only: the other items show the artwork drawn from their title and category (app/components/item-art.tsx).
+   */
   art?: Art & { seed: number };
   photo?: boolean;
   poll?: { title: string; answers: string[] };
@@ -47,7 +50,6 @@ interface DemoCatalogue {
 const p = (...paragraphs: string[]) => paragraphs.map((text) => `<p>${text}</p>`).join('');
 
 const NOVA: Art = { from: '#5b21b6', to: '#db2777', shape: 'rings' };
-const LATE: Art = { from: '#0f172a', to: '#d97706', shape: 'moon' };
 const JUNIPER: Art = { from: '#166534', to: '#eab308', shape: 'sun' };
 
 export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
@@ -63,7 +65,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('Recorded on my phone at 3 a.m. in a Turin kitchen. Everything on Neon Vespers started with this hum.'),
         daysAgo: 40,
         tone: 392,
-        art: { ...NOVA, seed: 1 },
         inCollection: true,
       },
       {
@@ -72,7 +73,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('One take, one microphone, the upright piano that never stays in tune.'),
         daysAgo: 28,
         tone: 440,
-        art: { ...NOVA, seed: 2 },
         inCollection: true,
       },
       {
@@ -81,7 +81,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('The mix we nearly used. <strong>Headphones on</strong> for the synth that only lives in the left ear.'),
         daysAgo: 12,
         tone: 523,
-        art: { ...NOVA, seed: 3 },
         inCollection: true,
       },
       {
@@ -151,7 +150,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('Glasgow, second night. The crowd sings the bridge louder than we play it.'),
         daysAgo: 30,
         tone: 294,
-        art: { ...LATE, seed: 1 },
         inCollection: true,
       },
       {
@@ -160,7 +158,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('The night the van broke down and we played anyway, on borrowed amps.'),
         daysAgo: 21,
         tone: 330,
-        art: { ...LATE, seed: 2 },
         inCollection: true,
       },
       {
@@ -169,7 +166,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('A new song with no name yet. Vote for a name, or suggest a better one in the comments.'),
         daysAgo: 14,
         tone: 262,
-        art: { ...LATE, seed: 3 },
         poll: { title: 'Name the new song', answers: ['Two A.M.', 'Rehearsal Room Blues', 'Untitled Number Four'] },
       },
       {
@@ -177,7 +173,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         title: 'Tour diary: day one',
         content: p('Four people, one van, eleven guitars. Written by whoever is not driving, which today was Callum.'),
         daysAgo: 10,
-        art: { ...LATE, seed: 4 },
       },
       {
         type: 'poll',
@@ -213,7 +208,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('Hummed before the coffee was ready. It might become something.'),
         daysAgo: 25,
         tone: 392,
-        art: { ...JUNIPER, seed: 1 },
         inCollection: true,
       },
       {
@@ -222,7 +216,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
         content: p('Guitar, the creak of the rocking chair and a very patient dog.'),
         daysAgo: 16,
         tone: 349,
-        art: { ...JUNIPER, seed: 2 },
         inCollection: true,
       },
       {
@@ -294,14 +287,6 @@ export async function artPng(art: Art & { seed: number }, size = 640) {
           `<circle cx="${c + (art.seed - 2) * 30}" cy="${c}" r="${80 + n * 55}" fill="none" stroke="#fff" stroke-opacity="${0.5 - n * 0.1}" stroke-width="${14 - n * 3}"/>`,
       )
       .join(''),
-    moon:
-      `<circle cx="${c + art.seed * 25}" cy="${180 + art.seed * 10}" r="90" fill="#fef3c7"/>` +
-      [0, 1, 2, 3, 4, 5, 6]
-        .map(
-          (n) =>
-            `<rect x="${n * 95}" y="${size - 120 - ((n * 37 + art.seed * 53) % 140)}" width="80" height="400" fill="#020617" fill-opacity="0.85"/>`,
-        )
-        .join(''),
     sun:
       `<circle cx="${c}" cy="${size * 0.55}" r="${110 + art.seed * 10}" fill="#fde047"/>` +
       `<path d="M0 ${size * 0.7} Q ${c * 0.6} ${size * 0.55} ${c} ${size * 0.68} T ${size} ${size * 0.62} V ${size} H 0 Z" fill="#14532d"/>` +

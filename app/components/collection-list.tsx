@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react';
+import { ItemArt } from './item-art';
 import type { ItemOrigin } from '#contract/content-types';
 import type { Collection } from '#contract/content';
 
@@ -30,16 +31,7 @@ export function CollectionList({
                 className="h-full w-full object-cover"
               />
             ) : (
-              <svg
-                viewBox="0 0 24 24"
-                aria-hidden="true"
-                className="h-8 w-8 text-accent/80"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.6"
-              >
-                <path d="M4 7h16M6 4h12M3 10h18v10H3z" strokeLinejoin="round" />
-              </svg>
+              <ItemArt title={collection.title} type="post" />
             )}
           </div>
           <div className="min-w-0 self-center">

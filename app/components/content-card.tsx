@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ItemOrigin } from '#contract/content-types';
+import { ItemArt } from './item-art';
 import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { ContentItem } from '#contract/content';
 import type { CardImage, CardItem } from '~/utils/content.server';
@@ -114,7 +115,7 @@ export function MediaGlyph({ kind, className = 'h-10 w-10' }: { kind: ContentIte
   );
 }
 
-/** A vault tile: square picture (or the media kind's glyph), category, title and date. */
+/** A vault tile: square picture (or artwork drawn from its title and category), category, title and date. */
 export function VaultCard({
   artistUsername,
   item,
@@ -141,7 +142,7 @@ export function VaultCard({
             className="h-full w-full object-cover transition group-hover:opacity-90"
           />
         ) : (
-          <MediaGlyph kind={item.mediaType} />
+          <ItemArt title={item.title} type={item.type} />
         )}
         {item.mediaType === 'audio' || item.mediaType === 'video' ? (
           <span className="absolute bottom-2 left-2 rounded-full bg-navy/90 px-2 py-0.5 text-xs font-semibold text-white">

@@ -17,6 +17,8 @@ export type CardImage = Pick<Media, 'url' | 'thumbnailUrl' | 'largeUrl' | 'width
  */
 export interface CardItem {
   _id: string;
+  /** The category: it draws the artwork of an item without a picture (components/item-art.tsx). */
+  type: ContentItem['type'];
   typeLabel: string;
   title: string;
   mediaType: ContentItem['mediaType'];
@@ -45,6 +47,7 @@ export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: bo
   const picture = item.thumbnail ?? (item.media?.kind === 'image' ? item.media : null);
   return {
     _id: item._id,
+    type: item.type,
     typeLabel: item.typeLabel,
     title: item.title,
     mediaType: item.mediaType,

@@ -56,6 +56,7 @@ describe('the card of a list item (what a list page sends to the browser)', () =
       'state',
       'stats',
       'title',
+      'type',
       'typeLabel',
     ]);
     expect(card.excerpt).toBe('We kept one take.');
