@@ -414,10 +414,11 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
     for (const [pattern, row] of Object.entries(ROWS)) {
       if (typeof row[role] !== 'number' || pattern === '/logout' || RESOURCE_ROUTES.has(pattern)) continue;
       await page.goto(address(row));
-      // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
+      // Hydrated: React has claimed the footer, the last part of every page (or the main column, on a page without a
+      // footer: a conversation); then a moment for its reports.
       await page.waitForFunction(() => {
-        const footer = document.querySelector('footer');
-        return footer !== null && Object.keys(footer).some((key) => key.startsWith('__reactFiber$'));
+        const last = document.querySelector('footer') ?? document.querySelector('main');
+        return last !== null && Object.keys(last).some((key) => key.startsWith('__reactFiber$'));
       });
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
     }
