@@ -17,6 +17,7 @@ export function MediaPlayer({
   startAt = null,
   href,
   markers = [],
+  captionsSrc,
 }: {
   item: Pick<ContentItem, '_id' | 'title' | 'media' | 'thumbnail' | 'performer'>;
   /** The item's page: the mini-player's link back to it. */
@@ -25,6 +26,8 @@ export function MediaPlayer({
   startAt?: number | null;
   /** Comments on a moment, as markers on the waveform. */
   markers?: Marker[];
+  /** The item's transcript as WebVTT, a video's captions. */
+  captionsSrc?: string;
 }) {
   const media = item.media;
   if (!media) return null;
@@ -60,6 +63,7 @@ export function MediaPlayer({
           className="aspect-video w-full scroll-mt-24"
           aria-label={`Play ${item.title}`}
         >
+          {captionsSrc ? <track kind="captions" src={captionsSrc} srcLang="en" label="Captions" default /> : null}
           <a href={media.url}>Download the video</a>
         </video>
       </div>

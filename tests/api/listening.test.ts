@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT, listeningMessages } from '#contract/listening';
+import { transcriptMessages } from '#contract/transcript';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, upload, wav, type ContentUser } from './content-fixtures';
 
@@ -88,6 +89,47 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.at).toEqual([listeningMessages.atNoMedia]);
       expect((await comment(fan, post._id, { text: 'Fine without' })).status).toBe(201);
+    });
+  });
+
+  describe('transcripts', () => {
+    it('the artist types a timed transcript or gives WebVTT; fans read its lines and search finds its words', async () => {
+      const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+      await subscribe(t, fan, artist);
+      const { item } = await audioItem(artist, { title: 'Voice note', tags: 'voicenote' });
+      const put = (transcript: string, token = artist.token) =>
+        call(t.url, 'PUT', `/content/${item._id}/transcript`, { token, body: { transcript } });
+      const typed = await put('0:00 Hello from the van.\n\n1:05 We saw the northern lights over the fjord.');
+      expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+      expect(typed.body.data.cues).toEqual([
+        { start: 0, end: null, text: 'Hello from the van.' },
+        { start: 65, end: null, text: 'We saw the northern lights over the fjord.' },
+      ]);
+      const read = await call(t.url, 'GET', `/content/${item._id}/transcript`, { token: fan.token });
+      expect(read.body.data.cues).toHaveLength(2);
+      const found = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
+      expect(found.body.data.data.map((found: { _id: string }) => found._id)).toEqual([item._id]);
+
+      const vtt = await put('WEBVTT\n\n00:00:01.000 --> 00:00:04.500\n<v Ana>Count us in</v>\n\nNOTE a note\n\n00:00:05.000 --> 00:00:07.000\nOne, two');
+      expect(vtt.body.data.cues).toEqual([
+        { start: 1, end: 4.5, text: 'Count us in' },
+        { start: 5, end: 7, text: 'One, two' },
+      ]);
+      // The earlier words are gone from search with the transcript they were in.
+      const gone = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
+      expect(gone.body.data.total).toBe(0);
+
+      const untimed = await put('Just words without a time');
+      expect(untimed.status).toBe(400);
+      expect(untimed.body.errors?.transcript).toEqual([transcriptMessages.untimed]);
+      expect((await put('WEBVTT\n\nnot a cue')).body.errors?.transcript).toEqual([transcriptMessages.badVtt]);
+      expect((await put('0:10 Later\n\n0:05 Earlier')).body.errors?.transcript).toEqual([transcriptMessages.outOfOrder]);
+      expect((await put('0:01 Not yours', fan.token)).status).toBe(403);
+      // An empty text removes it.
+      expect((await put('')).body.data.cues).toEqual([]);
+      const post = await textItem(artist);
+      const refused = await call(t.url, 'PUT', `/content/${post._id}/transcript`, { token: artist.token, body: { transcript: '0:01 Hi' } });
+      expect(refused.body.errors?.transcript).toEqual([transcriptMessages.notPlayable]);
     });
   });
 
