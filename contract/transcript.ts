@@ -47,7 +47,10 @@ const cueText = (lines: string[]) =>
 
 function parseVtt(text: string): Cue[] | string {
   const cues: Cue[] = [];
-  const blocks = text.replace(/\r\n?/g, '\n').split(/\n{2,}/).slice(1);
+  const blocks = text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .slice(1);
   for (const block of blocks) {
     const lines = block.split('\n').filter((line) => line.trim() !== '');
     const timing = lines.findIndex((line) => line.includes('-->'));

@@ -110,7 +110,9 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       const found = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
       expect(found.body.data.data.map((found: { _id: string }) => found._id)).toEqual([item._id]);
 
-      const vtt = await put('WEBVTT\n\n00:00:01.000 --> 00:00:04.500\n<v Ana>Count us in</v>\n\nNOTE a note\n\n00:00:05.000 --> 00:00:07.000\nOne, two');
+      const vtt = await put(
+        'WEBVTT\n\n00:00:01.000 --> 00:00:04.500\n<v Ana>Count us in</v>\n\nNOTE a note\n\n00:00:05.000 --> 00:00:07.000\nOne, two',
+      );
       expect(vtt.body.data.cues).toEqual([
         { start: 1, end: 4.5, text: 'Count us in' },
         { start: 5, end: 7, text: 'One, two' },
