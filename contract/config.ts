@@ -111,6 +111,14 @@ const EnvSchema = z.object({
   JOB_POLL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0.5).max(60).default(2)),
   /** A job still running after this many seconds is taken as lost (its process died) and retried. */
   JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3600).default(300)),
+  /**
+   * A media processing job (a transcode) still running after this many seconds is taken as lost and retried: long
+   * enough for a 4 GB video's ladder at low priority (docs/media.md).
+   */
+  MEDIA_JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86_400).default(10_800)),
+  /** The ffmpeg and ffprobe that process uploads; by default the binaries of @ffmpeg-installer and @ffprobe-installer. */
+  FFMPEG_PATH: optionalString,
+  FFPROBE_PATH: optionalString,
   /** Fans told about a new post per job of the fan-out. */
   NOTIFY_BATCH_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(5000).default(500)),
   /** Web push (VAPID) keys, as web-push generates them; when unset they are generated into DATA_DIR/vapid.json. */
@@ -182,6 +190,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.JOB_CONCURRENCY,
       pollSeconds: e.JOB_POLL_SECONDS,
       timeoutSeconds: e.JOB_TIMEOUT_SECONDS,
+    },
+    media: {
+      jobTimeoutSeconds: e.MEDIA_JOB_TIMEOUT_SECONDS,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
     },
     notifyBatchSize: e.NOTIFY_BATCH_SIZE,
     vapid: {

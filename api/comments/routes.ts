@@ -87,14 +87,20 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
       );
       if (position) offset = Math.floor(position.newer / query.limit) * query.limit;
     }
-    const [rows, total] = await Promise.all([
-      db.query<CommentRow>(
-        `${COMMENT_SELECT} WHERE m.item_id = $1 AND m.deleted_at IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT $2 OFFSET $3`,
-        [item.id, query.limit, offset],
-      ),
-      one<{ total: number }>(db, 'SELECT count(*)::int AS total FROM comments WHERE item_id = $1 AND deleted_at IS NULL', [item.id]),
-    ]);
-    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total: total?.total ?? 0, offset });
+    // A page of a thread is the same for every fan of the club (what each may delete is added after): kept until a
+    // comment is written or deleted (tag.content) or one of its authors changes their name or picture (tag.user).
+    const { rows, total } = await services.cache.read(`comments:${item.id}:${offset}:${query.limit}`, async () => {
+      const [rows, total] = await Promise.all([
+        db.query<CommentRow>(
+          `${COMMENT_SELECT} WHERE m.item_id = $1 AND m.deleted_at IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT $2 OFFSET $3`,
+          [item.id, query.limit, offset],
+        ),
+        one<{ total: number }>(db, 'SELECT count(*)::int AS total FROM comments WHERE item_id = $1 AND deleted_at IS NULL', [item.id]),
+      ]);
+      const authors = new Set(rows.map((row) => row.authorId));
+      return { value: { rows, total: total?.total ?? 0 }, tags: [tag.content(item.artistId), ...[...authors].map(tag.user)] };
+    });
+    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total, offset });
   });
 
   app.post<{ Params: { id: string } }>('/content/:id/comments', async (request, reply) => {

@@ -5,6 +5,8 @@ import { bookmarkRoutes } from '../bookmarks/routes.js';
 import { collectionRoutes } from '../collections/routes.js';
 import { commentRoutes } from '../comments/routes.js';
 import type { ApiContext } from '../context.js';
+import { resolveMediaTools } from '../media/ffmpeg.js';
+import { hlsRoutes } from '../media/hls.js';
 import { mediaRoutes } from '../media/routes.js';
 import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
@@ -30,10 +32,12 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     ...ctx,
     storage: options.storage ?? createDiskStorage(path.join(ctx.config.dataDir, 'media')),
     signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
+    mediaTools: resolveMediaTools(ctx.config.media),
   };
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
     mediaRoutes(scope, services);
+    hlsRoutes(scope, services);
     contentRoutes(scope, services);
     pollRoutes(scope, services);
     commentRoutes(scope, services);

@@ -2,6 +2,7 @@ import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contra
 import type { ContentItem, Poll } from '#contract/content';
 import { HIGHLIGHT } from '#contract/listening';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
+import { notKept } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -28,6 +29,8 @@ export interface ItemRow {
   updatedAt: Date;
   thumbnailId: string | null;
   mediaId: string | null;
+  /** Its file is still processing (or failed): fans do not see it yet, whatever its state. */
+  mediaPending: boolean;
   commentCount: number;
   /** Search lists only: the title and the best matching passage, matched words between HIGHLIGHT marks. */
   highlightTitle?: string;
@@ -43,12 +46,27 @@ export const itemSelect = (extra = '') => `
          c.type, c.title, c.content,
          CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END AS state,
          c.scheduled, c.publish_at AS "publishAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-         c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId",
+         c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId", c.media_pending AS "mediaPending",
          (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount"
     FROM content_items c JOIN users u ON u.id = c.artist_id`;
 
 export function findItem(db: Queryable, id: string) {
   return one<ItemRow>(db, `${itemSelect()} WHERE c.id = $1`, [id]);
+}
+
+/**
+ * An item as every viewer sees it (its row, media, poll and presale), from the read cache: an item page is opened
+ * by every fan of a club, and each open asked the database the same five questions. Kept until the artist's content
+ * changes (an edit, a delete, a vote, a comment: tag.content) or, for a scheduled item, until its time comes.
+ */
+export function readItem(reads: Reads, signer: MediaSigner, id: string) {
+  return reads.cache.read<ItemDetails | undefined>(`item:${id}`, async () => {
+    const row = await findItem(reads.db, id);
+    if (!row) return notKept(undefined);
+    const [details] = await itemDetails(reads.db, signer, [row]);
+    const until = row.state === 'scheduled' ? new Date(row.publishAt).getTime() : undefined;
+    return { value: details, tags: [tag.content(row.artistId), tag.user(row.artistId)], until };
+  });
 }
 
 /**
@@ -230,7 +248,7 @@ const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
  * Content items as every viewer sees them, with their media (signed links), poll and presale details loaded in a
  * few batched queries whatever the number of items. viewItem adds what differs from one viewer to the next.
  */
-export async function itemDetails(db: Queryable, signer: MediaSigner, rows: ItemRow[]) {
+export async function itemDetails(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId?: string) {
   const ids = rows.map((row) => row.id);
   const mediaIds = rows.flatMap((row) => [row.thumbnailId, row.mediaId]).filter((id): id is string => Boolean(id));
   const [media, polls, presales] = await Promise.all([
@@ -245,8 +263,9 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
     const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;
     const thumbnailRow = row.thumbnailId ? media.get(row.thumbnailId) : undefined;
     const presale = presales.get(row.id);
-    // Only the artist is shown an item fans cannot see yet: its links are made for the artist.
-    const audience = row.state === 'published' ? 'fans' : 'artist';
+    // Only the artist is shown an item fans cannot see yet: its links are made for the artist. So are the links of
+    // the artist's own items (they also name the original of audio and video, kept for the artist).
+    const audience = row.state === 'published' && !row.mediaPending && row.artistId !== viewerId ? 'fans' : 'artist';
     return {
       row,
       poll: polls.get(row.id) ?? null,
@@ -338,7 +357,7 @@ export function viewerKey(items: readonly { details: ItemDetails }[], owner: boo
 
 /** Items for one viewer, built afresh (after a write, an item page, lists that are not hot); the marks are the cached ones. */
 export async function serializeItems(reads: Reads, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
-  const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows), loadMarks(reads, viewerId)]);
+  const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows, viewerId), loadMarks(reads, viewerId)]);
   return details.map((entry) => viewItem(entry, viewerId, marks));
 }
 

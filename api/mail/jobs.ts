@@ -24,6 +24,8 @@ export type MailJob =
   | { kind: 'passwordReset'; userId: string; link: string }
   | { kind: 'passwordChanged'; userId: string; at: string }
   | { kind: 'emailChanged'; userId: string; oldEmail: string; newEmail: string; at: string }
+  /** Sent to the new address: the link holds the change's token, so it lives here until sent (it expires in a day). */
+  | { kind: 'emailConfirm'; userId: string; newEmail: string; link: string }
   | MoneyMailJob;
 
 export const MAIL_QUEUE = 'mail';
@@ -203,6 +205,10 @@ export async function buildMail(
       const user = await recipient(db, job.userId);
       const resetUrl = `${config.publicWebUrl}/password/reset/request`;
       return user && { to: user.email, template: templates.passwordChanged({ name: user.name, date: formatDate(job.at), resetUrl }) };
+    }
+    case 'emailConfirm': {
+      const user = await recipient(db, job.userId);
+      return user && { to: job.newEmail, template: templates.emailConfirm({ name: user.name, newEmail: job.newEmail, link: job.link }) };
     }
     case 'emailChanged': {
       const user = await recipient(db, job.userId);

@@ -221,7 +221,32 @@ export function passwordChanged(p: { name: string; date: string; resetUrl: strin
   };
 }
 
-/** For the account-settings work (PUT /users): sent to the old address when the email changes. */
+/** Sent to a new address given in the account settings: the change happens when the link is opened. */
+export function emailConfirm(p: { name: string; newEmail: string; link: string }): Template {
+  return {
+    subject: 'Confirm your new Stagedoor email address',
+    sender: STAGEDOOR,
+    body: (
+      <Layout
+        sender={STAGEDOOR}
+        preview="Open the link within 24 hours"
+        footer="You get this mail because someone asked to use this address for a Stagedoor account."
+      >
+        <Title>Confirm your new email address</Title>
+        <Paragraph>
+          Hi {p.name}, you asked to use {p.newEmail} for your Stagedoor account. Open this link within 24 hours to confirm it:
+        </Paragraph>
+        <Action href={p.link}>Confirm my new email address</Action>
+        <Paragraph>
+          Or paste this address into your browser: <Link href={p.link}>{p.link}</Link>
+        </Paragraph>
+        <Paragraph>If it was not you, ignore this mail: nothing changes.</Paragraph>
+      </Layout>
+    ),
+  };
+}
+
+/** Sent to the old address when the email changes (PUT /users, or a confirmed change of the account settings). */
 export function emailChanged(p: { name: string; newEmail: string; date: string; resetUrl: string }): Template {
   return {
     subject: 'The email address of your Stagedoor account was changed',

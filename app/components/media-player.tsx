@@ -1,9 +1,12 @@
 import type { ContentItem } from '#contract/content';
 import { LARGE_WIDTH } from '#contract/image-sizes';
 import { wideImageSources } from './content-card';
+import { HlsVideo } from './hls-video';
 import { ItemAudio } from './listening/item-audio';
 import type { Marker } from './listening/waveform';
 import { trackOf } from './player/track';
+
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
 /**
  * An item's media on its page: a track (item-audio.tsx: the player in the layout, its waveform and comments'
@@ -31,6 +34,24 @@ export function MediaPlayer({
 }) {
   const media = item.media;
   if (!media) return null;
+  // Only the artist is shown an item whose file is not ready: where it stands, instead of a player.
+  if (media.status !== 'ready') {
+    return (
+      <div className="rounded-2xl bg-navy-light p-6 text-base ring-1 ring-white/10" role="status">
+        {media.status === 'processing' ? (
+          <p className="text-white/85">
+            <span className="font-semibold text-accent">Processing…</span> Your {media.kind} is being prepared to play in every fan’s
+            browser. Fans will see this item as soon as it is ready.
+          </p>
+        ) : (
+          <p className="text-red-200">
+            <span className="font-semibold">This file could not be processed.</span> {media.failureReason} Fans will not see this item until
+            you replace the file.
+          </p>
+        )}
+      </div>
+    );
+  }
   const src = startAt ? `${media.url}#t=${startAt}` : media.url;
   const track = trackOf(item, href);
   if (track) {
@@ -50,22 +71,30 @@ export function MediaPlayer({
     );
   }
   if (media.kind === 'video') {
+    const poster = item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : (media.poster ?? undefined);
+    const shared = {
+      id: 'player',
+      'data-item-player': item._id,
+      controls: true,
+      playsInline: true,
+      preload: 'metadata',
+      poster,
+      className: 'aspect-video w-full scroll-mt-24',
+      'aria-label': `Play ${item.title}`,
+    } as const;
+    const captions = captionsSrc ? <track kind="captions" src={captionsSrc} srcLang="en" label="Captions" default /> : null;
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
-        <video
-          id="player"
-          data-item-player={item._id}
-          controls
-          playsInline
-          preload="metadata"
-          poster={item.thumbnail ? (item.thumbnail.largeUrl ?? item.thumbnail.url) : undefined}
-          src={src}
-          className="aspect-video w-full scroll-mt-24"
-          aria-label={`Play ${item.title}`}
-        >
-          {captionsSrc ? <track kind="captions" src={captionsSrc} srcLang="en" label="Captions" default /> : null}
-          <a href={media.url}>Download the video</a>
-        </video>
+        {media.mimeType === HLS_TYPE ? (
+          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt}>
+            {captions}
+          </HlsVideo>
+        ) : (
+          <video {...shared} src={src}>
+            {captions}
+            <a href={media.url}>Download the video</a>
+          </video>
+        )}
       </div>
     );
   }

@@ -111,8 +111,10 @@ export class ApiClient {
     return this.call<T>('PATCH', path, body, options);
   }
 
-  delete<T>(path: string, options?: CallOptions) {
-    return this.call<T>('DELETE', path, undefined, options);
+  /** A DELETE; `body` is for the few that need proof with it (deleting an account takes the password). */
+  delete<T>(path: string, options?: CallOptions & { body?: unknown }) {
+    const { body, ...rest } = options ?? {};
+    return this.call<T>('DELETE', path, body, rest);
   }
 
   /** A POST whose body is streamed as it is read (a file on its way from the browser): never held whole in memory. */

@@ -24,6 +24,8 @@ export interface CardItem {
   state: ContentItem['state'];
   publishAt: string;
   image: CardImage | null;
+  /** Where the item's file stands while it is not ready (the artist's own cards only: fans see ready items). */
+  mediaStatus?: 'processing' | 'failed';
   excerpt: string;
   poll: Poll | null;
   stats: { comments: number };
@@ -50,6 +52,7 @@ export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: bo
     state: item.state,
     publishAt: item.publishAt,
     image: picture ? cardImage(picture) : null,
+    ...(item.media && item.media.status !== 'ready' ? { mediaStatus: item.media.status } : {}),
     excerpt: withExcerpt ? excerpt(item.content) : '',
     poll: item.poll,
     stats: item.stats,

@@ -1,5 +1,6 @@
 // Starts the production build as `npm start` starts it (node --v8-pool-size=1 build/server/index.js, web and api in one process),
 // on a fresh PGlite data directory or a fresh PostgreSQL database, and fills it with what the bench reads.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import WebSocket from 'ws';
 import { ROOT, sleep, startProcess } from './lib.mjs';
+import { createLargeArtist, fillLargeClub, fillSmallClub, LARGE_ARTIST, LARGE_ARTIST_EMAIL } from './club.mjs';
 
 export const ARTIST = 'thelatenights';
 export const OTHER_ARTIST = 'juniperlane';
@@ -58,9 +60,8 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
     NODE_ENV: 'production',
     ...extraEnv,
   };
-  let proc;
-  try {
-    proc = await startProcess({
+  const launch = async () => {
+    const started = await startProcess({
       name: `app-${db}`,
       // The node flags of package.json's start script (docs/operations.md, "Processor threads").
       args: [`--inspect=127.0.0.1:${inspectPort}`, '--v8-pool-size=1', 'build/server/index.js'],
@@ -70,27 +71,66 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
       logDir,
     });
     await waitForOk200(`${apiUrl}/healthz`);
+    return started;
+  };
+  let proc;
+  try {
+    proc = await launch();
   } catch (error) {
     await dropDatabase();
     throw error;
   }
-  return {
+  const app = {
     db,
     databaseUrl,
+    dataDir,
     label: db === 'pg' ? 'PostgreSQL' : 'PGlite',
     webUrl,
     apiUrl,
-    pid: proc.pid,
-    log: proc.log,
+    get pid() {
+      return proc.pid;
+    },
+    get log() {
+      return proc.log;
+    },
     startMs: proc.startMs,
     /** Forces a full garbage collection in the server through its inspector; answers the V8 heap in use after it. */
     gc: () => collectGarbage(inspectPort),
+    /**
+     * Runs fn(query) on the app's database from the bench, with the server stopped (PGlite lives in the server's
+     * process; on PostgreSQL the restart empties the server's in-process read cache, so no page reads stale data).
+     * Sessions are rows: the tokens taken before stay valid.
+     */
+    async sql(fn) {
+      await proc.stop();
+      try {
+        if (db === 'pg') {
+          const client = new pg.Client({ connectionString: databaseUrl });
+          await client.connect();
+          try {
+            return await fn(async (text, params) => (await client.query(text, params)).rows);
+          } finally {
+            await client.end();
+          }
+        }
+        const { PGlite } = await import('@electric-sql/pglite');
+        const lite = await PGlite.create(path.join(dataDir, 'pglite'));
+        try {
+          return await fn(async (text, params) => (await lite.query(text, params)).rows);
+        } finally {
+          await lite.close();
+        }
+      } finally {
+        proc = await launch();
+      }
+    },
     async stop() {
       await proc.stop();
       await dropDatabase();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return app;
 }
 
 async function waitForOk200(url) {
@@ -181,17 +221,73 @@ const TYPES = [
 const CAPTION =
   '<p>We spent the afternoon going through the last takes and this is the one we kept. The drums were recorded in one go in the big room, the vocal a week later at home.</p><p>Tell us what you think in the comments.</p>';
 
-/**
- * What the pages read: 24 published items of every kind for the artist (some with a photo as thumbnail, as an
- * artist's page has), and a conversation between the seed fan and each of their two artists with a few messages.
- */
-export async function prepareFixtures(app) {
-  const fanToken = await login(app, FAN.email, FAN.password);
-  const artistToken = await login(app, ARTIST_EMAILS[ARTIST], ARTIST_PASSWORD);
-  const otherToken = await login(app, ARTIST_EMAILS[OTHER_ARTIST], ARTIST_PASSWORD);
-  const artist = await api(app, 'GET', `/performers/${ARTIST}`, { token: fanToken });
-  const other = await api(app, 'GET', `/performers/${OTHER_ARTIST}`, { token: fanToken });
+/** A second of WAV tone (8 kHz, 8 bit): the audio item's media. */
+function toneWav(seconds = 2) {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const data = Buffer.alloc(samples);
+  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(90 * Math.sin((2 * Math.PI * 330 * i) / rate));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, data]);
+}
 
+let videoBytes = null;
+/** Two seconds of ffmpeg's test picture as an MP4: the video item's media (made once per run). */
+function testVideo() {
+  if (videoBytes) return videoBytes;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-video-'));
+  const file = path.join(dir, 'video.mp4');
+  execFileSync(
+    process.env.FFMPEG_PATH || 'ffmpeg',
+    [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=15',
+      '-t',
+      '2',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      file,
+    ],
+    { stdio: 'inherit' },
+  );
+  videoBytes = fs.readFileSync(file);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return videoBytes;
+}
+
+async function upload(app, token, kind, bytes, type, name) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type }), name);
+  return api(app, 'POST', `/media?kind=${kind}`, { token, body: form });
+}
+
+/**
+ * One club's pages, made through the api as the artist and the seed fan would: 24 published items of every kind
+ * (some with a photo as thumbnail, as an artist's page has), and one item of each kind the item page shows
+ * differently (audio, video, photo, a post with a poll, a ticket presale with the fan's code), a collection of
+ * three, the fan's bookmarks of those and the fan's conversation with the artist with a few messages.
+ */
+async function prepareClub(app, { size, username, artistToken, fanToken }) {
+  const artist = await api(app, 'GET', `/performers/${username}`, { token: fanToken });
   const photos = [];
   for (let i = 0; i < 4; i++) {
     const jpeg = await sharp({
@@ -200,32 +296,54 @@ export async function prepareFixtures(app) {
       .blur(3)
       .jpeg({ quality: 80 })
       .toBuffer();
-    const form = new FormData();
-    form.append('file', new Blob([jpeg], { type: 'image/jpeg' }), `photo-${i}.jpg`);
-    photos.push(await api(app, 'POST', '/media?kind=image', { token: artistToken, body: form }));
+    photos.push(await upload(app, artistToken, 'image', jpeg, 'image/jpeg', `photo-${i}.jpg`));
   }
+  const post = (body) => api(app, 'POST', '/content', { token: artistToken, body: { content: CAPTION, draft: false, ...body } });
 
   const items = [];
   for (let i = 0; i < 24; i++) {
     const [type, title] = TYPES[i % TYPES.length];
-    const body = { title: `${title}${i >= TYPES.length ? ' (part 2)' : ''}`, content: CAPTION, tags: type, draft: false };
+    const body = { title: `${title}${i >= TYPES.length ? ' (part 2)' : ''}`, tags: type };
     if (type === 'photo') body.mediaId = photos[i % photos.length]._id;
     else if (i % 3 === 0) body.thumbnailId = photos[i % photos.length]._id;
     if (type === 'poll') {
       body.tags = 'post';
       body.poll = { enabled: true, title, answers: [{ text: 'Lighthouse' }, { text: 'Paper Boats' }, { text: 'Night Bus' }] };
     }
-    items.push(await api(app, 'POST', '/content', { token: artistToken, body }));
+    items.push(await post(body));
   }
-  const vaultItem = items.find((item) => item.type === 'demo') ?? items[1];
-
+  const audioMedia = await upload(app, artistToken, 'audio', toneWav(), 'audio/wav', 'lighthouse.wav');
+  const videoMedia = await upload(app, artistToken, 'video', testVideo(), 'video/mp4', 'kitchen-session.mp4');
+  const measured = {
+    audio: await post({ title: 'Demo: Lighthouse (first take)', tags: 'demo', mediaId: audioMedia._id, thumbnailId: photos[0]._id }),
+    video: await post({ title: 'Music video: Night Bus', tags: 'musicVideo', mediaId: videoMedia._id, thumbnailId: photos[1]._id }),
+    photo: items.find((item) => item.type === 'photo'),
+    poll: items.find((item) => item.poll),
+    presale: await post({
+      title: 'Winter shows: members presale',
+      tags: 'ticketPresale',
+      presale: {
+        ticketUrl: 'https://tickets.example.com/bench/winter',
+        saleStartsAt: new Date(Date.now() - 86_400_000).toISOString(),
+        saleEndsAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    }),
+  };
+  const collection = await api(app, 'POST', '/collections', {
+    token: artistToken,
+    body: {
+      title: 'Bench collection',
+      description: 'The audio, the video and the photo.',
+      coverId: photos[2]._id,
+      itemIds: [measured.audio._id, measured.video._id, measured.photo._id],
+    },
+  });
+  for (const item of Object.values(measured)) await api(app, 'POST', `/content/${item._id}/bookmark`, { token: fanToken });
+  // The fan's own presale code, as the first view of the presale makes it.
+  await api(app, 'GET', `/content/${measured.presale._id}/presale-code`, { token: fanToken });
   const conversation = await api(app, 'POST', '/conversations', {
     token: fanToken,
     body: { source: 'performer', sourceId: artist._id },
-  });
-  const otherConversation = await api(app, 'POST', '/conversations', {
-    token: fanToken,
-    body: { source: 'performer', sourceId: other._id },
   });
   for (let i = 0; i < 4; i++) {
     await api(app, 'POST', `/messages/conversations/${conversation._id}`, {
@@ -233,14 +351,54 @@ export async function prepareFixtures(app) {
       body: { text: i % 2 ? `Thanks for listening! (${i})` : `Loved the new demo (${i})`, fileIds: [], type: 'text' },
     });
   }
+  const ids = Object.fromEntries(Object.entries(measured).map(([kind, item]) => [kind, { _id: item._id, mediaType: item.mediaType }]));
+  return {
+    size,
+    username,
+    artistId: artist._id,
+    artistToken,
+    items: ids,
+    // The item the studio's edit form opens.
+    editItemId: measured.photo._id,
+    collectionId: collection._id,
+    conversationId: conversation._id,
+  };
+}
+
+/**
+ * What the pages read, made through the api: the small club is The Late Nights (seeded, with the club's pages of
+ * prepareClub); with `large`, a second artist (LARGE_ARTIST, made in SQL as a copy of The Late Nights' account, the
+ * seed fan subscribed) gets the same pages and then the bulk of a large club in SQL (club.mjs). Also a conversation
+ * between the seed fan and Juniper Lane, for the realtime part.
+ */
+export async function prepareFixtures(app, { large = false } = {}) {
+  if (large) await app.sql((query) => createLargeArtist(query));
+  const fanToken = await login(app, FAN.email, FAN.password);
+  const artistToken = await login(app, ARTIST_EMAILS[ARTIST], ARTIST_PASSWORD);
+  const otherToken = await login(app, ARTIST_EMAILS[OTHER_ARTIST], ARTIST_PASSWORD);
+  const artist = await api(app, 'GET', `/performers/${ARTIST}`, { token: fanToken });
+  const other = await api(app, 'GET', `/performers/${OTHER_ARTIST}`, { token: fanToken });
+  const clubs = { small: await prepareClub(app, { size: 'small', username: ARTIST, artistToken, fanToken }) };
+  if (large) {
+    const largeToken = await login(app, LARGE_ARTIST_EMAIL, ARTIST_PASSWORD);
+    clubs.large = await prepareClub(app, { size: 'large', username: LARGE_ARTIST, artistToken: largeToken, fanToken });
+  }
+  const otherConversation = await api(app, 'POST', '/conversations', {
+    token: fanToken,
+    body: { source: 'performer', sourceId: other._id },
+  });
+  await app.sql(async (query) => {
+    await fillSmallClub(query, clubs.small);
+    if (large) await fillLargeClub(query, clubs.large);
+  });
   return {
     fanToken,
     artistToken,
     otherToken,
     artist,
     other,
-    vaultItem,
-    conversationId: conversation._id,
+    clubs,
+    conversationId: clubs.small.conversationId,
     otherConversationId: otherConversation._id,
   };
 }

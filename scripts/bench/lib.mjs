@@ -34,6 +34,8 @@ const HELP = `node scripts/bench/index.mjs [options]
   --no-pg              PGlite only, even when TEST_DATABASE_URL is set
   --web-port=N         first web port (default 3500; floors use the next ones)
   --api-port=N         first api port (default 8580)
+  --pages=a,b          only these page rows (ids in scripts/bench/routes.mjs), for weight, paint and throughput
+  --no-large           without the large club (throughput measures the small club only; seeding it takes minutes)
   --no-docs            do not write docs/benchmarks.md
   --json=FILE          also write every budget check (part, what, measured, budget, result) to FILE, for npm test
   --slow3g=a,b         pages also loaded on Slow 3G (route ids; default home; 'none' skips Slow 3G)
@@ -53,6 +55,7 @@ const WITH_VALUE = new Set([
   'api-port',
   'slow3g',
   'json',
+  'pages',
 ]);
 
 export function parseArgs(argv) {
@@ -71,6 +74,8 @@ export function parseArgs(argv) {
     docs: true,
     json: null,
     slow3g: ['home'],
+    pages: null,
+    large: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i];
@@ -123,6 +128,12 @@ export function parseArgs(argv) {
         break;
       case 'api-port':
         args.apiPort = positive(key, value);
+        break;
+      case 'pages':
+        args.pages = value.split(',').filter(Boolean);
+        break;
+      case 'no-large':
+        args.large = false;
         break;
       case 'no-docs':
         args.docs = false;

@@ -57,12 +57,17 @@ export async function measureWeight({ browser, app, floor, routes, token, artist
       console.log(row.state);
       continue;
     }
-    const lite = await loadPage(browser, url, { token: signedIn, saveData: true });
-    row.lite = lite.bytes;
-    row.liteNoImages = total(lite.bytes) - lite.bytes.img;
-    // Lite mode is built when a Save-Data request gets no client script.
-    row.liteBuilt = lite.bytes.js === 0;
-    console.log(`${fmtKb(total(normal.bytes))} KB (JS ${fmtKb(normal.bytes.js)} KB), lite ${fmtKb(row.liteNoImages)} KB`);
+    // Lite mode (Save-Data: on) is loaded for the pages in its budget only: one cold load a page keeps the part short.
+    if (route.lite) {
+      const lite = await loadPage(browser, url, { token: signedIn, saveData: true });
+      row.lite = lite.bytes;
+      row.liteNoImages = total(lite.bytes) - lite.bytes.img;
+      // Lite mode is built when a Save-Data request gets no client script.
+      row.liteBuilt = lite.bytes.js === 0;
+    }
+    console.log(
+      `${fmtKb(total(normal.bytes))} KB (JS ${fmtKb(normal.bytes.js)} KB)${route.lite ? `, lite ${fmtKb(row.liteNoImages)} KB` : ''}`,
+    );
 
     // Stripe.js only on the payment page.
     const stripeLoaded = normal.requests.some((r) => /(^|\.)stripe\.com$/.test(safeHost(r.url)) || stripeChunks.has(safePath(r.url)));
@@ -96,15 +101,20 @@ export async function measureWeight({ browser, app, floor, routes, token, artist
       status: socketStatus,
     });
 
-    if (route.budget) {
-      const limit = route.budget === 'content' ? CONTENT_JS_BUDGET_KB : FORM_JS_BUDGET_KB;
+    // pendingBudget: a page the budget is meant for that does not hold it yet; it is checked and reported, as
+    // not applicable (skipped in npm test) while missed, with the reason in routes.mjs.
+    const budget = route.budget ?? route.pendingBudget?.budget;
+    if (budget) {
+      const limit = budget === 'content' ? CONTENT_JS_BUDGET_KB : FORM_JS_BUDGET_KB;
       const above = kb(normal.bytes.js - floorJs);
+      const held = above <= limit;
       checks.push({
         part: 'weight',
         what: `${route.name}: JavaScript above the floor`,
         value: `${above.toFixed(1)} KB (${fmtKb(normal.bytes.js)} KB, floor ${fmtKb(floorJs)} KB, ×${ratio(normal.bytes.js, floorJs)})`,
         budget: `≤ ${limit} KB`,
-        status: above <= limit ? 'ok' : 'miss',
+        status: held ? 'ok' : route.budget ? 'miss' : 'n/a',
+        note: held || route.budget ? undefined : `missed, not enforced yet: ${route.pendingBudget.why}`,
       });
       const htmlCss = kb(normal.bytes.html + normal.bytes.css);
       checks.push({

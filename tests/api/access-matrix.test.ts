@@ -100,6 +100,23 @@ const ROWS: Record<string, Row> = {
   'GET /users/me': { request: () => ({ method: 'GET', path: '/users/me' }), expect: signedIn(200) },
   'GET /users/me/unread': { request: () => ({ method: 'GET', path: '/users/me/unread' }), expect: signedIn(200) },
   'PUT /users': { request: () => ({ method: 'PUT', path: '/users', body: {} }), expect: signedIn(400) },
+  // Account settings act on the caller's own account only; an empty body is refused before anything changes.
+  'PUT /users/me/name': { request: () => ({ method: 'PUT', path: '/users/me/name', body: {} }), expect: signedIn(400) },
+  'POST /users/me/avatar': { request: () => ({ method: 'POST', path: '/users/me/avatar' }), expect: signedIn(400) },
+  'DELETE /users/me/avatar': { request: () => ({ method: 'DELETE', path: '/users/me/avatar' }), expect: signedIn(200) },
+  'GET /users/avatars/:id': {
+    request: () => ({ method: 'GET', path: '/users/avatars/00000000-0000-4000-8000-000000000000', raw: true }),
+    expect: all(404),
+  },
+  'POST /users/me/email': { request: () => ({ method: 'POST', path: '/users/me/email', body: {} }), expect: signedIn(400) },
+  // The mailed link needs no session: its token is the permission, and a wrong one is refused.
+  'POST /users/email/confirm': {
+    request: () => ({ method: 'POST', path: '/users/email/confirm', body: { token: 'nope' } }),
+    expect: all(400),
+  },
+  'PUT /users/me/password': { request: () => ({ method: 'PUT', path: '/users/me/password', body: {} }), expect: signedIn(400) },
+  'GET /users/me/export': { request: () => ({ method: 'GET', path: '/users/me/export' }), expect: signedIn(200) },
+  'DELETE /users/me': { request: () => ({ method: 'DELETE', path: '/users/me', body: {} }), expect: signedIn(400) },
   'GET /performers/user/search': { request: () => ({ method: 'GET', path: '/performers/user/search' }), expect: all(200) },
   'GET /performers/:username': { request: (w) => ({ method: 'GET', path: `/performers/${w.users.owner.username}` }), expect: all(200) },
   // "me": every artist edits their own profile; fans have none.
@@ -115,6 +132,8 @@ const ROWS: Record<string, Row> = {
     request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }),
     expect: signedIn(200),
   },
+  // Each viewer's own memberships, whatever their state (none: an empty list).
+  'GET /subscriptions/me': { request: () => ({ method: 'GET', path: '/subscriptions/me' }), expect: signedIn(200) },
   'GET /subscriptions/performers/:performerId': {
     request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }),
     expect: { ...signedIn(404), subscriber: 200, lapsed: 200 },
@@ -211,6 +230,8 @@ const ROWS: Record<string, Row> = {
   },
   'POST /media': { request: () => ({ method: 'POST', path: '/media', body: {} }), expect: { ...ownerOnly(400), otherArtist: 400 } },
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
+  // Only a link signed for one viewer opens a video's playlists and segments (media-processing.test.ts): without it, no one.
+  'GET /media/:id/hls/*': { request: (w) => ({ method: 'GET', path: `/media/${w.image}/hls/master.m3u8`, raw: true }), expect: all(403) },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
   'DELETE /media/:id': {
     request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }),

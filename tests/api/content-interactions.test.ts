@@ -135,6 +135,41 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect((await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.stats.comments).toBe(5);
     });
 
+    it('an item and its thread, shared by every fan from the read cache, change at once with each write', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, { title: 'Before' });
+      const read = async (user: TestUser) => {
+        const [got, thread] = await Promise.all([
+          call(t.url, 'GET', `/content/${item._id}`, { token: user.token }),
+          call(t.url, 'GET', `/content/${item._id}/comments`, { token: user.token }),
+        ]);
+        return { item: got.body.data, comments: thread.body.data };
+      };
+      // Both fans read it first, so what follows reads kept answers unless a write ended them.
+      await Promise.all([read(fan), read(otherFan)]);
+      const posted = await call(t.url, 'POST', `/content/${item._id}/comments`, { token: fan.token, body: { text: 'Mine' } });
+      let [mine, theirs] = await Promise.all([read(fan), read(otherFan)]);
+      expect([mine.item.stats.comments, theirs.item.stats.comments]).toEqual([1, 1]);
+      // The same page of the thread, with what each may do to it.
+      expect(mine.comments.data.map((c: { text: string; canDelete: boolean }) => [c.text, c.canDelete])).toEqual([['Mine', true]]);
+      expect(theirs.comments.data.map((c: { text: string; canDelete: boolean }) => [c.text, c.canDelete])).toEqual([['Mine', false]]);
+
+      const edited = await call(t.url, 'PUT', `/content/${item._id}`, {
+        token: artist.token,
+        body: { title: 'After', content: 'Words', tags: 'post' },
+      });
+      expect(edited.status).toBe(200);
+      expect((await call(t.url, 'DELETE', `/comments/${posted.body.data._id}`, { token: fan.token })).status).toBe(200);
+      [mine, theirs] = await Promise.all([read(fan), read(otherFan)]);
+      expect([mine.item.title, theirs.item.title]).toEqual(['After', 'After']);
+      expect([theirs.item.stats.comments, theirs.comments.total, theirs.comments.data.length]).toEqual([0, 0, 0]);
+
+      // A deleted item is gone for everyone at once.
+      expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: artist.token })).status).toBe(200);
+      expect((await call(t.url, 'GET', `/content/${item._id}`, { token: otherFan.token })).status).toBe(404);
+      expect((await call(t.url, 'GET', `/content/${item._id}/comments`, { token: otherFan.token })).status).toBe(404);
+    });
+
     it('checks the text with the shared messages', async () => {
       const { artist, fan } = await cast();
       const item = await create(artist);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiBase } from './helpers';
+import { apiBase, untilMediaProcessed } from './helpers';
 import { apiCall, type MoneyArtist } from './money-world';
 
 /** What the listening browser tests make through the api: tracks of a given length, items, an ended membership. */
@@ -68,8 +68,14 @@ export async function uploadAudio(request: APIRequestContext, artist: MoneyArtis
   return ((await upload.json()) as { data: { _id: string } }).data._id;
 }
 
-export function createItem(request: APIRequestContext, artist: MoneyArtist, body: Record<string, unknown>) {
-  return apiCall<Item>(request, 'POST', '/content', { token: artist.token, data: { content: '<p>Words.</p>', tags: 'post', ...body } });
+/** An item of the artist's; one with audio is answered once its file is processed (fans see it from then on). */
+export async function createItem(request: APIRequestContext, artist: MoneyArtist, body: Record<string, unknown>) {
+  const item = await apiCall<Item>(request, 'POST', '/content', {
+    token: artist.token,
+    data: { content: '<p>Words.</p>', tags: 'post', ...body },
+  });
+  if (body.mediaId) await untilMediaProcessed(request, artist.token, item._id);
+  return item;
 }
 
 /** The operator ends a fan's membership today (POST /admin/memberships/end), as a year that ran out would. */

@@ -13,9 +13,14 @@ interface OutboxMail {
  * The password-reset link of the newest mail to `email` in the server's outbox (DATA_DIR/outbox, one JSON file a
  * mail, names sortable by time). The api writes the mail after it answers, so this waits for it to appear.
  */
-export async function resetLinkFromOutbox(email: string, after = 0): Promise<string> {
+export function resetLinkFromOutbox(email: string, after = 0): Promise<string> {
+  return linkFromOutbox(email, /https?:\/\/\S+\/password\/reset\?token=\S+/, after, 'a password reset mail');
+}
+
+/** The first address matching `link` in the newest mail to `email` sent after `after` (waits for it, as above). */
+export async function linkFromOutbox(email: string, link: RegExp, after = 0, what = 'a mail with a link'): Promise<string> {
   const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
-  let link: string | undefined;
+  let found: string | undefined;
   await expect
     .poll(
       async () => {
@@ -26,13 +31,13 @@ export async function resetLinkFromOutbox(email: string, after = 0): Promise<str
         for (const name of names) {
           const mail = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as OutboxMail;
           if (mail.to !== email || Date.parse(mail.sentAt) < after) continue;
-          link = /https?:\/\/\S+\/password\/reset\?token=\S+/.exec(mail.text)?.[0];
-          return Boolean(link);
+          found = link.exec(mail.text)?.[0];
+          return Boolean(found);
         }
         return false;
       },
-      { message: `a password reset mail to ${email} in ${dir}`, timeout: 10_000 },
+      { message: `${what} to ${email} in ${dir}`, timeout: 10_000 },
     )
     .toBe(true);
-  return link!;
+  return found!;
 }

@@ -20,6 +20,7 @@ const RESOURCE_ROUTES = new Set([
   '/notifications/push',
   '/:artistUsername/account/earnings.csv',
   '/:artistUsername/vault/:id/captions.vtt',
+  '/account/export.json',
 ]);
 
 /** Filled in beforeAll: ids of things that exist. */
@@ -95,6 +96,20 @@ const ROWS: Record<string, Row> = {
   // push button's data (JSON), not a page.
   '/notifications': { path: '/notifications', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/notifications/push': { path: '/notifications/push', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  // Account settings (issue 22): every signed-in user's own; the data download is a file, not a page. The email link
+  // and the page after deleting an account are open to all (the link may be opened signed out; the token decides).
+  '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/export.json': { path: '/account/export.json', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/email/confirm': {
+    path: '/account/email/confirm?token=nope',
+    anonymous: 200,
+    fan: 200,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: 200,
+  },
+  '/account/deleted': { path: '/account/deleted', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/lite': { path: '/lite', anonymous: '→ /', fan: '→ /', subscriber: '→ /', owner: '→ /', otherArtist: '→ /' },
   // Spec §6: an artist is sent from unsubscribed-only pages to their own page.
   '/:artistUsername/subscribe/payment': {
