@@ -119,6 +119,24 @@ const EnvSchema = z.object({
   /** The ffmpeg and ffprobe that process uploads; by default the binaries of @ffmpeg-installer and @ffprobe-installer. */
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
+  /**
+   * Media in an S3-compatible bucket instead of DATA_DIR/media (docs/media.md): required when several api nodes
+   * serve the same club. S3_ENDPOINT names a service other than AWS (MinIO, R2…); the keys may come from the
+   * SDK's usual sources (AWS_* variables, an instance role) when unset here.
+   */
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url('must be a URL').optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Where in the bucket this app's media go, as a key prefix ending in a slash ('' for the whole bucket). */
+  S3_PREFIX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^([a-z0-9][a-z0-9-]*\/)*$/, 'must be lowercase path segments, each ending in /')
+      .default(''),
+  ),
   /** Fans told about a new post per job of the fan-out. */
   NOTIFY_BATCH_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(5000).default(500)),
   /** Web push (VAPID) keys, as web-push generates them; when unset they are generated into DATA_DIR/vapid.json. */
@@ -192,6 +210,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       timeoutSeconds: e.JOB_TIMEOUT_SECONDS,
     },
     media: {
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            prefix: e.S3_PREFIX,
+          }
+        : undefined,
       jobTimeoutSeconds: e.MEDIA_JOB_TIMEOUT_SECONDS,
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,

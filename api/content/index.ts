@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { bookmarkRoutes } from '../bookmarks/routes.js';
@@ -12,13 +11,14 @@ import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
 import { pollRoutes } from '../polls/routes.js';
 import { presaleRoutes } from '../presales/routes.js';
-import { createDiskStorage } from '../storage/disk.js';
+import { createMediaStorage } from '../storage/index.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { contentRoutes } from './routes.js';
+import { transcriptRoutes } from './transcripts.js';
 import type { ContentServices } from './services.js';
 
 export interface ContentOptions {
-  /** Replaces the disk storage under DATA_DIR/media. */
+  /** Replaces the storage the config names (S3_BUCKET, or the disk under DATA_DIR/media). */
   storage?: MediaStorage;
 }
 
@@ -29,7 +29,7 @@ export interface ContentOptions {
 export async function contentApi(app: FastifyInstance, ctx: ApiContext, options: ContentOptions = {}) {
   const services: ContentServices = {
     ...ctx,
-    storage: options.storage ?? createDiskStorage(path.join(ctx.config.dataDir, 'media')),
+    storage: options.storage ?? createMediaStorage(ctx.config),
     signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
     mediaTools: resolveMediaTools(ctx.config.media),
   };
@@ -43,6 +43,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     bookmarkRoutes(scope, services);
     collectionRoutes(scope, services);
     presaleRoutes(scope, services);
+    transcriptRoutes(scope, services);
   });
   return services;
 }
