@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { CONTENT_TYPE_LABELS, CONTENT_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
+import { CONTENT_TYPE_LABELS, CONTENT_TYPES, type ContentType } from '#contract/content-types';
 import { formatPrice } from '#contract/money';
 import type { Membership, SubscriptionDetail } from '#contract/payments';
 import { itemHref } from '~/components/content-card';
@@ -16,13 +16,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * The kind of item the artist's closing message promises ("Start with the first voice note"), by its label; else
- * anything in the vault. The oldest such item is where the page sends the new member.
+ * The kinds of item the artist's closing message names as whole words ("Start with the first voice note": Voice
+ * Note); the oldest such item is where the page sends the new member. A message naming none stays plain text.
  */
-function promisedTypes(message: string): readonly ContentType[] {
-  const text = message.toLowerCase();
-  const named = CONTENT_TYPES.filter((type) => text.includes(CONTENT_TYPE_LABELS[type].toLowerCase()));
-  return named.length ? named : VAULT_CATEGORIES;
+function promisedTypes(message: string): ContentType[] {
+  return CONTENT_TYPES.filter((type) => new RegExp(`\\b${CONTENT_TYPE_LABELS[type]}\\b`, 'i').test(message));
 }
 
 /**
@@ -33,10 +31,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const artist = await requireArtist(api, args.params.artistUsername);
   const { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } = artist;
+  const promised = promisedTypes(additionalSuccessMessage);
   // The artist on their own page has no membership: nothing to say about one.
   const [memberships, first] = await Promise.all([
     api.get<{ data: { data: Membership[] } }>('/subscriptions/me'),
-    listContent(api, username, { types: promisedTypes(additionalSuccessMessage), sort: 'asc', limit: 1 }),
+    promised.length ? listContent(api, username, { types: promised, sort: 'asc', limit: 1 }) : { data: [] },
   ]);
   const membership = memberships.data.data.find((m) => m.artist._id === artist.id) ?? null;
   const item = first.data[0];
@@ -116,7 +115,7 @@ export default function SubscribeSuccess() {
         {firstItem ? (
           <p className="mx-auto mt-10 max-w-2xl text-base leading-relaxed sm:text-lg">
             <Link to={firstItem.href} className={accentLinkClass}>
-              {artist.additionalSuccessMessage || `Start with ${firstItem.title}`}
+              {artist.additionalSuccessMessage}
             </Link>
             <span className="mt-1 block text-base text-white/75">
               {firstItem.typeLabel}: {firstItem.title}
