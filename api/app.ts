@@ -13,6 +13,8 @@ import type { ApiContext } from './context.js';
 import type { Db } from './db/client.js';
 import { badRequest, handleError, notFound } from './http.js';
 import { defineJobs } from './jobs/index.js';
+import { checkMediaTools } from './media/ffmpeg.js';
+import { clearAbandonedWork } from './media/processing.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { NotificationServices } from './notifications/fanout.js';
@@ -150,6 +152,8 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   artistPromoRoutes(app, ctx);
   giftRoutes(app, ctx, gateway);
   const content = await contentApi(app, ctx);
+  // Said once at start, plainly, rather than by every upload failing to process.
+  void checkMediaTools(content.mediaTools).then((problem) => problem && app.log.error(problem));
   performerImageRoutes(app, content);
   await accountSettingsRoutes(app, content, gateway);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);
@@ -162,7 +166,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     unsubscribeSecret: await loadUnsubscribeSecret(db),
   });
   notificationRoutes(app, notifications);
-  defineJobs(ctx, notifications, config.stripe.secretKey ? null : createTestGateway(db, config), gateway);
+  defineJobs(ctx, notifications, config.stripe.secretKey ? null : createTestGateway(db, config), gateway, content);
   // The queue's tables exist before the first request can send a job.
   await ctx.jobs.start();
 
@@ -172,7 +176,10 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     ctx,
     routes,
     /** Starts this node's job workers (server/index.ts, once listening; the test helper). */
-    startWorkers: () => ctx.jobs.work(),
+    async startWorkers() {
+      await clearAbandonedWork();
+      await ctx.jobs.work();
+    },
     async listen(port: number, host: string) {
       await app.listen({ port, host });
       const address = app.server.address();

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatPrice } from '#contract/money';
@@ -9,7 +8,7 @@ import { openDb, type Db } from './db/client.js';
 import { acquireLock, DatabaseLockedError, isLive, readAdminToken, readLock, adminTokenFile, type LockHolder } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { seed, type SeedSummary } from './db/seed.js';
-import { createDiskStorage } from './storage/disk.js';
+import { createMediaStorage } from './storage/index.js';
 import { ApiError, type FieldErrors } from './http.js';
 import { createArtist, NewArtistSchema, type CreatedArtist } from './performers/create.js';
 import { createPromo, NewPromoSchema, type CreatedPromo } from './payments/promos.js';
@@ -293,7 +292,7 @@ async function seedCommand(args: string[], io: CliIo) {
   const { result, via } = await execute<SeedSummary>(config, {
     path: '/admin/seed',
     body: {},
-    direct: (db) => seed(db, { storage: createDiskStorage(path.join(config.dataDir, 'media')) }),
+    direct: (db) => seed(db, { storage: createMediaStorage(config) }),
   });
   if (result.created.length) io.out(`Seeded demo content${via}: created ${result.created.join(', ')}.`);
   if (result.existing.length) io.out(`Already there, left as they were: ${result.existing.join(', ')}.`);

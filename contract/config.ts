@@ -111,6 +111,32 @@ const EnvSchema = z.object({
   JOB_POLL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0.5).max(60).default(2)),
   /** A job still running after this many seconds is taken as lost (its process died) and retried. */
   JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3600).default(300)),
+  /**
+   * A media processing job (a transcode) still running after this many seconds is taken as lost and retried: long
+   * enough for a 4 GB video's ladder at low priority (docs/media.md).
+   */
+  MEDIA_JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86_400).default(10_800)),
+  /** The ffmpeg and ffprobe that process uploads; by default the binaries of @ffmpeg-installer and @ffprobe-installer. */
+  FFMPEG_PATH: optionalString,
+  FFPROBE_PATH: optionalString,
+  /**
+   * Media in an S3-compatible bucket instead of DATA_DIR/media (docs/media.md): required when several api nodes
+   * serve the same club. S3_ENDPOINT names a service other than AWS (MinIO, R2…); the keys may come from the
+   * SDK's usual sources (AWS_* variables, an instance role) when unset here.
+   */
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url('must be a URL').optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Where in the bucket this app's media go, as a key prefix ending in a slash ('' for the whole bucket). */
+  S3_PREFIX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^([a-z0-9][a-z0-9-]*\/)*$/, 'must be lowercase path segments, each ending in /')
+      .default(''),
+  ),
   /** Fans told about a new post per job of the fan-out. */
   NOTIFY_BATCH_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(5000).default(500)),
   /** Web push (VAPID) keys, as web-push generates them; when unset they are generated into DATA_DIR/vapid.json. */
@@ -182,6 +208,21 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.JOB_CONCURRENCY,
       pollSeconds: e.JOB_POLL_SECONDS,
       timeoutSeconds: e.JOB_TIMEOUT_SECONDS,
+    },
+    media: {
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            prefix: e.S3_PREFIX,
+          }
+        : undefined,
+      jobTimeoutSeconds: e.MEDIA_JOB_TIMEOUT_SECONDS,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
     },
     notifyBatchSize: e.NOTIFY_BATCH_SIZE,
     vapid: {

@@ -2,15 +2,39 @@ import type { ContentType, ItemView } from './content-types';
 
 /** Content as the api answers it (docs/content.md): items with their media, polls and presales, comments, collections. */
 
+/**
+ * Where an uploaded file stands (docs/media.md): audio and video are `processing` until their job has made what fans
+ * are served, then `ready`, or `failed` with a reason the artist is shown. Images are ready at once.
+ */
+export const MEDIA_STATUSES = ['processing', 'ready', 'failed'] as const;
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+
+/** How many points a file's waveform has (`peaks`). */
+export const PEAKS_POINTS = 200;
+
 export interface Media {
   _id: string;
   kind: 'image' | 'audio' | 'video';
+  /** The type of the file as uploaded (the artist's original). */
   mime: string;
   size: number;
+  status: MediaStatus;
+  /** Why processing failed, in words for the artist; null unless `failed`. */
+  failureReason: string | null;
+  /** Seconds, once probed (audio and video). */
   duration: number | null;
+  /** The type of what `url` serves: audio/mp4 once audio is processed, application/vnd.apple.mpegurl (HLS) for video. */
+  mimeType: string;
+  /** The waveform of audio and of a video's sound: PEAKS_POINTS values from 0 to 1; null until processed. */
+  peaks: number[] | null;
+  /** A video's poster frame (WebP); null for other kinds and until processed. */
+  poster: string | null;
   width: number | null;
   height: number | null;
+  /** What fans are served: the processed stream once ready (the original before, for its artist only). */
   url: string;
+  /** The file as uploaded: in answers to its artist only, for audio and video (null otherwise). */
+  originalUrl: string | null;
   /** Images: the 480 px list size. */
   thumbnailUrl: string | null;
   /** Images wider than that: the 1280 px display size (null otherwise: show `url`). */

@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { createApi, type Api } from '../api/app.js';
 import { isNewPgliteDir, openDb, type Db } from '../api/db/client.js';
 import { acquireLock, DatabaseLockedError, writeAdminToken, type DatabaseLock } from '../api/db/lock.js';
 import { migrate } from '../api/db/migrate.js';
 import { seedIfEmpty } from '../api/db/seed.js';
-import { createDiskStorage } from '../api/storage/disk.js';
+import { createMediaStorage } from '../api/storage/index.js';
 import { ConfigError, parseConfig } from '#contract/config';
 import { redactConsole } from './console-redaction.js';
 import { webApiTransport } from './api-transport.js';
@@ -57,7 +56,7 @@ async function main() {
     db = config.databaseUrl ? await openDb({ databaseUrl: config.databaseUrl }) : await openDb({ dataDir: config.dataDir });
     const applied = await migrate(db);
     if (applied.length) console.log(`database: applied ${applied.join(', ')}`);
-    const storage = createDiskStorage(path.join(config.dataDir, 'media'));
+    const storage = createMediaStorage(config);
     // PostgreSQL has room for two clients: the child seeds beside this process.
     const elsewhere = config.databaseUrl ? seedInChild : undefined;
     if (seeded || (config.seedDemo && (await seedIfEmpty(db, { storage }, elsewhere))))

@@ -69,8 +69,11 @@ export async function findArtistId(reads: Reads, username: string) {
   return id;
 }
 
-/** SQL for "fans can see this item": published, or scheduled and its time has come. Expects the alias c. */
-export const VISIBLE = `(c.state <> 'draft' AND c.publish_at <= now())`;
+/**
+ * SQL for "fans can see this item": published, or scheduled and its time has come, and not waiting for its file to
+ * be processed (api/media/processing.ts). Expects the alias c.
+ */
+export const VISIBLE = `(c.state <> 'draft' AND c.publish_at <= now() AND NOT c.media_pending)`;
 
 /** SQL for "published within the kept period $from..$until" (a lapsed fan's items). Expects the alias c. */
 export const keptCondition = (from: string, until: string) =>

@@ -4,14 +4,15 @@ import type { Reads } from '../context.js';
 import { forbidden, notFound } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { accessMessages, type ContentAccess } from './access.js';
-import { findItem, readItem, type ItemDetails, type ItemRow } from './queries.js';
+import { findItem, itemDetails, readItem, type ItemDetails, type ItemRow } from './queries.js';
 import type { ContentServices } from './services.js';
 import { keeps, keptPeriod, type KeptPeriod } from '../subscriptions/kept.js';
 
 /**
  * An item the viewer may read, with what they are to it: 401 for anonymous viewers, 404 for an unknown item,
- * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft or not yet due.
- * With `allowKept` (reads only) a lapsed fan may open an item published while they paid.
+ * 403 without an active subscription to its artist, and 404 for a fan while the item is a draft, not yet due, or
+ * waiting for its file to be processed. With `allowKept` (reads only) a lapsed fan may open an item published while
+ * they paid.
  */
 export async function requireReadableItem(
   services: ContentServices,
@@ -30,8 +31,10 @@ export async function requireReadableItem(
     if (!period || !keeps(period, item.publishAt)) throw forbidden(period ? accessMessages.subscribeAgain : accessMessages.subscribe);
     kept = period;
   }
-  if (!owner && item.state !== 'published') throw notFound(accessMessages.itemNotFound);
-  return { item, details, access: { viewer, owner, kept } };
+  if (!owner && (item.state !== 'published' || item.mediaPending)) throw notFound(accessMessages.itemNotFound);
+  // The cached item carries fans' links; its artist gets their own (with the original of audio and video).
+  const shown = owner && item.mediaId ? (await itemDetails(services.db, services.signer, [item], viewer.id))[0] : details;
+  return { item, details: shown, access: { viewer, owner, kept } };
 }
 
 /** An item its artist is changing: 404 when unknown, 403 for anyone but its artist. */

@@ -1,22 +1,24 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { bookmarkRoutes } from '../bookmarks/routes.js';
 import { collectionRoutes } from '../collections/routes.js';
 import { commentRoutes } from '../comments/routes.js';
 import type { ApiContext } from '../context.js';
+import { resolveMediaTools } from '../media/ffmpeg.js';
+import { hlsRoutes } from '../media/hls.js';
 import { mediaRoutes } from '../media/routes.js';
 import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
 import { pollRoutes } from '../polls/routes.js';
 import { presaleRoutes } from '../presales/routes.js';
-import { createDiskStorage } from '../storage/disk.js';
+import { createMediaStorage } from '../storage/index.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { contentRoutes } from './routes.js';
+import { transcriptRoutes } from './transcripts.js';
 import type { ContentServices } from './services.js';
 
 export interface ContentOptions {
-  /** Replaces the disk storage under DATA_DIR/media. */
+  /** Replaces the storage the config names (S3_BUCKET, or the disk under DATA_DIR/media). */
   storage?: MediaStorage;
 }
 
@@ -27,18 +29,21 @@ export interface ContentOptions {
 export async function contentApi(app: FastifyInstance, ctx: ApiContext, options: ContentOptions = {}) {
   const services: ContentServices = {
     ...ctx,
-    storage: options.storage ?? createDiskStorage(path.join(ctx.config.dataDir, 'media')),
+    storage: options.storage ?? createMediaStorage(ctx.config),
     signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
+    mediaTools: resolveMediaTools(ctx.config.media),
   };
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
     mediaRoutes(scope, services);
+    hlsRoutes(scope, services);
     contentRoutes(scope, services);
     pollRoutes(scope, services);
     commentRoutes(scope, services);
     bookmarkRoutes(scope, services);
     collectionRoutes(scope, services);
     presaleRoutes(scope, services);
+    transcriptRoutes(scope, services);
   });
   return services;
 }

@@ -29,6 +29,8 @@ export interface ItemRow {
   updatedAt: Date;
   thumbnailId: string | null;
   mediaId: string | null;
+  /** Its file is still processing (or failed): fans do not see it yet, whatever its state. */
+  mediaPending: boolean;
   commentCount: number;
   /** Search lists only: the title and the best matching passage, matched words between HIGHLIGHT marks. */
   highlightTitle?: string;
@@ -44,7 +46,7 @@ export const itemSelect = (extra = '') => `
          c.type, c.title, c.content,
          CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END AS state,
          c.scheduled, c.publish_at AS "publishAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-         c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId",
+         c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId", c.media_pending AS "mediaPending",
          (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount"
     FROM content_items c JOIN users u ON u.id = c.artist_id`;
 
@@ -246,7 +248,7 @@ const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
  * Content items as every viewer sees them, with their media (signed links), poll and presale details loaded in a
  * few batched queries whatever the number of items. viewItem adds what differs from one viewer to the next.
  */
-export async function itemDetails(db: Queryable, signer: MediaSigner, rows: ItemRow[]) {
+export async function itemDetails(db: Queryable, signer: MediaSigner, rows: ItemRow[], viewerId?: string) {
   const ids = rows.map((row) => row.id);
   const mediaIds = rows.flatMap((row) => [row.thumbnailId, row.mediaId]).filter((id): id is string => Boolean(id));
   const [media, polls, presales] = await Promise.all([
@@ -261,8 +263,9 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
     const mediaRow = row.mediaId ? media.get(row.mediaId) : undefined;
     const thumbnailRow = row.thumbnailId ? media.get(row.thumbnailId) : undefined;
     const presale = presales.get(row.id);
-    // Only the artist is shown an item fans cannot see yet: its links are made for the artist.
-    const audience = row.state === 'published' ? 'fans' : 'artist';
+    // Only the artist is shown an item fans cannot see yet: its links are made for the artist. So are the links of
+    // the artist's own items (they also name the original of audio and video, kept for the artist).
+    const audience = row.state === 'published' && !row.mediaPending && row.artistId !== viewerId ? 'fans' : 'artist';
     return {
       row,
       poll: polls.get(row.id) ?? null,
@@ -354,7 +357,7 @@ export function viewerKey(items: readonly { details: ItemDetails }[], owner: boo
 
 /** Items for one viewer, built afresh (after a write, an item page, lists that are not hot); the marks are the cached ones. */
 export async function serializeItems(reads: Reads, signer: MediaSigner, rows: ItemRow[], viewerId: string) {
-  const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows), loadMarks(reads, viewerId)]);
+  const [details, marks] = await Promise.all([itemDetails(reads.db, signer, rows, viewerId), loadMarks(reads, viewerId)]);
   return details.map((entry) => viewItem(entry, viewerId, marks));
 }
 

@@ -7,7 +7,7 @@ import { CaptionSchema, createPostBodySchema, presaleMessages, type PostBodyValu
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';
-import { findMediaByIds, removeUnusedMedia } from '../media/queries.js';
+import { findMediaByIds, forViewer, removeUnusedMedia } from '../media/queries.js';
 import { findArtistId, requireArtist, requireContentAccess } from './access.js';
 import { requireOwnItem, requireReadableItem } from './guard.js';
 import { paging, listParam, SortParam, TypesParam } from './params.js';
@@ -77,6 +77,7 @@ interface SavedItem {
   state: string;
   publishAt: Date;
   notifiedAt: Date | null;
+  mediaPending: boolean;
 }
 
 export const itemMessages = {
@@ -200,20 +201,22 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
     await checkMedia(db, viewer, body);
     const { state, scheduled, publishAt } = publication(body, existing);
     const params = [body.tags, body.title, content, body.thumbnailId ?? null, body.mediaId ?? null, state, scheduled, publishAt];
-    const saved = `RETURNING id, state, publish_at AS "publishAt", notified_at AS "notifiedAt"`;
+    const saved = `RETURNING id, state, publish_at AS "publishAt", notified_at AS "notifiedAt", media_pending AS "mediaPending"`;
+    // An item whose file is still processing waits for it: fans see it, and are told, once the file is ready.
+    const pending = `EXISTS (SELECT 1 FROM media WHERE id = $6 AND status <> 'ready')`;
     const id = await db.transaction(async (tx) => {
       const row = existing
         ? await one<SavedItem>(
             tx,
             `UPDATE content_items SET type = $2, title = $3, content = $4, thumbnail_id = $5, media_id = $6, state = $7,
-                    scheduled = $8, publish_at = COALESCE($9, now()), updated_at = now()
+                    scheduled = $8, publish_at = COALESCE($9, now()), updated_at = now(), media_pending = ${pending}
               WHERE id = $1 ${saved}`,
             [existing.id, ...params],
           )
         : await one<SavedItem>(
             tx,
-            `INSERT INTO content_items (artist_id, type, title, content, thumbnail_id, media_id, state, scheduled, publish_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now())) ${saved}`,
+            `INSERT INTO content_items (artist_id, type, title, content, thumbnail_id, media_id, state, scheduled, publish_at, media_pending)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now()), ${pending}) ${saved}`,
             [viewer.id, ...params],
           );
       await savePoll(tx, row!.id, body.poll);
@@ -256,7 +259,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
     const [list, marks] = await Promise.all([
       services.cache.read(listKey, async () => {
         const [{ rows, total }, until] = await Promise.all([listItems(db, options), nextPublication(db, artistId)]);
-        const items = (await itemDetails(db, signer, rows)).map((details) => ({ details, json: sharedItemJson(details) }));
+        const details = await itemDetails(db, signer, rows, access.owner ? artistId : undefined);
+        const items = details.map((entry) => ({ details: entry, json: sharedItemJson(entry) }));
         return { value: { items, total }, tags: [tag.content(artistId), tag.user(artistId)], until };
       }),
       loadMarks(services, access.viewer.id),
@@ -276,7 +280,8 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
 
   app.get<{ Params: { id: string } }>('/content/:id', async (request) => {
     const { details, access } = await requireReadableItem(services, request, request.params.id, { allowKept: true });
-    return ok(viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id)));
+    const item = viewItem(details, access.viewer.id, await loadMarks(services, access.viewer.id));
+    return ok(item.media ? { ...item, media: forViewer(item.media, signer, access.viewer.id) } : item);
   });
 
   /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */

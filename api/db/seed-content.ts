@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ContentType } from '#contract/content-types';
 import { loadSharp, storeImageVariants } from '../media/images.js';
+import { PEAKS_POINTS } from '#contract/content';
 import { insertMedia, newStorageKey } from '../media/queries.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { one, type Db } from './client.js';
@@ -320,7 +321,23 @@ async function storeMedia(db: Db, storage: MediaStorage, ownerId: string, kind: 
   const { size } = await storage.write(key, Readable.from([bytes]));
   const image = kind === 'image' ? await storeImageVariants(storage, key, bytes) : undefined;
   const mime = kind === 'image' ? 'image/png' : 'audio/wav';
-  return (await insertMedia(db, { ownerId, kind, key, mime, size, image, originalName: name })).id;
+  // The demo's sounds are ready as stored (no job processes them, so none announces their old items): their
+  // duration and waveform are read here from the 8-bit PCM toneWav writes.
+  const sound = kind === 'audio' ? toneFacts(bytes) : {};
+  return (await insertMedia(db, { ownerId, kind, key, mime, size, image, originalName: name, ...sound })).id;
+}
+
+/** The duration and PEAKS_POINTS-point waveform of a toneWav file (mono, 8 bits, its rate at byte 24). */
+function toneFacts(wav: Buffer) {
+  const rate = wav.readUInt32LE(24);
+  const samples = wav.subarray(44);
+  const points = new Array<number>(PEAKS_POINTS).fill(0);
+  for (let i = 0; i < samples.length; i++) {
+    const point = Math.floor((i * PEAKS_POINTS) / samples.length);
+    points[point] = Math.max(points[point], Math.abs(samples[i] - 128));
+  }
+  const loudest = Math.max(...points) || 1;
+  return { duration: samples.length / rate, peaks: points.map((level) => Math.round((level / loudest) * 1000) / 1000) };
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { ContentServices } from '../content/services.js';
 import type { ApiContext } from '../context.js';
+import { MEDIA_QUEUE, MEDIA_RETRY_LIMIT, mediaWorker } from '../media/processing.js';
 import { MAIL_QUEUE, mailWorker } from '../mail/jobs.js';
 import {
   announce,
@@ -27,6 +29,7 @@ export function defineJobs(
   notifications: NotificationServices,
   testGateway: RenewalCharger | null,
   gateway: PaymentGateway,
+  content: ContentServices,
 ) {
   const { jobs } = ctx;
   const fanout = createFanout(notifications);
@@ -36,6 +39,15 @@ export function defineJobs(
   jobs.define<{ itemId: string; publishAt: string }>(VISIBLE_QUEUE, (data) => announce(notifications, data), {
     retryLimit: 10,
     retryDelay: 10,
+  });
+  // One transcode at a time per node, whatever JOB_CONCURRENCY (ffmpeg uses the cores; it runs at nice 19), with a
+  // timeout of its own: a 4 GB video takes long, and a run taken again after it is harmless (processing.ts).
+  jobs.define(MEDIA_QUEUE, mediaWorker(content), {
+    retryLimit: MEDIA_RETRY_LIMIT,
+    retryDelay: 10,
+    concurrency: 1,
+    fixedConcurrency: true,
+    timeoutSeconds: ctx.config.media.jobTimeoutSeconds,
   });
   jobs.define(BATCH_QUEUE, fanout.batch, { retryLimit: 10, retryDelay: 10, concurrency: 2 });
   jobs.define(DIGEST_QUEUE, fanout.startDigest, { retryLimit: 5, retryDelay: 60 });

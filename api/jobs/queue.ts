@@ -17,6 +17,10 @@ export interface QueueOptions {
   retryBackoff: boolean;
   /** Jobs of this queue one api node runs at once (0: this node only sends). */
   concurrency: number;
+  /** The concurrency holds whatever JOB_CONCURRENCY says (a transcode uses every core it is given). */
+  fixedConcurrency: boolean;
+  /** A job still active after this long is taken as lost (default: the queue settings' timeoutSeconds). */
+  timeoutSeconds?: number;
 }
 
 export interface SendOptions {
@@ -107,7 +111,7 @@ export function createJobQueue(settings: JobQueueSettings) {
     define<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}) {
       queues.set(name, {
         handler: handler as JobHandler<object>,
-        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, concurrency: 1, ...options },
+        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, concurrency: 1, fixedConcurrency: false, ...options },
       });
     },
 
@@ -126,7 +130,7 @@ export function createJobQueue(settings: JobQueueSettings) {
           retryLimit: options.retryLimit,
           retryDelay: options.retryDelay,
           retryBackoff: options.retryBackoff,
-          expireInSeconds: settings.timeoutSeconds,
+          expireInSeconds: options.timeoutSeconds ?? settings.timeoutSeconds,
         };
         // createQueue keeps an existing queue as it is: a changed setting is applied by updateQueue.
         await boss.createQueue(name, spec);
@@ -141,7 +145,9 @@ export function createJobQueue(settings: JobQueueSettings) {
       if (working || settings.concurrency === 0) return;
       working = true;
       for (const [name, { options, handler }] of queues) {
-        const workers = Math.max(1, Math.round(options.concurrency * settings.concurrency));
+        const workers = options.fixedConcurrency
+          ? options.concurrency
+          : Math.max(1, Math.round(options.concurrency * settings.concurrency));
         for (let i = 0; i < workers; i++) {
           await boss.work<object>(
             name,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Media } from '#contract/content';
+import type { Media, MediaStatus } from '#contract/content';
 import type { MediaKind } from '#contract/content-types';
 import { one, type Queryable } from '../db/client.js';
 import type { MediaStorage } from '../storage/storage.js';
@@ -24,13 +24,25 @@ export interface MediaRow {
   /** The 1280 px WebP display size of an image wider than its thumbnail (api/media/images.ts). */
   largeKey: string | null;
   largeSize: number | null;
+  status: MediaStatus;
+  failureReason: string | null;
+  /** Audio and video once processed: the waveform (api/media/processing.ts). */
+  peaks: number[] | null;
+  /** What fans are served once processed: the AAC stream of audio; the HLS ladder's folder of a video. */
+  streamKey: string | null;
+  streamMime: string | null;
+  streamSize: number | null;
+  posterKey: string | null;
+  posterSize: number | null;
   originalName: string;
   createdAt: Date;
 }
 
 export const MEDIA_COLUMNS = `m.id, m.owner_id AS "ownerId", m.kind, m.storage_key AS "storageKey", m.mime,
   m.size::float8 AS size, m.duration, m.width, m.height, m.thumb_key AS "thumbKey", m.thumb_mime AS "thumbMime",
-  m.thumb_size::float8 AS "thumbSize", m.large_key AS "largeKey", m.large_size::float8 AS "largeSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
+  m.thumb_size::float8 AS "thumbSize", m.large_key AS "largeKey", m.large_size::float8 AS "largeSize", m.status, m.failure_reason AS "failureReason", m.peaks,
+  m.stream_key AS "streamKey", m.stream_mime AS "streamMime", m.stream_size::float8 AS "streamSize",
+  m.poster_key AS "posterKey", m.poster_size::float8 AS "posterSize", m.original_name AS "originalName", m.created_at AS "createdAt"`;
 
 /** Where a new file's bytes are stored: under its id, two folder levels deep so that no folder grows huge. */
 export function newStorageKey() {
@@ -47,6 +59,11 @@ export interface NewMedia {
   size: number;
   /** An image's size and its stored variants (storeImageVariants). */
   image?: ImageVariants;
+  /** Audio and video uploads are processed by a job; images and the demo seed's files are ready as stored. */
+  status?: MediaStatus;
+  /** Known without processing (the demo seed's sounds): seconds and the waveform. */
+  duration?: number;
+  peaks?: number[];
   originalName: string;
 }
 
@@ -56,8 +73,8 @@ export async function insertMedia(db: Queryable, media: NewMedia): Promise<Media
   const row = await one<MediaRow>(
     db,
     `INSERT INTO media (owner_id, kind, storage_key, mime, size, width, height, thumb_key, thumb_mime, thumb_size,
-                        large_key, large_size, original_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                        large_key, large_size, original_name, status, duration, peaks)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb)
      RETURNING ${MEDIA_COLUMNS.replace(/\bm\./g, '')}`,
     [
       media.ownerId,
@@ -73,6 +90,9 @@ export async function insertMedia(db: Queryable, media: NewMedia): Promise<Media
       image?.largeKey ?? null,
       image?.largeSize ?? null,
       media.originalName,
+      media.status ?? 'ready',
+      media.duration ?? null,
+      media.peaks ? JSON.stringify(media.peaks) : null,
     ],
   );
   return row!;
@@ -115,21 +135,51 @@ export async function findMediaByIds(db: Queryable, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** The variant fans are served: the processed stream of audio once ready, else the file as uploaded. */
+function servedVariant(row: MediaRow): { variant: MediaVariant; mime: string } {
+  if (row.status === 'ready' && row.kind === 'audio' && row.streamKey) return { variant: 'stream', mime: row.streamMime! };
+  return { variant: 'original', mime: row.mime };
+}
+
+/** A processed video is served as HLS, through links signed for each viewer (api/media/hls.ts). */
+export function playsAsHls(media: Pick<Media, 'kind' | 'status' | 'mimeType'>) {
+  return media.kind === 'video' && media.status === 'ready' && media.mimeType === HLS_MIME;
+}
+
+export const HLS_MIME = 'application/vnd.apple.mpegurl';
+
 /**
- * A media file as content responses carry it: signed links to the file and, for images, to its list size
- * (`thumbnailUrl`, 480 px) and its display size (`largeUrl`, 1280 px; null when the picture is no wider than its
- * thumbnail, or is animated: pages then show `url`).
+ * The item answer of one viewer (GET /content/{id}): a video's master playlist signed for them, short-lived. Shared
+ * answers (lists) carry its unsigned address, which plays nothing: a video plays from its item.
+ */
+export function forViewer(media: Media, signer: MediaSigner, viewerId: string): Media {
+  return playsAsHls(media) ? { ...media, url: signer.hlsUrl(media._id, viewerId) } : media;
+}
+
+/**
+ * A media file as content responses carry it (docs/media.md): where it stands, its signed link (what fans are
+ * served) and, for images, its list size (`thumbnailUrl`, 480 px) and display size (`largeUrl`, 1280 px; null when
+ * the picture is no wider than its thumbnail, or is animated: pages then show `url`). The artist's answers also
+ * link the original of audio and video.
  */
 export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: MediaAudience = 'fans'): Media {
+  const served = servedVariant(row);
+  const hls = row.kind === 'video' && row.status === 'ready' && row.streamKey;
   return {
     _id: row.id,
     kind: row.kind,
     mime: row.mime,
     size: row.size,
+    status: row.status,
+    failureReason: row.failureReason,
     duration: row.duration,
+    mimeType: hls ? HLS_MIME : served.mime,
+    peaks: row.peaks,
+    poster: row.posterKey ? signer.url(row.id, 'poster', audience) : null,
     width: row.width,
     height: row.height,
-    url: signer.url(row.id, 'original', audience),
+    url: hls ? signer.hlsUrl(row.id) : signer.url(row.id, served.variant, audience),
+    originalUrl: audience === 'artist' && row.kind !== 'image' ? signer.url(row.id, 'original', audience) : null,
     thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb', audience) : null,
     largeUrl: row.largeKey ? signer.url(row.id, 'large', audience) : null,
   };
@@ -143,7 +193,13 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: Med
 export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, ids: (string | null | undefined)[]) {
   const candidates = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (candidates.length === 0) return;
-  const removed = await db.query<{ storageKey: string; thumbKey: string | null; largeKey: string | null }>(
+  const removed = await db.query<{
+    storageKey: string;
+    thumbKey: string | null;
+    largeKey: string | null;
+    streamKey: string | null;
+    posterKey: string | null;
+  }>(
     `DELETE FROM media m
       WHERE m.id = ANY($1::text[])
         AND NOT EXISTS (SELECT 1 FROM content_items c WHERE c.thumbnail_id = m.id OR c.media_id = m.id)
@@ -154,12 +210,15 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
            WHERE p.cover LIKE '%/performers/images/' || m.id
               OR p.hero_image LIKE '%/performers/images/' || m.id
               OR p.headline_image LIKE '%/performers/images/' || m.id)
-      RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey", m.large_key AS "largeKey"`,
+      RETURNING m.storage_key AS "storageKey", m.thumb_key AS "thumbKey", m.large_key AS "largeKey",
+                m.stream_key AS "streamKey", m.poster_key AS "posterKey"`,
     [candidates],
   );
   await Promise.all(
     removed.flatMap((row) =>
-      [row.storageKey, row.thumbKey, row.largeKey].filter((key): key is string => Boolean(key)).map((key) => storage.remove(key)),
+      [row.storageKey, row.thumbKey, row.largeKey, row.streamKey, row.posterKey]
+        .filter((key): key is string => Boolean(key))
+        .map((key) => storage.remove(key)),
     ),
   );
 }
@@ -168,5 +227,11 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
 export function storedVariant(media: MediaRow, variant: MediaVariant) {
   if (variant === 'thumb') return media.thumbKey ? { key: media.thumbKey, size: media.thumbSize!, mime: media.thumbMime! } : undefined;
   if (variant === 'large') return media.largeKey ? { key: media.largeKey, size: media.largeSize!, mime: 'image/webp' } : undefined;
+  if (variant === 'poster') return media.posterKey ? { key: media.posterKey, size: media.posterSize!, mime: 'image/webp' } : undefined;
+  // A video's stream is its HLS ladder, served playlist by playlist (api/media/hls.ts), not as one file.
+  if (variant === 'stream')
+    return media.streamKey && media.kind === 'audio'
+      ? { key: media.streamKey, size: media.streamSize!, mime: media.streamMime! }
+      : undefined;
   return { key: media.storageKey, size: media.size, mime: media.mime };
 }

@@ -21,6 +21,7 @@ import {
   serializeMedia,
   storedVariant,
 } from './queries.js';
+import { MEDIA_QUEUE } from './processing.js';
 import { parseRange } from './range.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
 import type { MediaVariant } from './signing.js';
@@ -30,7 +31,7 @@ const SNIFF_BYTES = 4100;
 
 const UploadQuery = z.object({ kind: z.enum(MEDIA_KINDS).optional() });
 const ServeQuery = z.object({
-  size: z.enum(['thumb', 'large']).optional(),
+  size: z.enum(['thumb', 'large', 'stream', 'poster']).optional(),
   expires: z.string().max(20).optional(),
   sig: z.string().max(100).optional(),
   for: z.literal('artist').optional(),
@@ -153,14 +154,20 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     }
 
     try {
-      const row = await insertMedia(db, {
-        ownerId: viewer.id,
-        kind,
-        key,
-        mime,
-        size,
-        image,
-        originalName: (part.filename ?? '').slice(0, 255),
+      // Audio and video are processed by a job saved with the file: it exists exactly when the file does.
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertMedia(tx, {
+          ownerId: viewer.id,
+          kind,
+          key,
+          mime,
+          size,
+          image,
+          status: kind === 'image' ? 'ready' : 'processing',
+          originalName: (part.filename ?? '').slice(0, 255),
+        });
+        if (kind !== 'image') await services.jobs.send(MEDIA_QUEUE, { mediaId: inserted.id }, { key: `media:${inserted.id}`, tx });
+        return inserted;
       });
       // Attached to nothing yet: only its artist may open it.
       return reply.status(201).send(ok(serializeMedia(row, signer, 'artist')));
@@ -186,9 +193,8 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
     const query = parse(ServeQuery, request.query);
     const media = await findMediaForServing(db, request.params.id);
     if (!media) throw notFound('File not found');
-    const variant: MediaVariant = query.size ?? 'original';
-    const stored = storedVariant(media, variant);
-    if (!stored) throw notFound('File not found');
+    let variant: MediaVariant = query.size ?? 'original';
+    if (!storedVariant(media, variant)) throw notFound('File not found');
 
     let maxAge: number;
     if (query.expires !== undefined || query.sig !== undefined) {
@@ -207,9 +213,13 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
           if (!period || !(await keptMedia(db, media.id, period))) throw forbidden();
         }
         if (!media.inSight) throw notFound('File not found');
+        // Fans hear what processing made; the original is kept for the artist.
+        if (variant === 'original' && media.kind === 'audio' && media.streamKey) variant = 'stream';
       }
       maxAge = 0;
     }
+    const stored = storedVariant(media, variant);
+    if (!stored) throw notFound('File not found');
 
     const { key, size, mime } = stored;
     const etag = `"${media.id}-${variant}"`;

@@ -47,9 +47,9 @@ export const MEDIA_RULES: Record<MediaKind, KindRule> = {
       'video/quicktime': 'video/quicktime',
       'video/webm': 'video/webm',
     },
-    maxBytes: 1024 * MB,
+    maxBytes: 4 * 1024 * MB,
     formats: 'an MP4, MOV or WebM video',
-    tooLarge: 'This file is too large. Videos can be at most 1 GB.',
+    tooLarge: 'This file is too large. Videos can be at most 4 GB.',
   },
 };
 

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { one, type Queryable } from '../db/client.js';
 
-export type MediaVariant = 'original' | 'thumb' | 'large';
+/** The file as uploaded, an image's sizes, the processed stream of audio, a video's poster frame. */
+export type MediaVariant = 'original' | 'thumb' | 'large' | 'stream' | 'poster';
 
 /**
  * Whom a link was made for. Fans' links open a file only while an item they may see uses it; the artist's (made
@@ -30,10 +31,23 @@ export function signature(secret: Buffer, id: string, variant: MediaVariant, exp
 
 export type LinkCheck = 'valid' | 'expired' | 'invalid';
 
+/** How long the link to a video's master playlist lives: time to open the item and press play. */
+export const HLS_MASTER_SECONDS = 15 * 60;
+
+/** A viewer's signed HLS link (api/media/hls.ts): the playlist or segment `path`, for one viewer, until `expires`. */
+export function hlsSignature(secret: Buffer, id: string, path: string, viewerId: string, expires: number) {
+  return createHmac('sha256', secret).update(`${id}\nhls\n${path}\n${viewerId}\n${expires}`).digest('base64url');
+}
+
 export interface MediaSigner {
   /** An absolute link to a media file that works without an Authorization header until it expires. */
   url(id: string, variant?: MediaVariant, audience?: MediaAudience): string;
   check(id: string, variant: MediaVariant, expires: string | undefined, sig: string | undefined, audience?: MediaAudience): LinkCheck;
+  /** The query string (`v`, `expires`, `sig`) that lets one viewer fetch a file of a video's HLS ladder until expires. */
+  hlsQuery(id: string, path: string, viewerId: string, expires: number): string;
+  /** A viewer's link to a video's master playlist, for HLS_MASTER_SECONDS; without a viewer, the unsigned address. */
+  hlsUrl(id: string, viewerId?: string): string;
+  checkHls(id: string, path: string, viewerId: string | undefined, expires: string | undefined, sig: string | undefined): LinkCheck;
 }
 
 /**
@@ -41,6 +55,8 @@ export interface MediaSigner {
  * the variant and that expiry, so an `<audio src>` works while the link cannot be made up or extended.
  */
 export function createMediaSigner(secret: Buffer, baseUrl: string, clock: () => number = Date.now): MediaSigner {
+  const hlsQuery = (id: string, path: string, viewerId: string, expires: number) =>
+    `v=${encodeURIComponent(viewerId)}&expires=${expires}&sig=${hlsSignature(secret, id, path, viewerId, expires)}`;
   return {
     url(id, variant = 'original', audience = 'fans') {
       const windowStart = Math.floor(clock() / 1000 / LINK_WINDOW_SECONDS);
@@ -48,6 +64,19 @@ export function createMediaSigner(secret: Buffer, baseUrl: string, clock: () => 
       const size = variant === 'original' ? '' : `size=${variant}&`;
       const sig = signature(secret, id, variant, expires, audience);
       return `${baseUrl}/media/${encodeURIComponent(id)}?${size}expires=${expires}&sig=${sig}${audience === 'artist' ? '&for=artist' : ''}`;
+    },
+    hlsQuery,
+    hlsUrl(id, viewerId) {
+      const master = `${baseUrl}/media/${encodeURIComponent(id)}/hls/master.m3u8`;
+      if (!viewerId) return master;
+      return `${master}?${hlsQuery(id, 'master.m3u8', viewerId, Math.floor(clock() / 1000) + HLS_MASTER_SECONDS)}`;
+    },
+    checkHls(id, path, viewerId, expires, sig) {
+      if (!viewerId || !expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
+      const expected = Buffer.from(hlsSignature(secret, id, path, viewerId, Number(expires)));
+      const given = Buffer.from(sig);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+      return Number(expires) * 1000 > clock() ? 'valid' : 'expired';
     },
     check(id, variant, expires, sig, audience = 'fans') {
       if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';

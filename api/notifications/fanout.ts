@@ -42,27 +42,31 @@ export interface NotificationServices extends ApiContext {
 export function announceWhenVisible(
   ctx: Pick<ApiContext, 'jobs'>,
   tx: Queryable,
-  item: { id: string; state: string; publishAt: Date; notifiedAt: Date | null },
+  item: { id: string; state: string; publishAt: Date; notifiedAt: Date | null; mediaPending?: boolean },
+  /** The file the item waited for (api/media/processing.ts): its own key, as the save's was spent while it waited. */
+  readyMediaId?: string,
 ) {
-  if (item.state === 'draft' || item.notifiedAt) return;
+  // An item waiting for its file is asked for again when the file is ready.
+  if (item.state === 'draft' || item.notifiedAt || item.mediaPending) return;
   const publishAt = new Date(item.publishAt);
   return ctx.jobs.send(
     VISIBLE_QUEUE,
     { itemId: item.id, publishAt: publishAt.toISOString() },
-    { key: `visible:${item.id}:${publishAt.toISOString()}`, startAfter: publishAt, tx },
+    { key: `visible:${item.id}:${publishAt.toISOString()}${readyMediaId ? `:${readyMediaId}` : ''}`, startAfter: publishAt, tx },
   );
 }
 
 /**
  * content.visible: marks the item announced (once) and starts the fan-out. The job of a time moved later finds the
- * item not yet visible, and the job of a time moved earlier finds it announced: either does nothing.
+ * item not yet visible, and the job of a time moved earlier finds it announced: either does nothing. So does the
+ * job of an item whose new file is still processing: processing asks again when the file is ready.
  */
 export async function announce(s: NotificationServices, data: { itemId: string; publishAt: string }) {
   await s.db.transaction(async (tx) => {
     const item = await one<{ id: string }>(
       tx,
       `UPDATE content_items SET notified_at = now()
-        WHERE id = $1 AND state <> 'draft' AND notified_at IS NULL AND publish_at <= now()
+        WHERE id = $1 AND state <> 'draft' AND notified_at IS NULL AND publish_at <= now() AND NOT media_pending
         RETURNING id`,
       [data.itemId],
     );

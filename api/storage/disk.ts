@@ -47,7 +47,7 @@ export function createDiskStorage(root: string): MediaStorage {
       }
     },
     async remove(key) {
-      await fs.promises.rm(fileFor(key), { force: true });
+      await fs.promises.rm(fileFor(key), { force: true, recursive: true });
     },
   };
 }

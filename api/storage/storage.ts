@@ -20,7 +20,7 @@ export interface MediaStorage {
   read(key: string, range?: ByteRange): Readable;
   /** The size in bytes, or undefined when nothing is stored under key. */
   size(key: string): Promise<number | undefined>;
-  /** Removes key; removing a missing key is not an error. */
+  /** Removes key and whatever is stored under `key/` (a video's HLS ladder); removing a missing key is not an error. */
   remove(key: string): Promise<void>;
 }
 

@@ -49,13 +49,28 @@ export function formatMoment(iso: string) {
   return `${dateTimeFormat.format(new Date(iso))} GMT`;
 }
 
-/** What the artist sees on their own unpublished items: Draft, or when a scheduled item goes out. */
-export function StateBadge({ item }: { item: Pick<ContentItem, 'state' | 'publishAt'> }) {
-  if (item.state === 'published') return null;
+/**
+ * What the artist sees on their own items that fans do not see yet: Draft, when a scheduled item goes out, and a
+ * file still processing (or failed), which holds the item back from fans until it is ready.
+ */
+export function StateBadge({ item }: { item: Pick<CardItem, 'state' | 'publishAt' | 'mediaStatus'> }) {
+  const media = item.mediaStatus ? <MediaStatusBadge status={item.mediaStatus} /> : null;
+  if (item.state === 'published') return media;
   return (
-    <span className="inline-block w-fit rounded-full bg-white px-2.5 py-0.5 text-xs font-bold text-navy">
-      {item.state === 'draft' ? 'Draft' : `Scheduled for ${formatMoment(item.publishAt)}`}
-    </span>
+    <>
+      <span className="inline-block w-fit rounded-full bg-white px-2.5 py-0.5 text-xs font-bold text-navy">
+        {item.state === 'draft' ? 'Draft' : `Scheduled for ${formatMoment(item.publishAt)}`}
+      </span>
+      {media}
+    </>
+  );
+}
+
+export function MediaStatusBadge({ status }: { status: 'processing' | 'failed' }) {
+  return status === 'processing' ? (
+    <span className="inline-block w-fit rounded-full bg-accent/20 px-2.5 py-0.5 text-xs font-bold text-accent">Processing…</span>
+  ) : (
+    <span className="inline-block w-fit rounded-full bg-red-500/20 px-2.5 py-0.5 text-xs font-bold text-red-200">File failed</span>
   );
 }
 

@@ -108,7 +108,7 @@ export function PostForm({
           <AttachedFileField
             label={kind === 'image' ? 'Photo' : 'Audio or video file'}
             hint={
-              kind === 'image' ? IMAGE_HINT : 'Audio: MP3, M4A, AAC, WAV, OGG or FLAC, up to 200 MB. Video: MP4, MOV or WebM, up to 1 GB.'
+              kind === 'image' ? IMAGE_HINT : 'Audio: MP3, M4A, AAC, WAV, OGG or FLAC, up to 200 MB. Video: MP4, MOV or WebM, up to 4 GB.'
             }
             file={fields.media}
             keptId={fields.mediaId}

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
-import { itemHref, MediaGlyph, Pager } from '~/components/content-card';
+import { itemHref, MediaGlyph, MediaStatusBadge, Pager } from '~/components/content-card';
 import { formatGmt } from '~/utils/content-form';
 import { readOffset } from '~/utils/content-params';
 import { apiFor } from '~/utils/api.server';
@@ -86,6 +86,33 @@ export default function YourContent() {
   );
 }
 
+/**
+ * Where the item's file stands while it is not ready (docs/media.md): processing, after which a published or
+ * scheduled item goes out to fans, or failed with the reason and what to do.
+ */
+function MediaStatusNote({ item }: { item: OwnContentItem }) {
+  const media = item.media;
+  if (!media || media.status === 'ready') return null;
+  const waits = item.state !== 'draft';
+  if (media.status === 'processing') {
+    return (
+      <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-white/80">
+        <MediaStatusBadge status="processing" />
+        {waits ? 'Fans will see it as soon as its file is ready.' : 'Its file is being prepared for every browser.'}
+      </p>
+    );
+  }
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-red-200">
+      <MediaStatusBadge status="failed" />
+      <span>
+        {media.failureReason ?? "We couldn't process this file."}
+        {waits ? ' Fans will not see this item until you replace the file.' : ''}
+      </span>
+    </p>
+  );
+}
+
 function ItemList({
   title,
   empty,
@@ -140,6 +167,7 @@ function ItemList({
                 <p className="text-sm text-white/70">
                   {item.typeLabel} · {when(item)}
                 </p>
+                <MediaStatusNote item={item} />
               </div>
               <Link
                 to={`/${artist}/account/content/${item._id}/edit`}

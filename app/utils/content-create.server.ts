@@ -1,6 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { redirect, unstable_parseMultipartFormData, type ActionFunctionArgs, type UploadHandlerPart } from '@remix-run/node';
 import { randomUUID } from 'node:crypto';
+import type { MediaStatus } from '#contract/content';
 import type { ContentType } from '#contract/content-types';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
@@ -20,6 +21,9 @@ export interface MediaItem {
   kind: MediaKind;
   mime: string;
   size: number;
+  /** Audio and video are processed after upload (docs/media.md): the artist is shown where each stands. */
+  status: MediaStatus;
+  failureReason: string | null;
   url: string;
   thumbnailUrl: string | null;
 }
@@ -62,7 +66,7 @@ const MAX_TEXT_PART_BYTES = 1_000_000;
 
 /**
  * Reads a multipart post form. Text fields are kept; each chosen file is streamed, as it arrives from the browser,
- * to POST /media (never held whole in memory: a vault video can be 1 GB). The file field is replaced by the new
+ * to POST /media (never held whole in memory: a vault video can be 4 GB). The file field is replaced by the new
  * media's id in `{field}Id` and its name in `{field}Name`; a refused file leaves its message in uploadErrors.
  * Files in fields the page does not expect are drained and dropped.
  */

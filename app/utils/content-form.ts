@@ -22,7 +22,7 @@ import {
  * of spec §3 (`createPostSchema`'s fields and messages) plus the files. The same schema validates in the browser
  * (conform) and in the action. In the action each chosen file has already been streamed to POST /media, so the
  * file field is gone and its id stands in `thumbnailId` / `mediaId`; a hidden input carries that id through a
- * failed submission, so a 1 GB video is not sent twice because a title was missing.
+ * failed submission, so a 4 GB video is not sent twice because a title was missing.
  */
 export type PostFormKind = 'text' | 'image' | 'vault';
 

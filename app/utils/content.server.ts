@@ -1,6 +1,7 @@
 import type { Collection, CollectionDetail, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
 import type { ContentType, SortOrder } from '#contract/content-types';
 import { excerpt } from '#contract/content-text';
+import type { Cue } from '#contract/transcript';
 import { isHttpError, type ApiClient } from './api.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
 
@@ -23,6 +24,8 @@ export interface CardItem {
   state: ContentItem['state'];
   publishAt: string;
   image: CardImage | null;
+  /** Where the item's file stands while it is not ready (the artist's own cards only: fans see ready items). */
+  mediaStatus?: 'processing' | 'failed';
   excerpt: string;
   poll: Poll | null;
   stats: { comments: number };
@@ -49,6 +52,7 @@ export function toCardItem(item: ContentItem, { withExcerpt }: { withExcerpt: bo
     state: item.state,
     publishAt: item.publishAt,
     image: picture ? cardImage(picture) : null,
+    ...(item.media && item.media.status !== 'ready' ? { mediaStatus: item.media.status } : {}),
     excerpt: withExcerpt ? excerpt(item.content) : '',
     poll: item.poll,
     stats: item.stats,
@@ -83,6 +87,12 @@ export async function listContent(api: ApiClient, artistUsername: string, query:
 export async function getItem(api: ApiClient, id: string, handle?: number[]) {
   const body = await api.get<{ data: ContentItem }>(`/content/${enc(id)}`, { handle });
   return body.data;
+}
+
+/** An item's transcript lines (empty when it has none). */
+export async function getTranscript(api: ApiClient, itemId: string, handle?: number[]) {
+  const body = await api.get<{ data: { cues: Cue[] } }>(`/content/${enc(itemId)}/transcript`, { handle });
+  return body.data.cues;
 }
 
 export async function listComments(api: ApiClient, itemId: string, query: { offset?: number; commentId?: string }, handle?: number[]) {

@@ -111,6 +111,15 @@ export function routes(club) {
       throughput: true,
     },
     {
+      id: 'memberships',
+      name: 'memberships',
+      route: '/account/memberships',
+      path: '/account/memberships',
+      auth: 'fan',
+      budget: 'form',
+      throughput: true,
+    },
+    {
       id: 'notifications',
       name: 'notifications',
       route: '/notifications',

@@ -132,6 +132,8 @@ const ROWS: Record<string, Row> = {
     request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }),
     expect: signedIn(200),
   },
+  // Each viewer's own memberships, whatever their state (none: an empty list).
+  'GET /subscriptions/me': { request: () => ({ method: 'GET', path: '/subscriptions/me' }), expect: signedIn(200) },
   'GET /subscriptions/performers/:performerId': {
     request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }),
     expect: { ...signedIn(404), subscriber: 200, lapsed: 200 },
@@ -228,6 +230,8 @@ const ROWS: Record<string, Row> = {
   },
   'POST /media': { request: () => ({ method: 'POST', path: '/media', body: {} }), expect: { ...ownerOnly(400), otherArtist: 400 } },
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
+  // Only a link signed for one viewer opens a video's playlists and segments (media-processing.test.ts): without it, no one.
+  'GET /media/:id/hls/*': { request: (w) => ({ method: 'GET', path: `/media/${w.image}/hls/master.m3u8`, raw: true }), expect: all(403) },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
   'DELETE /media/:id': {
     request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }),
@@ -258,6 +262,12 @@ const ROWS: Record<string, Row> = {
   'POST /polls/:pollId/vote': {
     request: (w) => ({ method: 'POST', path: `/polls/${w.pollId}/vote`, body: { answerId: w.answerId } }),
     expect: { ...readContent, owner: 403 },
+  },
+  'GET /content/:id/transcript': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/transcript` }), expect: readContent },
+  // The shared post has no track: its artist is told a transcript needs one; everyone else is refused first.
+  'PUT /content/:id/transcript': {
+    request: (w) => ({ method: 'PUT', path: `/content/${w.post}/transcript`, body: { transcript: '0:01 Hello' } }),
+    expect: ownerOnly(400),
   },
   'GET /content/:id/comments': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/comments` }), expect: readContent },
   'POST /content/:id/comments': {

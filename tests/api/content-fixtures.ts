@@ -1,5 +1,5 @@
 import { createSession } from '../../api/auth/sessions';
-import { makeArtist, subscribe as subscribeRow, uniqueName, type Answer, type TestApi } from '../helpers/api';
+import { call, makeArtist, subscribe as subscribeRow, uniqueName, type Answer, type TestApi } from '../helpers/api';
 
 /**
  * What the content tests add to the shared api test helper (tests/helpers/api.ts): users made straight in the
@@ -75,4 +75,18 @@ export function wav(samples = 8000) {
 export function localLink(t: TestApi, link: string) {
   const url = new URL(link);
   return new URL(url.pathname + url.search, t.url).toString();
+}
+
+/**
+ * An item as the viewer reads it once its file has been processed (the processing job runs on the test api's own
+ * workers): until then fans get 404 and the artist sees the file `processing`.
+ */
+export async function whenProcessed(t: TestApi, viewer: ContentUser, itemId: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await call(t.url, 'GET', `/content/${itemId}`, { token: viewer.token });
+    if (read.status === 200 && read.body.data.media?.status !== 'processing') return read.body.data;
+    if (Date.now() > deadline) throw new Error(`item ${itemId} was not processed in time (${read.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

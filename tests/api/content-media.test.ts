@@ -6,7 +6,16 @@ import { itemMessages } from '../../api/content/routes';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-schemas';
 import { signature } from '../../api/media/signing';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
-import { createArtist, createFan, localLink, subscribe, upload, wav, type ContentUser as TestUser } from './content-fixtures';
+import {
+  createArtist,
+  createFan,
+  localLink,
+  subscribe,
+  upload,
+  wav,
+  whenProcessed,
+  type ContentUser as TestUser,
+} from './content-fixtures';
 
 let t: TestApi;
 
@@ -15,6 +24,16 @@ function storedFiles() {
   const root = path.join(t.dataDir, 'media');
   if (!fs.existsSync(root)) return [];
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(root, name)).isFile());
+}
+
+/** storedFiles once every upload of earlier tests has been processed (processing stores what fans are served). */
+async function storedFilesSettled() {
+  const deadline = Date.now() + 60_000;
+  while ((await t.db.query(`SELECT 1 FROM media WHERE status = 'processing'`)).length > 0) {
+    if (Date.now() > deadline) throw new Error('uploads were still processing after a minute');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return storedFiles().length;
 }
 
 const png = (width = 1200, height = 800) =>
@@ -70,7 +89,7 @@ describeEachDatabase('media', (database) => {
 
     it('refuses a renamed text file and keeps nothing', async () => {
       const artist = await createArtist(t);
-      const before = storedFiles().length;
+      const before = await storedFilesSettled();
       const text = new TextEncoder().encode('just some notes, not a song\n'.repeat(500));
       for (const [filename, type] of [
         ['song.mp3', 'audio/mpeg'],
@@ -94,7 +113,7 @@ describeEachDatabase('media', (database) => {
 
     it('refuses an image over 15 MB part-way through and keeps nothing', async () => {
       const artist = await createArtist(t);
-      const before = storedFiles().length;
+      const before = await storedFilesSettled();
       const header = await png(16, 16);
       const big = new Uint8Array(15 * 1024 * 1024 + 100);
       big.set(header);
@@ -107,7 +126,7 @@ describeEachDatabase('media', (database) => {
 
     it('refuses an image it cannot read', async () => {
       const artist = await createArtist(t);
-      const before = storedFiles().length;
+      const before = await storedFilesSettled();
       const broken = new Uint8Array(await png(64, 64)).slice(0, 120);
       const refused = await upload(t, artist.token, broken, { filename: 'broken.png' });
       expect(refused.status).toBe(415);
@@ -150,17 +169,19 @@ describeEachDatabase('media', (database) => {
   });
 
   describe(`serving media`, () => {
+    /** A published demo whose WAV has been processed: fans are served its AAC stream (api/media/processing.ts). */
     async function publishedAudio() {
       const [artist, fan, stranger] = await Promise.all([createArtist(t), createFan(t), createFan(t)]);
       await subscribe(t, fan, artist);
-      const bytes = wav(20_000);
-      const media = await uploaded(artist, bytes);
+      const media = await uploaded(artist, wav(20_000));
       const created = await call(t.url, 'POST', '/content', {
         token: artist.token,
         body: { title: 'Demo', content: 'listen', tags: 'demo', mediaId: media._id },
       });
-      const read = await call(t.url, 'GET', `/content/${created.body.data._id}`, { token: fan.token });
-      return { artist, fan, stranger, bytes, item: read.body.data, link: read.body.data.media.url as string };
+      const item = await whenProcessed(t, fan, created.body.data._id);
+      const link = item.media.url as string;
+      const bytes = new Uint8Array(await (await fetch(localLink(t, link))).arrayBuffer());
+      return { artist, fan, stranger, bytes, item, link };
     }
 
     it('gives fans a signed link that works without an Authorization header, cached privately', async () => {
@@ -168,7 +189,7 @@ describeEachDatabase('media', (database) => {
       expect(item.mediaType).toBe('audio');
       const response = await fetch(localLink(t, link));
       expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('audio/wav');
+      expect(response.headers.get('content-type')).toBe('audio/mp4');
       expect(response.headers.get('accept-ranges')).toBe('bytes');
       expect(response.headers.get('content-length')).toBe(String(bytes.length));
       expect(response.headers.get('cache-control')).toMatch(/^private, max-age=\d+, immutable$/);
@@ -233,8 +254,8 @@ describeEachDatabase('media', (database) => {
       // A link the server really signed, whose time is up.
       const [secret] = await t.db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'media-links'`);
       const expires = Math.floor(Date.now() / 1000) - 60;
-      const sig = signature(Buffer.from(secret.value, 'hex'), item.media._id, 'original', expires);
-      const expired = await fetch(new URL(`/media/${item.media._id}?expires=${expires}&sig=${sig}`, t.url));
+      const sig = signature(Buffer.from(secret.value, 'hex'), item.media._id, 'stream', expires);
+      const expired = await fetch(new URL(`/media/${item.media._id}?size=stream&expires=${expires}&sig=${sig}`, t.url));
       expect(expired.status).toBe(403);
       expect((await expired.json()).message).toBe('This link to the file has expired. Reload the page to get a new one.');
     });
@@ -347,15 +368,16 @@ describeEachDatabase('media', (database) => {
     it('deleting the item deletes its files', async () => {
       const { artist, item } = await publishedAudio();
       const link = localLink(t, item.media.url);
-      const before = storedFiles().length;
+      const before = await storedFilesSettled();
       expect((await call(t.url, 'DELETE', `/content/${item._id}`, { token: artist.token })).status).toBe(200);
-      expect(storedFiles().length).toBe(before - 1);
+      // The original and its stream.
+      expect(storedFiles().length).toBe(before - 2);
       expect((await fetch(link)).status).toBe(404);
     });
 
     it('deleting a photo deletes its original, list size and display size', async () => {
       const artist = await createArtist(t);
-      const before = storedFiles().length;
+      const before = await storedFilesSettled();
       const photo = await uploaded(artist, await png());
       expect(storedFiles().length).toBe(before + 3);
       const created = await call(t.url, 'POST', '/content', {

@@ -136,3 +136,19 @@ export function routePattern(file: string) {
     .map((s) => (s === '$' ? '*' : s.startsWith('$') ? `:${s.slice(1)}` : s.replace(/_$/, '')).replace('[dot]', '.'));
   return `/${segments.join('/')}`;
 }
+
+/**
+ * Waits until an item's audio or video has been processed (docs/media.md): fans see such an item, and are told of
+ * it, only once its file is ready. Asks as the item's artist, who sees it all along.
+ */
+export async function untilMediaProcessed(request: APIRequestContext, artistToken: string, itemId: string, timeoutMs = 60_000) {
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get(`${apiBase}/content/${itemId}`, { headers: { Authorization: `Bearer ${artistToken}` } });
+        return ((await answer.json()) as { data: { media: { status: string } | null } }).data.media?.status;
+      },
+      { timeout: timeoutMs, message: `the file of item ${itemId} to be processed` },
+    )
+    .not.toBe('processing');
+}

@@ -16,7 +16,12 @@ type Row = { path: string } & Record<Role, Outcome>;
 const A = 'juniperlane';
 const toLogout = '→ /logout?next=';
 /** Routes that answer data rather than a page: nothing there to hydrate. */
-const RESOURCE_ROUTES = new Set(['/notifications/push', '/:artistUsername/account/earnings.csv', '/account/export.json']);
+const RESOURCE_ROUTES = new Set([
+  '/notifications/push',
+  '/:artistUsername/account/earnings.csv',
+  '/:artistUsername/vault/:id/captions.vtt',
+  '/account/export.json',
+]);
 
 /** Filled in beforeAll: ids of things that exist. */
 const ids = { item: '', collection: '', conversation: '' };
@@ -94,6 +99,7 @@ const ROWS: Record<string, Row> = {
   // Account settings (issue 22): every signed-in user's own; the data download is a file, not a page. The email link
   // and the page after deleting an account are open to all (the link may be opened signed out; the token decides).
   '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/export.json': { path: '/account/export.json', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/email/confirm': {
     path: '/account/email/confirm?token=nope',
@@ -137,6 +143,15 @@ const ROWS: Record<string, Row> = {
     subscriber: 200,
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
+  },
+  // A resource route (a video's captions): the api's rule, and this item has no transcript (listening.spec.ts has one).
+  '/:artistUsername/vault/:id/captions.vtt': {
+    path: `/${A}/vault/{item}/captions.vtt`,
+    anonymous: toLogout,
+    fan: 404,
+    subscriber: 404,
+    owner: 404,
+    otherArtist: 404,
   },
   '/:artistUsername/collection/:id': {
     path: `/${A}/collection/{collection}`,
@@ -413,10 +428,11 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
     for (const [pattern, row] of Object.entries(ROWS)) {
       if (typeof row[role] !== 'number' || pattern === '/logout' || RESOURCE_ROUTES.has(pattern)) continue;
       await page.goto(address(row));
-      // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
+      // Hydrated: React has claimed the footer, the last part of every page (or the main column, on a page without a
+      // footer: a conversation); then a moment for its reports.
       await page.waitForFunction(() => {
-        const footer = document.querySelector('footer');
-        return footer !== null && Object.keys(footer).some((key) => key.startsWith('__reactFiber$'));
+        const last = document.querySelector('footer') ?? document.querySelector('main');
+        return last !== null && Object.keys(last).some((key) => key.startsWith('__reactFiber$'));
       });
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
     }

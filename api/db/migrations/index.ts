@@ -6,6 +6,7 @@ import { sql as mediaDisplaySize } from './0005_media_display_size.js';
 import { sql as notifications } from './0006_notifications.js';
 import { sql as pendingPayments } from './0007_pending_payments.js';
 import { sql as money } from './0008_money.js';
+import { sql as mediaProcessing } from './0009_media_processing.js';
 import { sql as listening } from './0010_listening.js';
 import { sql as way } from './0011_way.js';
 
@@ -19,6 +20,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '0006_notifications', sql: notifications },
   { id: '0007_pending_payments', sql: pendingPayments },
   { id: '0008_money', sql: money },
+  { id: '0009_media_processing', sql: mediaProcessing },
   { id: '0010_listening', sql: listening },
   { id: '0011_way', sql: way },
 ];

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { resolveMediaTools } from '../../api/media/ffmpeg';
+import { apiBase, expectNoA11yViolations } from './helpers';
+import { createItem, type Item } from './listening-world';
+import { newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
+
+/**
+ * A video item in Chromium (issue 20, docs/media.md): the artist's MP4, made here by ffmpeg, is processed into an
+ * HLS ladder; the fan's page loads hls.js (and only that page), plays the video and seeks in it, through links signed
+ * for that fan.
+ */
+
+let artist: MoneyArtist;
+let video: Item;
+let fanToken: string;
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(180_000);
+  artist = await newArtist(request, '4.99');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-video-e2e-'));
+  const clip = path.join(work, 'clip.mp4');
+  await promisify(execFile)(resolveMediaTools({}).ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=14'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=14', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', clip],
+  ]);
+  const upload = await request.post(`${apiBase}/media?kind=video`, {
+    headers: { Authorization: `Bearer ${artist.token}` },
+    multipart: { file: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  fs.rmSync(work, { recursive: true, force: true });
+  const mediaId = ((await upload.json()) as { data: { _id: string } }).data._id;
+  video = await createItem(request, artist, { title: 'Soundcheck in Leeds', tags: 'videoMessage', mediaId });
+  fanToken = (await payingFan(request, artist)).token;
+});
+
+test('the fan plays the video with hls.js and seeks in it; pages without video never load hls.js', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await signedIn(browser, fanToken);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  const segments: string[] = [];
+  page.on('response', (response) => {
+    const url = response.url();
+    if (url.endsWith('.js')) scripts.push(url);
+    if (url.includes('/hls/') && url.includes('.ts?')) segments.push(`${response.status()} ${new URL(url).pathname}`);
+  });
+
+  await page.goto(`/${artist.username}/vault`);
+  await expect(page.getByRole('link', { name: video.title })).toBeVisible();
+  const vaultScripts = scripts.length;
+  expect(scripts.some((url) => /hls/i.test(url.split('/').pop()!))).toBe(false);
+
+  await page.getByRole('link', { name: video.title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: video.title })).toBeVisible();
+  await expectNoA11yViolations(page);
+  const player = page.locator('video');
+  // hls.js feeds the element through Media Source Extensions: its source is a blob.
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.src)).toMatch(/^blob:/);
+  expect(scripts.slice(vaultScripts).some((url) => /hls/i.test(url.split('/').pop()!))).toBe(true);
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(13.5);
+
+  await player.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
+  // A seek to 10 s fetches the segment that holds it (4 s segments: the third) and plays on from there.
+  await player.evaluate((element: HTMLVideoElement) => {
+    element.currentTime = 10;
+  });
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 }).toBeGreaterThan(10.3);
+  expect(segments.some((line) => /^200 .*\/seg00002\.ts$/.test(line))).toBe(true);
+  expect(segments.every((line) => line.startsWith('200 '))).toBe(true);
+  await context.close();
+});
