@@ -280,6 +280,19 @@ async function upload(app, token, kind, bytes, type, name) {
   return api(app, 'POST', `/media?kind=${kind}`, { token, body: form });
 }
 
+/** The item as the fan sees it, once its file is processed (404 until then); gives up after two minutes. */
+async function visibleToFan(app, id, fanToken) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await api(app, 'GET', `/content/${id}`, { token: fanToken });
+    } catch (error) {
+      if (!/→ 404/.test(error.message) || Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
+}
+
 /**
  * One club's pages, made through the api as the artist and the seed fan would: 24 published items of every kind
  * (some with a photo as thumbnail, as an artist's page has), and one item of each kind the item page shows
@@ -329,6 +342,9 @@ async function prepareClub(app, { size, username, artistToken, fanToken }) {
       },
     }),
   };
+  // An audio or video file is processed (ffmpeg) before fans see its item: wait for each, as the fan.
+  measured.audio = await visibleToFan(app, measured.audio._id, fanToken);
+  measured.video = await visibleToFan(app, measured.video._id, fanToken);
   const collection = await api(app, 'POST', '/collections', {
     token: artistToken,
     body: {

@@ -1,14 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HIGHLIGHT, listeningMessages } from '#contract/listening';
 import { transcriptMessages } from '#contract/transcript';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, upload, wav, whenProcessed, type ContentUser } from './content-fixtures';
 
+// Each test waits for ffmpeg to process its tracks: on a loaded machine that is more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
+
 let t: TestApi;
 const ADMIN_TOKEN = 'listening-admin-token';
 
-/** An item with a track (100 seconds unless said), once media processing has made it playable (fans see it from then). */
-async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}, seconds = 100) {
+/** An item with a track (2 seconds unless said), once media processing has made it playable (fans see it from then). */
+async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}, seconds = 2) {
   const media = await upload(t, artist.token, wav(8000 * seconds), { filename: 'demo.wav', type: 'audio/wav' });
   expect(media.status).toBe(201);
   const created = await call(t.url, 'POST', '/content', {
@@ -54,7 +57,7 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
     it('takes `at` in seconds and answers it; comments without one answer null', async () => {
       const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
       await subscribe(t, fan, artist);
-      const { item } = await audioItem(artist);
+      const { item } = await audioItem(artist, {}, 90);
       const atChorus = await comment(fan, item._id, { text: 'This chorus!', at: 83 });
       expect(atChorus.status, JSON.stringify(atChorus.body)).toBe(201);
       expect(atChorus.body.data).toMatchObject({ text: 'This chorus!', at: 83 });
@@ -75,7 +78,7 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect(negative.status).toBe(400);
       expect(negative.body.errors?.at).toEqual([listeningMessages.atFormat]);
       expect((await comment(fan, item._id, { text: 'Hm', at: '1:23' })).status).toBe(400);
-      // Processing measured the track (100 s); the moment must lie within the length it measured.
+      // Processing measured the track (2 s); the moment must lie within the length it knows.
       await t.db.query('UPDATE media SET duration = 120 WHERE id = $1', [mediaId]);
       const past = await comment(fan, item._id, { text: 'Hm', at: 121 });
       expect(past.status).toBe(400);
