@@ -24,6 +24,7 @@ import { publicEnv, type PublicEnv } from './utils/env.server';
 import { fetchUnreadCounts } from './utils/notifications.server';
 import { messagesHref } from './utils/messages.server';
 import { isLiteMode } from './utils/lite-mode.server';
+import { PlayerSlot } from './components/player/player-slot';
 import { useNonce } from './utils/nonce';
 import type { loader as subscribedLoader } from './routes/_auth._subscribed';
 
@@ -87,8 +88,17 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * A page whose route says `handle: { footer: false }` (a conversation, which is a full-height column with the
+ * composer pinned at its foot) goes without the site footer under it.
+ */
+export interface PageHandle {
+  footer?: boolean;
+}
+
 export default function App() {
   const { user, messages, notifications, lite, ENV } = useLoaderData<typeof loader>();
+  const footer = useMatches().every((match) => (match.handle as PageHandle | undefined)?.footer !== false);
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />
@@ -96,7 +106,8 @@ export default function App() {
       <main id="main" className="flex flex-1 flex-col">
         <Outlet />
       </main>
-      <Footer marketingUrl={ENV.MARKETING_URL} lite={lite} />
+      {footer ? <Footer marketingUrl={ENV.MARKETING_URL} lite={lite} /> : null}
+      <PlayerSlot />
     </PaymentProvider>
   );
 }

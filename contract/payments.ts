@@ -57,3 +57,25 @@ export interface SubscribeRequest {
   cardId?: string;
   promo?: string;
 }
+
+/** One payment as the fan's receipt history shows it (GET /subscriptions/me). */
+export interface Receipt {
+  _id: string;
+  kind: 'subscribe' | 'renewal' | 'trial' | 'gift';
+  amount: number;
+  /** What has been given back of it (0: nothing). */
+  refunded: number;
+  currency: string;
+  promo: string | null;
+  createdAt: string;
+}
+
+/**
+ * A fan's membership of one club, with the club and its receipts, newest first (GET /subscriptions/me): the list in
+ * the account menu's "Memberships" page.
+ */
+export interface Membership {
+  subscription: SubscriptionDetail;
+  artist: { _id: string; username: string; name: string; avatar: string; yearlyPrice: number; currency: string };
+  receipts: Receipt[];
+}

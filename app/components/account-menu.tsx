@@ -8,7 +8,8 @@ export type AccountUser = Pick<CurrentUser, 'avatarUrl' | 'username' | 'email' |
 /**
  * Where the menu leads besides the details: an artist's studio (publishing, drafts, collections, subscribers, their
  * profile) from every page, inside a club a fan's membership there (renewal, cancel) — the account page of that
- * club, its membership section — and everyone's account settings (name, picture, email, password, data, deletion).
+ * club, its membership section — a fan's memberships of every club, and everyone's account settings (name, picture,
+ * email, password, data, deletion).
  */
 export function useAccountLinks(user: AccountUser) {
   const { artistUsername } = useParams();
@@ -16,6 +17,8 @@ export function useAccountLinks(user: AccountUser) {
   if (user.artist) links.push({ label: 'Studio', to: `/${user.username}/account` });
   if (artistUsername && artistUsername !== user.username)
     links.push({ label: 'Your membership', to: `/${artistUsername}/account#membership-title` });
+  // Every club a fan belongs to, to cancel or resume any of them from here (an artist belongs to none).
+  if (!user.artist) links.push({ label: 'Memberships', to: '/account/memberships' });
   links.push({ label: 'Account settings', to: '/account' });
   return links;
 }

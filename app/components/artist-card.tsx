@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import { subscriberCount, yearlyPricePhrase, type Artist } from '~/utils/mappers';
+import { publicSubscriberCount, yearlyPricePhrase, type Artist } from '~/utils/mappers';
 
 export type ArtistCardData = Pick<
   Artist,
@@ -37,7 +37,7 @@ export function ArtistCard({ artist, to, headingLevel = 'h3' }: { artist: Artist
             </Link>
           </Heading>
           <p className="truncate text-sm text-white/75">
-            {subscriberCount(artist.subscribers)} · {yearlyPricePhrase(artist)}
+            {[publicSubscriberCount(artist.subscribers), yearlyPricePhrase(artist)].filter(Boolean).join(' · ')}
           </p>
         </div>
       </div>

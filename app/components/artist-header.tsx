@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { subscriberCount, type Artist } from '~/utils/mappers';
+import { publicSubscriberCount, type Artist } from '~/utils/mappers';
 
 /**
  * The top of an artist's pages (spec §2 artist home): the cover across the page, the avatar overlapping it, the
@@ -32,7 +32,7 @@ export function ArtistHeader({
             {badge}
             <h1 className="break-words text-3xl font-extrabold tracking-tight text-white sm:text-5xl">{artist.name}</h1>
             <p className="mt-1 text-base text-white/80 sm:text-lg">
-              @{artist.username} · {subscriberCount(artist.subscribers)}
+              {[`@${artist.username}`, publicSubscriberCount(artist.subscribers)].filter(Boolean).join(' · ')}
             </p>
           </div>
           {actions ? <div className="relative flex flex-wrap gap-3 pb-1 sm:ml-auto">{actions}</div> : null}

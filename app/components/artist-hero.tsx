@@ -4,14 +4,15 @@ import type { Artist } from '~/utils/mappers';
 /**
  * The per-artist hero of the join landing (spec §2). The hero image is content (it has alt text, and artists
  * often put their name or artwork in it), so it is shown whole beside the text, never under it; a blurred copy
- * tints the background in the artist's colours.
+ * tints the background in the artist's colours. The artwork shows once and the name once beside it (the artwork
+ * often holds the name too): no avatar here, whose initials would say it again.
  */
 export function ArtistHero({
   artist,
   eyebrow,
   children,
 }: {
-  artist: Pick<Artist, 'name' | 'heroImage' | 'heroImageAltText' | 'avatarUrl'>;
+  artist: Pick<Artist, 'name' | 'heroImage' | 'heroImageAltText'>;
   eyebrow?: ReactNode;
   children?: ReactNode;
 }) {
@@ -28,11 +29,8 @@ export function ArtistHero({
           />
         </div>
         <div className="px-4 sm:px-0 lg:order-1">
-          <div className="flex items-center gap-3">
-            <img src={artist.avatarUrl} alt="" className="h-12 w-12 rounded-full object-cover ring-2 ring-accent" />
-            {eyebrow ? <p className="text-sm font-semibold uppercase tracking-widest text-accent">{eyebrow}</p> : null}
-          </div>
-          <h1 id="artist-hero-title" className="mt-4 text-4xl font-extrabold leading-tight tracking-tight text-white sm:text-6xl">
+          {eyebrow ? <p className="text-sm font-semibold uppercase tracking-widest text-accent">{eyebrow}</p> : null}
+          <h1 id="artist-hero-title" className="mt-3 text-4xl font-extrabold leading-tight tracking-tight text-white sm:text-6xl">
             {artist.name}
           </h1>
           {children}

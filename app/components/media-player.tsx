@@ -2,22 +2,32 @@ import type { ContentItem } from '#contract/content';
 import { LARGE_WIDTH } from '#contract/image-sizes';
 import { wideImageSources } from './content-card';
 import { HlsVideo } from './hls-video';
+import { ItemAudio } from './listening/item-audio';
+import type { Marker } from './listening/waveform';
+import { trackOf } from './player/track';
 
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
 /**
- * An item's media on its page: the browser's own audio or video player on the signed link (the API answers Range
- * requests, so playback starts at once and seeking fetches only what it needs) or the picture.
+ * An item's media on its page: a track (item-audio.tsx: the player in the layout, its waveform and comments'
+ * markers), the browser's own video player on the signed link (the API answers Range requests, so playback starts at
+ * once and seeking fetches only what it needs) or the picture.
  * preload="metadata" asks only for the duration until the fan presses play: kind to a slow phone. A picture is
  * shown at its display size (never the original upload), with a link to the original when that is larger.
  */
 export function MediaPlayer({
   item,
   startAt = null,
+  href,
+  markers = [],
 }: {
-  item: Pick<ContentItem, '_id' | 'title' | 'media' | 'thumbnail'>;
+  item: Pick<ContentItem, '_id' | 'title' | 'media' | 'thumbnail' | 'performer'>;
+  /** The item's page: the mini-player's link back to it. */
+  href: string;
   /** `?t=` on the page's address: the media fragment starts the browser's own player there, JavaScript or not. */
   startAt?: number | null;
+  /** Comments on a moment, as markers on the waveform. */
+  markers?: Marker[];
 }) {
   const media = item.media;
   if (!media) return null;
@@ -40,7 +50,8 @@ export function MediaPlayer({
     );
   }
   const src = startAt ? `${media.url}#t=${startAt}` : media.url;
-  if (media.kind === 'audio') {
+  const track = trackOf(item, href);
+  if (track) {
     return (
       <div className="rounded-2xl bg-navy-light p-4 ring-1 ring-white/10 sm:p-6">
         {item.thumbnail ? (
@@ -52,17 +63,7 @@ export function MediaPlayer({
             className="mx-auto mb-4 aspect-square w-full max-w-xs rounded-xl object-cover"
           />
         ) : null}
-        <audio
-          id="player"
-          data-item-player={item._id}
-          controls
-          preload="metadata"
-          src={src}
-          className="w-full scroll-mt-24"
-          aria-label={`Play ${item.title}`}
-        >
-          <a href={media.url}>Download the audio</a>
-        </audio>
+        <ItemAudio media={media} title={item.title} track={track} startAt={startAt} markers={markers} />
       </div>
     );
   }

@@ -1,6 +1,8 @@
+import { PlayAll } from '~/components/player/play-all';
+import { trackOf } from '~/components/player/track';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { Pager, VaultGrid } from '~/components/content-card';
+import { itemHref, Pager, VaultGrid } from '~/components/content-card';
 import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readOrigin, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES, type ItemOrigin, type SortOrder } from '#contract/content-types';
@@ -30,15 +32,18 @@ export async function loader(args: LoaderFunctionArgs) {
     offset,
     limit: VAULT_PAGE_SIZE,
   });
+  const from = readOrigin(search);
   return {
     collection: { ...collection, items: toCardPage(items, { withExcerpt: false }) },
+    // The page's tracks for "Play all", in the collection's order.
+    tracks: items.data.flatMap((item) => trackOf(item, itemHref(artistUsername, item, from, collection._id)) ?? []),
     // Only the categories the collection holds (two demos do not need thirteen chips), and any the link chose.
     offered: VAULT_CATEGORIES.filter((category) => types.includes(category) || filters.includes(category)),
     artistUsername,
     filters,
     sort,
     offset,
-    from: readOrigin(search),
+    from,
   };
 }
 
@@ -50,7 +55,7 @@ const BACK: Record<ItemOrigin, { path: string; label: string }> = {
 };
 
 export default function CollectionPage() {
-  const { collection, offered, artistUsername, filters, sort, offset, from } = useLoaderData<typeof loader>();
+  const { collection, tracks, offered, artistUsername, filters, sort, offset, from } = useLoaderData<typeof loader>();
   const back = BACK[from ?? 'vault'];
   const basePath = `/${artistUsername}/collection/${collection._id}`;
   const extra = { from };
@@ -84,6 +89,7 @@ export default function CollectionPage() {
         <p className="mt-5 max-w-3xl whitespace-pre-line text-lg leading-relaxed text-white/85">{collection.description}</p>
       ) : null}
 
+      <PlayAll tracks={tracks} className="mt-6" />
       <div className="mt-8">
         <FilterBar
           basePath={basePath}

@@ -1,56 +1,76 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { CtaLink } from '~/components/subscription-offer';
+import { CONTENT_TYPE_LABELS, CONTENT_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
 import { formatPrice } from '#contract/money';
-import type { SubscriptionDetail } from '#contract/payments';
-import { apiFor, isHttpError } from '~/utils/api.server';
+import type { Membership, SubscriptionDetail } from '#contract/payments';
+import { itemHref } from '~/components/content-card';
+import { accentLinkClass } from '~/components/form-page';
+import { CtaLink } from '~/components/subscription-offer';
+import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
+import { listContent } from '~/utils/content.server';
+import { formatDate } from '~/utils/dates';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.artist.successPageTitle || `Welcome to ${data.artist.name}’s fan club`} | Stagedoor` : 'Welcome | Stagedoor' },
 ];
 
-/** The artist's success messages and images (the layout has already checked the membership; the artist is asked once). */
+/**
+ * The kind of item the artist's closing message promises ("Start with the first voice note"), by its label; else
+ * anything in the vault. The oldest such item is where the page sends the new member.
+ */
+function promisedTypes(message: string): readonly ContentType[] {
+  const text = message.toLowerCase();
+  const named = CONTENT_TYPES.filter((type) => text.includes(CONTENT_TYPE_LABELS[type].toLowerCase()));
+  return named.length ? named : VAULT_CATEGORIES;
+}
+
+/**
+ * The artist's success messages and images, the membership just made (with its receipt) and the first item to open
+ * (the layout has already checked the membership; the artist is asked once).
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const artist = await requireArtist(api, args.params.artistUsername);
   const { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages } = artist;
-  // What the fan paid, in the artist's currency (the artist on their own page has no membership: nothing to say).
-  const subscription = await api
-    .get<{ data: SubscriptionDetail }>(`/subscriptions/performers/${encodeURIComponent(artist.id)}`, { handle: [404] })
-    .then((answer) => answer.data)
-    .catch((error) => {
-      if (isHttpError(error, 404)) return null;
-      throw error;
-    });
+  // The artist on their own page has no membership: nothing to say about one.
+  const [memberships, first] = await Promise.all([
+    api.get<{ data: { data: Membership[] } }>('/subscriptions/me'),
+    listContent(api, username, { types: promisedTypes(additionalSuccessMessage), sort: 'asc', limit: 1 }),
+  ]);
+  const membership = memberships.data.data.find((m) => m.artist._id === artist.id) ?? null;
+  const item = first.data[0];
   return {
     artist: { name, username, avatarUrl, successPageTitle, secondarySuccessMessage, additionalSuccessMessage, successImages },
-    paid: subscription && paidLine(subscription, artist),
+    membership: membership && { receipt: membership.receipts[0] ?? null },
+    paid: membership && paidLine(membership.subscription, artist),
+    firstItem: item ? { href: itemHref(username, item, 'home'), title: item.title, typeLabel: CONTENT_TYPE_LABELS[item.type] } : null,
   };
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** One line of what the membership cost and what comes next, e.g. "You paid £29.99 · renews on November 26, 2027". */
+/**
+ * What the membership cost and when it renews, in one line ("You paid £29.99 · renews on November 26, 2027"); null
+ * for a free one, whose page then shows no card at all.
+ */
 function paidLine(subscription: SubscriptionDetail, artist: { yearlyPrice: number; currency: string }) {
-  const date = (iso: string) => dateFormat.format(new Date(iso));
   if (subscription.trialEndsAt) {
-    return `Free until ${date(subscription.trialEndsAt)}, then ${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
+    return `Free until ${formatDate(subscription.trialEndsAt)}, then ${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
   }
   if (subscription.type === 'free') return null;
-  if (subscription.type === 'gift') return `A gift · yours until ${date(subscription.expiresAt)}`;
+  if (subscription.type === 'gift') return `A gift · yours until ${formatDate(subscription.expiresAt)}`;
   const paid = `You paid ${formatPrice(subscription.pricePaid, subscription.currency)}`;
-  return `${paid} · ${subscription.autoRenew ? 'renews' : 'ends'} on ${date(subscription.expiresAt)}`;
+  return `${paid} · ${subscription.autoRenew ? 'renews' : 'ends'} on ${formatDate(subscription.expiresAt)}`;
 }
 
 /**
  * The success page (spec §2, subscribed branch): the artist's successPageTitle, secondary and additional messages
  * and success images, then on to the artist's home. Spec §4 has it clear the stored sign-up password; here the
  * sign-up keeps nothing (the password goes straight to the api and is never echoed back or stored in the browser),
- * so there is nothing left to clear.
+ * so there is nothing left to clear. What was paid, when it renews and its receipt are said once, in a card, for a
+ * paid membership only; the artist's closing message leads to the item it promises (issue 22).
  */
 export default function SubscribeSuccess() {
-  const { artist, paid } = useLoaderData<typeof loader>();
+  const { artist, membership, paid, firstItem } = useLoaderData<typeof loader>();
   const images = artist.successImages.filter((image): image is { imagePath: string; altText: string | null } => Boolean(image.imagePath));
 
   return (
@@ -62,15 +82,24 @@ export default function SubscribeSuccess() {
       <div className="mx-auto max-w-3xl px-4 pb-20 pt-12 text-center sm:px-6 sm:pt-20">
         <img src={artist.avatarUrl} alt="" className="mx-auto h-20 w-20 rounded-full object-cover ring-4 ring-accent sm:h-24 sm:w-24" />
         <p className="mt-6 text-sm font-semibold uppercase tracking-widest text-accent">You’re in</p>
-        <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">
+        <h1 className="mt-2 break-words text-3xl font-extrabold tracking-tight text-white sm:text-5xl">
           {artist.successPageTitle || `Welcome to ${artist.name}’s fan club`}
         </h1>
-        {artist.secondarySuccessMessage ? (
-          <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">{artist.secondarySuccessMessage}</p>
-        ) : (
-          <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">Your membership is active.</p>
-        )}
-        {paid ? <p className="mt-4 text-base font-semibold text-accent">{paid}</p> : null}
+        <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">
+          {artist.secondarySuccessMessage || 'Your membership is active.'}
+        </p>
+        {paid ? (
+          <section aria-label="Your membership" className="mx-auto mt-8 max-w-md rounded-2xl bg-navy-light p-5 ring-1 ring-white/10">
+            <p className="text-base font-semibold text-accent">{paid}</p>
+            {membership?.receipt ? (
+              <p className="mt-3 text-base">
+                <Link to={`/account/memberships#receipt-${membership.receipt._id}`} className={accentLinkClass}>
+                  View your receipt
+                </Link>
+              </p>
+            ) : null}
+          </section>
+        ) : null}
         {images.length ? (
           <ul className={`mt-10 grid gap-4 ${images.length > 1 ? 'sm:grid-cols-2' : ''}`}>
             {images.map((image) => (
@@ -84,17 +113,28 @@ export default function SubscribeSuccess() {
             ))}
           </ul>
         ) : null}
-        {artist.additionalSuccessMessage ? (
+        {firstItem ? (
+          <p className="mx-auto mt-10 max-w-2xl text-base leading-relaxed sm:text-lg">
+            <Link to={firstItem.href} className={accentLinkClass}>
+              {artist.additionalSuccessMessage || `Start with ${firstItem.title}`}
+            </Link>
+            <span className="mt-1 block text-base text-white/75">
+              {firstItem.typeLabel}: {firstItem.title}
+            </span>
+          </p>
+        ) : artist.additionalSuccessMessage ? (
           <p className="mx-auto mt-10 max-w-2xl text-base leading-relaxed text-white/80 sm:text-lg">{artist.additionalSuccessMessage}</p>
         ) : null}
         <div className="mt-10 flex flex-col items-center gap-5">
           <CtaLink to={`/${artist.username}`}>Go to {artist.name}’s page</CtaLink>
-          <Link
-            to={`/${artist.username}/account`}
-            className="text-base font-semibold text-white/85 underline decoration-white/40 underline-offset-4 hover:decoration-white"
-          >
-            Your membership details
-          </Link>
+          {membership ? (
+            <Link
+              to={`/${artist.username}/account`}
+              className="text-base font-semibold text-white/85 underline decoration-white/40 underline-offset-4 hover:decoration-white"
+            >
+              Your membership details
+            </Link>
+          ) : null}
         </div>
       </div>
     </div>

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
-import { Pager, VaultGrid } from '~/components/content-card';
+import { itemHref, Pager, VaultGrid } from '~/components/content-card';
+import { PlayAll } from '~/components/player/play-all';
+import { trackOf } from '~/components/player/track';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { FilterBar } from '~/components/filter-bar';
@@ -41,11 +43,13 @@ export async function loader(args: LoaderFunctionArgs) {
       throw error;
     }),
   ]);
-  return { items: toCardPage(items, { withExcerpt: false }), collections, filters, sort, offset, q };
+  // The page's tracks for "Play all", in the page's order.
+  const tracks = items.data.flatMap((item) => trackOf(item, itemHref(artistUsername, item, 'vault')) ?? []);
+  return { items: toCardPage(items, { withExcerpt: false }), tracks, collections, filters, sort, offset, q };
 }
 
 export default function Vault() {
-  const { items, collections, filters, sort, offset, q } = useLoaderData<typeof loader>();
+  const { items, tracks, collections, filters, sort, offset, q } = useLoaderData<typeof loader>();
   const layout = useRouteLoaderData<typeof subscribedLoader>(LAYOUT_ID);
   if (!layout) return null;
   const { artist, kept } = layout;
@@ -82,9 +86,12 @@ export default function Vault() {
       </div>
 
       <section aria-labelledby="vault-items-title" className="mt-8">
-        <h2 id="vault-items-title" className={kept ? 'text-2xl font-bold text-white' : 'sr-only'}>
-          {kept ? 'From your membership' : 'Vault items'}
-        </h2>
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <h2 id="vault-items-title" className={kept ? 'text-2xl font-bold text-white' : 'sr-only'}>
+            {kept ? 'From your membership' : 'Vault items'}
+          </h2>
+          <PlayAll tracks={tracks} />
+        </div>
         <VaultGrid
           artistUsername={artist.username}
           items={items.data}

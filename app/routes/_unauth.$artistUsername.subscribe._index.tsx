@@ -5,7 +5,7 @@ import { SubscribeSteps } from '~/components/subscribe-steps';
 import { CtaLink, loginHref, PerkList, PriceFigure, registerHref } from '~/components/subscription-offer';
 import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
-import { subscriberCount } from '~/utils/mappers';
+import { publicSubscriberCount } from '~/utils/mappers';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Subscribe to ${data.artist.name} | Stagedoor` : 'Subscribe | Stagedoor' },
@@ -42,7 +42,9 @@ export default function Subscribe() {
           <img src={artist.avatarUrl} alt="" className="h-16 w-16 rounded-full object-cover ring-2 ring-accent sm:h-20 sm:w-20" />
           <div>
             <p className="text-sm font-semibold uppercase tracking-widest text-accent">Official fan club</p>
-            <p className="text-base text-white/80">{subscriberCount(artist.subscribers)}</p>
+            {publicSubscriberCount(artist.subscribers) ? (
+              <p className="text-base text-white/80">{publicSubscriberCount(artist.subscribers)}</p>
+            ) : null}
           </div>
         </div>
         <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Join {artist.name}’s fan club</h1>

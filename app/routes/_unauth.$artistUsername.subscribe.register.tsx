@@ -140,15 +140,7 @@ export default function Register() {
         )
       }
       art={<RegisterArt artist={artist} />}
-      aside={
-        <div className="mb-8 flex items-center gap-4 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
-          <img src={artist.avatarUrl} alt="" className="h-14 w-14 shrink-0 rounded-full object-cover ring-2 ring-accent" />
-          <div className="min-w-0 flex-1">
-            <p className="truncate text-lg font-bold text-white">{artist.name}</p>
-            <p className="text-base text-white/80">Official fan club · {yearlyPricePhrase(artist)}</p>
-          </div>
-        </div>
-      }
+      aside={<RegisterOffer artist={artist} promo={promo} />}
       footer={
         editing ? null : (
           <p>
@@ -192,6 +184,45 @@ export default function Register() {
         <SubmitButton pending={pending}>{editing ? 'Save and continue' : free ? 'Join for free' : 'Continue to payment'}</SubmitButton>
       </Form>
     </FormPage>
+  );
+}
+
+/**
+ * The offer this sign-up is for (issue 22), above the form at every width: the club, its price and how it is billed,
+ * the promo code the fan came with, and (on phones, where the art beside the form is not shown) the perks, folded.
+ */
+function RegisterOffer({ artist, promo }: { artist: Artist; promo: string | null }) {
+  const free = artist.yearlyPrice === 0;
+  return (
+    <section aria-label="Your membership" className="mb-8 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
+      <div className="flex items-center gap-4">
+        <img src={artist.avatarUrl} alt="" className="h-14 w-14 shrink-0 rounded-full object-cover ring-2 ring-accent" />
+        <div className="min-w-0 flex-1">
+          <p className="break-words text-lg font-bold text-white">{artist.name}</p>
+          <p className="text-base text-white/80">Official fan club · {yearlyPricePhrase(artist)}</p>
+        </div>
+      </div>
+      <p className="mt-3 text-base text-white/80">
+        {free
+          ? 'Free to join, no card needed.'
+          : artist.trialDays
+            ? `Free for ${artist.trialDays} days, then billed once a year. You can cancel any time.`
+            : 'Billed once a year. You can cancel any time.'}
+      </p>
+      {promo && !free ? (
+        <p className="mt-3 inline-block rounded-full bg-accent/15 px-3 py-1 text-sm font-semibold text-accent">
+          Promo code {promo} will be applied at payment
+        </p>
+      ) : null}
+      {artist.subscriptionPerks.length ? (
+        <details className="mt-3 lg:hidden">
+          <summary className="cursor-pointer text-base font-semibold text-accent">What members get</summary>
+          <div className="mt-3">
+            <PerkList perks={artist.subscriptionPerks} />
+          </div>
+        </details>
+      ) : null}
+    </section>
   );
 }
 

@@ -92,17 +92,16 @@ export default function LoginPage() {
         <div className="mt-8 rounded-2xl bg-navy-light/60 p-5 ring-1 ring-white/10 sm:p-7">
           <LoginForm id="login-page" lastResult={actionData} pending={pending} artist={artist?.username} hidden={{ redirectTo: next }} />
         </div>
-        {artist ? (
-          <p className="mt-6 text-center text-sm text-white/75">
-            Not a member yet?{' '}
-            <Link
-              to={`/${encodeURIComponent(artist.username)}/join`}
-              className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-            >
-              Join {artist.name}
-            </Link>
-          </p>
-        ) : null}
+        {/* A new fan signs up by joining a club: the artist's join page, or without one the clubs on the front page. */}
+        <p className="mt-6 text-center text-sm text-white/75">
+          {artist ? 'Not a member yet?' : 'New to Stagedoor?'}{' '}
+          <Link
+            to={artist ? `/${encodeURIComponent(artist.username)}/join` : '/'}
+            className="rounded font-semibold text-accent underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          >
+            {artist ? `Join ${artist.name}` : 'Find a fan club and sign up'}
+          </Link>
+        </p>
       </div>
     </div>
   );

@@ -398,7 +398,6 @@ export async function prepareFixtures(app, { large = false } = {}) {
     artist,
     other,
     clubs,
-    vaultItem: clubs.small.items.audio,
     conversationId: clubs.small.conversationId,
     otherConversationId: otherConversation._id,
   };

@@ -102,6 +102,24 @@ export function routes(club) {
     // The signed-in fan.
     { id: 'discover', name: 'discover', route: '/discover', path: '/discover', auth: 'fan', budget: null, throughput: true, paint: true },
     {
+      id: 'account-settings',
+      name: 'account settings',
+      route: '/account',
+      path: '/account',
+      auth: 'fan',
+      budget: 'form',
+      throughput: true,
+    },
+    {
+      id: 'memberships',
+      name: 'memberships',
+      route: '/account/memberships',
+      path: '/account/memberships',
+      auth: 'fan',
+      budget: 'form',
+      throughput: true,
+    },
+    {
       id: 'notifications',
       name: 'notifications',
       route: '/notifications',
@@ -445,6 +463,9 @@ export const EXCLUDED_ROUTES = {
   '/:artistUsername/subscribe/confirm': 'the card provider’s return address: redirects to payment or the club once the payment is read',
   '/:artistUsername/gift/sent': 'needs a gift paid by card (Stripe stand-in); its page is one paragraph read from that payment',
   '/gift/:token': 'needs a paid gift’s token (Stripe stand-in); the gift e2e tests open it',
+  '/account/email/confirm':
+    'the link mailed to a new address: needs that mail’s one-time token, confirms once; the account settings e2e tests open it',
+  '/account/deleted': 'the one-paragraph goodbye after an account is deleted: no data read (the account settings e2e tests open it)',
 };
 
 /** The URL pattern of a flat-routes file (or folder) name, e.g. `/:artistUsername/vault/:id` (as the route matrix's). */

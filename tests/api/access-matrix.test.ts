@@ -132,6 +132,8 @@ const ROWS: Record<string, Row> = {
     request: () => ({ method: 'GET', path: '/subscriptions/user/search', query: { limit: 10 } }),
     expect: signedIn(200),
   },
+  // Each viewer's own memberships, whatever their state (none: an empty list).
+  'GET /subscriptions/me': { request: () => ({ method: 'GET', path: '/subscriptions/me' }), expect: signedIn(200) },
   'GET /subscriptions/performers/:performerId': {
     request: (w) => ({ method: 'GET', path: `/subscriptions/performers/${w.users.owner.id}` }),
     expect: { ...signedIn(404), subscriber: 200, lapsed: 200 },

@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT, listeningMessages } from '#contract/listening';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
-import { createArtist, createFan, subscribe, upload, wav, type ContentUser } from './content-fixtures';
+import { createArtist, createFan, subscribe, upload, wav, whenProcessed, type ContentUser } from './content-fixtures';
 
 let t: TestApi;
 const ADMIN_TOKEN = 'listening-admin-token';
 
-async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}) {
-  const media = await upload(t, artist.token, wav(16_000), { filename: 'demo.wav', type: 'audio/wav' });
+/** A published demo with a WAV of `seconds` (8,000 samples a second), as fans read it once it is processed. */
+async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}, seconds = 2) {
+  const media = await upload(t, artist.token, wav(8000 * seconds), { filename: 'demo.wav', type: 'audio/wav' });
   expect(media.status).toBe(201);
   const created = await call(t.url, 'POST', '/content', {
     token: artist.token,
     body: { title: 'New demo', content: 'A rough mix', tags: 'demo', mediaId: media.body.data._id, ...body },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { item: created.body.data, mediaId: media.body.data._id as string };
+  // Fans see an item once its file is processed (media processing, issue 20).
+  const item = await whenProcessed(t, artist, created.body.data._id);
+  return { item, mediaId: media.body.data._id as string };
 }
 
 async function textItem(artist: ContentUser, body: Record<string, unknown> = {}) {
@@ -51,7 +54,7 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
     it('takes `at` in seconds and answers it; comments without one answer null', async () => {
       const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
       await subscribe(t, fan, artist);
-      const { item } = await audioItem(artist);
+      const { item } = await audioItem(artist, {}, 90);
       const atChorus = await comment(fan, item._id, { text: 'This chorus!', at: 83 });
       expect(atChorus.status, JSON.stringify(atChorus.body)).toBe(201);
       expect(atChorus.body.data).toMatchObject({ text: 'This chorus!', at: 83 });

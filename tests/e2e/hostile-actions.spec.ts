@@ -63,6 +63,10 @@ const ROWS: Record<string, () => Target[]> = {
     { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },
     { path: '/gift/not-a-real-gift-token-000000', role: 'fan' },
   ],
+  // Account settings (issue 22): the fan's own; random passwords never match, so nothing is deleted or mailed.
+  '/account': () => [{ path: '/account', role: 'fan' }],
+  '/account/memberships': () => [{ path: '/account/memberships', role: 'subscriber' }],
+  '/account/email/confirm': () => [{ path: '/account/email/confirm?token=not-a-real-token', role: 'anonymous' }],
   '/:artistUsername/account/collections/new': () => [{ path: `/${world.free}/account/collections/new`, role: 'owner' }],
   '/:artistUsername/account/collections/:id/edit': () => [
     { path: `/${world.free}/account/collections/${world.collection}/edit`, role: 'owner' },
@@ -91,6 +95,11 @@ const INTENTS = [
   'notifications',
   'subscribe',
   'unsubscribe',
+  'name',
+  'avatar',
+  'remove-avatar',
+  'email',
+  'password',
 ];
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -163,6 +172,9 @@ const FIELDS = [
   'confirmPassword',
   'username',
   'usernameOrEmail',
+  'currentPassword',
+  'confirm',
+  'token',
   'redirectTo',
   'artist',
   'promo',

@@ -25,20 +25,20 @@ async function sessionCookie(context: BrowserContext) {
   return (await context.cookies(webBase)).find((cookie) => cookie.name === 'stagedoor');
 }
 
-test('a new fan joins a paid artist: join, subscribe, register, then on to payment; logging out clears the session', async ({
-  page,
-  context,
-}) => {
+test('a new fan joins a paid artist: join, register, then on to payment; logging out clears the session', async ({ page, context }) => {
   await visit(page, '/novaricci/join');
   await expect(page.getByRole('heading', { level: 1, name: 'Nova Ricci' })).toBeVisible();
   await expect(page.getByText('$49.99', { exact: false }).first()).toBeVisible();
 
-  await page.getByRole('link', { name: 'Join for $49.99 a year' }).first().click();
-  await expect(page).toHaveURL('/novaricci/subscribe');
+  // The subscribe step (spec §2) shows the offer and leads to register; the join page, which shows the same offer,
+  // leads to register itself (issue 22).
+  await visit(page, '/novaricci/subscribe');
   await expect(page.getByRole('heading', { level: 1, name: 'Join Nova Ricci’s fan club' })).toBeVisible();
   await expectNoA11yViolations(page);
+  await expect(page.getByRole('link', { name: 'Create your account' })).toHaveAttribute('href', '/novaricci/subscribe/register');
 
-  await page.getByRole('link', { name: 'Create your account' }).click();
+  await visit(page, '/novaricci/join');
+  await page.getByRole('link', { name: 'Join for $49.99 a year' }).first().click();
   await expect(page).toHaveURL('/novaricci/subscribe/register');
   await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible();
   await expectNoA11yViolations(page);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './helpers';
 import { createItem, endMembership, uploadAudio, type Item } from './listening-world';
 import { newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
@@ -26,11 +26,17 @@ test.beforeAll(async ({ request }) => {
   await createItem(request, other, { title: 'Elsewhere', tags: 'demo', content: '<p>Only the other vault says albatross.</p>' });
 });
 
-async function playheadOf(page: import('@playwright/test').Page) {
-  return page.locator('audio[data-item-player]').evaluate((audio: HTMLAudioElement) => audio.currentTime);
+/** Where the player in the layout is, by its seek slider (seconds). */
+async function playerPosition(page: Page, title: string) {
+  return Number(
+    await page
+      .getByRole('region', { name: 'Player' })
+      .getByRole('slider', { name: `Seek in ${title}` })
+      .inputValue(),
+  );
 }
 
-test('a fan comments at 1:23, the "1:23" link seeks there, and ?t=83 starts there', async ({ browser, request }) => {
+test('a fan comments at 1:23, the "1:23" link plays from there, and ?t=83 starts there', async ({ browser, request }) => {
   const fan = await payingFan(request, artist);
   const context = await signedIn(browser, fan.token);
   const page = await context.newPage();
@@ -39,27 +45,31 @@ test('a fan comments at 1:23, the "1:23" link seeks there, and ?t=83 starts ther
   await page.getByLabel('Your comment').fill('This chorus!');
   await page.getByLabel('At a moment (optional)').fill('1:23');
   await page.getByRole('button', { name: 'Post comment' }).click();
-  const moment = page.getByRole('link', { name: 'Play from 1:23' });
+  const moment = page.getByRole('listitem').filter({ hasText: 'This chorus!' }).getByRole('link', { name: 'Play from 1:23' });
   await expect(moment).toHaveText('1:23');
   await expectNoA11yViolations(page);
 
-  // The link seeks the player on the page (no new page is loaded).
-  await page.locator('audio[data-item-player]').evaluate((audio: HTMLAudioElement) => {
-    audio.muted = true;
-    audio.currentTime = 5;
-  });
+  // The link plays the track in the player in the layout from 1:23 (no new page is loaded).
   await moment.click();
-  await expect.poll(() => playheadOf(page)).toBeGreaterThanOrEqual(83);
-  expect(await playheadOf(page)).toBeLessThan(90);
+  const player = page.getByRole('region', { name: 'Player' });
+  await expect(player.getByRole('button', { name: `Pause ${track.title}` })).toBeVisible();
+  await expect.poll(() => playerPosition(page, track.title)).toBeGreaterThanOrEqual(83);
+  expect(await playerPosition(page, track.title)).toBeLessThan(95);
+  // The waveform carries the comment as a marker, a link to the same moment.
+  await expect(page.getByRole('link', { name: 'Comment at 1:23: This chorus!' })).toHaveAttribute('href', /[?&]t=83/);
 
   // "Now" takes the playhead into the form.
   await page.getByRole('button', { name: 'Now (use where the player is)' }).click();
-  await expect(page.getByLabel('At a moment (optional)')).toHaveValue(/^1:2\d$/);
+  await expect(page.getByLabel('At a moment (optional)')).toHaveValue(/^1:(2[3-9]|3\d)$/);
+  await player.getByRole('button', { name: 'Close the player' }).click();
+  await expect(player).toHaveCount(0);
 
   // A link to the item at 83 s starts the player there.
   const fresh = await context.newPage();
   await fresh.goto(`/${artist.username}/vault/${track._id}?type=audio&t=83`);
-  await expect.poll(() => playheadOf(fresh)).toBe(83);
+  await expect(fresh.locator('#player')).toContainText('1:23');
+  await fresh.getByRole('button', { name: `Play ${track.title}` }).click();
+  await expect.poll(() => playerPosition(fresh, track.title)).toBeGreaterThanOrEqual(83);
   await context.close();
 });
 

@@ -94,6 +94,7 @@ const ROWS: Record<string, Row> = {
   // Account settings (issue 22): every signed-in user's own; the data download is a file, not a page. The email link
   // and the page after deleting an account are open to all (the link may be opened signed out; the token decides).
   '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/export.json': { path: '/account/export.json', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/email/confirm': {
     path: '/account/email/confirm?token=nope',
@@ -413,10 +414,11 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
     for (const [pattern, row] of Object.entries(ROWS)) {
       if (typeof row[role] !== 'number' || pattern === '/logout' || RESOURCE_ROUTES.has(pattern)) continue;
       await page.goto(address(row));
-      // Hydrated: React has claimed the footer, the last part of every page; then a moment for its reports.
+      // Hydrated: React has claimed the footer, the last part of every page (or the main column, on a page without a
+      // footer: a conversation); then a moment for its reports.
       await page.waitForFunction(() => {
-        const footer = document.querySelector('footer');
-        return footer !== null && Object.keys(footer).some((key) => key.startsWith('__reactFiber$'));
+        const last = document.querySelector('footer') ?? document.querySelector('main');
+        return last !== null && Object.keys(last).some((key) => key.startsWith('__reactFiber$'));
       });
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
     }

@@ -17,7 +17,7 @@ const CARD = {
 };
 const PASSWORD = 'Front-Row-2026!';
 
-/** From the join page through subscribe and register, as a new fan; ends on the payment step. */
+/** From the join page through register, as a new fan; ends on the payment step. */
 async function joinAndRegister(page: Page, artist: { username: string; price: string }, scan = true) {
   await page.goto(`/${artist.username}/join`);
   if (scan) await expectNoA11yViolations(page);
@@ -25,8 +25,6 @@ async function joinAndRegister(page: Page, artist: { username: string; price: st
     .getByRole('link', { name: `Join for ${artist.price} a year` })
     .first()
     .click();
-  await expect(page).toHaveURL(`/${artist.username}/subscribe`);
-  await page.getByRole('link', { name: 'Create your account' }).click();
   await expect(page).toHaveURL(`/${artist.username}/subscribe/register`);
   const username = uniqueName('payer');
   await page.getByLabel('Username').fill(username);

@@ -9,6 +9,7 @@ import {
   mapPublicUser,
   mapSubscription,
   priceLabel,
+  publicSubscriberCount,
   subscriberCount,
   yearlyPricePhrase,
 } from '../../app/utils/mappers';
@@ -168,5 +169,8 @@ describe('artist phrases', () => {
     expect(yearlyPricePhrase({ yearlyPrice: 0, currency: 'usd' })).toBe('Free');
     expect(subscriberCount(1)).toBe('1 subscriber');
     expect(subscriberCount(12345)).toBe('12,345 subscribers');
+    // A small club's count stays private (issue 22).
+    expect(publicSubscriberCount(9)).toBeNull();
+    expect(publicSubscriberCount(10)).toBe('10 subscribers');
   });
 });

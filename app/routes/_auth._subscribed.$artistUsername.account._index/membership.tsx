@@ -5,7 +5,8 @@ import { formatPrice } from '#contract/money';
 import type { SubscriptionDetail } from '#contract/payments';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import type { Artist } from '~/utils/mappers';
-import { formatDate } from './dates';
+import { membershipSummary } from '~/components/membership-summary';
+import { formatDate } from '~/utils/dates';
 
 /** The fan's membership: when it started, when it renews or ends, what it cost, and the yearly renewal switch. */
 export function Membership({
@@ -92,21 +93,4 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       <dd className="mt-1 text-lg font-semibold text-white">{children}</dd>
     </div>
   );
-}
-
-/** What happens next: a renewal, a trial's first charge, or the end. */
-function membershipSummary(subscription: SubscriptionDetail, artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
-  const ends = formatDate(subscription.expiresAt);
-  const price = `${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
-  if (subscription.trialEndsAt) {
-    const trialEnds = formatDate(subscription.trialEndsAt);
-    return subscription.autoRenew
-      ? `Your free trial ends on ${trialEnds}. Then we charge the card you gave for your first year (${price}); cancel before then and you pay nothing.`
-      : `You cancelled your free trial: your access ends on ${trialEnds} and nothing will be charged.`;
-  }
-  if (subscription.type === 'gift') return `Your gift membership ends on ${ends}. It never renews by itself, so nobody is charged.`;
-  if (!subscription.autoRenew) return `Auto-renewal is off: your membership ends on ${ends} and you will not be charged again.`;
-  return subscription.type === 'free'
-    ? `Your free membership renews by itself on ${ends}.`
-    : `Your membership renews on ${ends} at ${price}.`;
 }

@@ -1,7 +1,7 @@
 import { StartConversationForm } from '~/components/start-conversation';
 import { DEFAULT_AVATAR, subscriberCount, type Artist } from '~/utils/mappers';
 import type { Subscriber } from './account.server';
-import { formatDate } from './dates';
+import { formatDate } from '~/utils/dates';
 
 /** The artist's subscribers: how many, and the most recent ones, each with a way to write to them first. */
 export function Subscribers({ artist, subscribers, total }: { artist: Artist; subscribers: Subscriber[]; total: number }) {

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
 import { DaySeparator, dayOf } from '~/components/messages';
+import type { PageHandle } from '~/root';
 import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
@@ -32,6 +33,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
       : 'Messages | Stagedoor',
   },
 ];
+
+/** A conversation is a column as tall as the window, its composer pinned at the foot: no site footer under it. */
+export const handle: PageHandle = { footer: false };
 
 /** "Load older" asks for one more page; a conversation page shows at most this many pages at once. */
 const MAX_PAGES = 50;
@@ -146,7 +150,9 @@ export default function ConversationPage() {
           to={`/${artistUsername}/account/messages`}
           className="shrink-0 whitespace-nowrap rounded-full px-2 py-1 text-base font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
         >
-          <span aria-hidden="true">←</span> Messages
+          <span aria-hidden="true">←</span>
+          {/* On a phone the arrow alone, so the name beside it has the room to show whole. */}
+          <span className="sr-only sm:not-sr-only"> Messages</span>
         </Link>
         <img src={recipient.avatarUrl} alt="" width={40} height={40} className="h-10 w-10 rounded-full object-cover" />
         <div className="min-w-0">

@@ -92,6 +92,10 @@ export default function VaultItem() {
     return `/${artistUsername}/vault/${item._id}?${search}`;
   };
   const playable = item.media?.kind === 'audio' || item.media?.kind === 'video';
+  const momentHref = (at: number) => `${pageHref(comments.offset, at)}#player`;
+  const markers = comments.data.flatMap((comment) =>
+    comment.at === null ? [] : [{ id: comment._id, at: comment.at, label: comment.text.slice(0, 80), href: momentHref(comment.at) }],
+  );
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-6 sm:px-6 sm:pt-10">
@@ -135,7 +139,7 @@ export default function VaultItem() {
 
         {item.media ? (
           <div className="mt-6">
-            <MediaPlayer item={item} startAt={startAt} />
+            <MediaPlayer item={item} startAt={startAt} href={pageHref(0)} markers={markers} />
           </div>
         ) : item.thumbnail ? (
           <img
@@ -181,7 +185,7 @@ export default function VaultItem() {
           limit={COMMENTS_PAGE_SIZE}
           highlightId={commentId}
           pageHref={pageHref}
-          momentHref={playable ? (at) => `${pageHref(comments.offset, at)}#player` : undefined}
+          momentHref={playable ? momentHref : undefined}
           actionResult={result}
           listErrors={errorsFor('delete-comment', 'comments')}
         />

@@ -1,9 +1,26 @@
 import type { PromoCheck } from '#contract/payments';
 import { formatPrice } from '#contract/money';
+import { formatDate } from '~/utils/dates';
 import type { Artist } from '~/utils/mappers';
 
-/** The artist, the first year's price (with the promo code's discount) and what each year after costs. */
-export function OrderSummary({ artist, promo, trialDays = 0 }: { artist: Artist; promo: PromoCheck | null; trialDays?: number }) {
+/**
+ * The artist, what is charged and when (today, or when the free trial ends; with the promo code's discount), and
+ * when and at what price the membership renews.
+ */
+export function OrderSummary({
+  artist,
+  promo,
+  trialDays = 0,
+  firstChargeOn,
+  renewsOn,
+}: {
+  artist: Artist;
+  promo: PromoCheck | null;
+  trialDays?: number;
+  /** ISO dates the loader works out: the first charge (today, or the trial's end) and the first renewal. */
+  firstChargeOn: string;
+  renewsOn: string;
+}) {
   const price = formatPrice(artist.yearlyPrice, artist.currency);
   return (
     <section aria-label="Your order" className="mb-8 rounded-2xl bg-navy-light/70 p-4 ring-1 ring-white/10">
@@ -23,7 +40,7 @@ export function OrderSummary({ artist, promo, trialDays = 0 }: { artist: Artist;
             </div>
           ) : null}
           <div className="flex justify-between gap-4">
-            <dt className="text-white/80">{trialDays ? 'Then the first year' : 'First year'}</dt>
+            <dt className="text-white/80">{trialDays ? `Charged on ${formatDate(firstChargeOn)}` : 'Charged today'}</dt>
             <dd className="font-semibold text-white">
               {promo ? (
                 <>
@@ -47,7 +64,7 @@ export function OrderSummary({ artist, promo, trialDays = 0 }: { artist: Artist;
             </div>
           ) : null}
           <div className="flex justify-between gap-4 text-sm text-white/75">
-            <dt>Then each year</dt>
+            <dt>Renews on {formatDate(renewsOn)}, then each year</dt>
             <dd>{price}</dd>
           </div>
         </dl>

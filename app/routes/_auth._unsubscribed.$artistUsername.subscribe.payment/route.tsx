@@ -36,12 +36,18 @@ export async function loader(args: LoaderFunctionArgs) {
     promoCode && artist.yearlyPrice > 0 ? checkPromo(api, artist.id, promoCode).then((check) => ({ code: promoCode, ...check })) : null,
     artist.trialDays ? fetchTrialDays(api, artist.id) : 0,
   ]);
+  const day = 24 * 3600 * 1000;
+  const firstCharge = new Date(Date.now() + trialDays * day);
+  const renewal = new Date(firstCharge);
+  renewal.setUTCFullYear(renewal.getUTCFullYear() + 1);
   return json(
     {
       artist,
       gateway,
       promo,
       trialDays,
+      firstChargeOn: firstCharge.toISOString(),
+      renewsOn: renewal.toISOString(),
       returnedFailure: payment?.status === 'failed' ? (payment.failure?.message ?? null) : null,
       authentication: stripeAuthentication(payment),
       // One key per attempt: a double submit sends the same one and pays once; the next attempt gets a new one.
@@ -68,7 +74,8 @@ function editHref(artistUsername: string, promo?: string) {
 }
 
 export default function Payment() {
-  const { artist, gateway, promo, trialDays, returnedFailure, authentication, idempotencyKey } = useLoaderData<typeof loader>();
+  const { artist, gateway, promo, trialDays, firstChargeOn, renewsOn, returnedFailure, authentication, idempotencyKey } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const free = artist.yearlyPrice === 0;
   const validPromo = promo && 'promo' in promo ? promo.promo : null;
@@ -86,14 +93,17 @@ export default function Payment() {
               : `One payment for a year of ${artist.name}’s fan club. It renews each year; you can turn that off any time from your account.`}
         </p>
       }
-      aside={<OrderSummary artist={artist} promo={validPromo} trialDays={trialDays} />}
+      aside={<OrderSummary artist={artist} promo={validPromo} trialDays={trialDays} firstChargeOn={firstChargeOn} renewsOn={renewsOn} />}
       footer={
-        <p>
-          Wrong details?{' '}
-          <Link to={editHref(artist.username, promo?.code)} className={accentLinkClass}>
-            Edit your account
-          </Link>
-        </p>
+        // A free club's step is met only by fans who already had an account: nothing of a sign-up to correct.
+        free ? null : (
+          <p>
+            Wrong details?{' '}
+            <Link to={editHref(artist.username, promo?.code)} className={accentLinkClass}>
+              Edit your account
+            </Link>
+          </p>
+        )
       }
     >
       {free ? (

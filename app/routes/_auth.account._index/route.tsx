@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react';
 import type { MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { accentLinkClass } from '~/components/form-page';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { AvatarForm, DeleteForm, EmailForm, NameForm, PasswordForm, Saved, Section } from './settings-forms';
@@ -28,7 +28,12 @@ export default function AccountSettings() {
     <div className="mx-auto w-full max-w-3xl px-4 pb-20 pt-8 sm:px-6 sm:pt-12">
       <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Account settings</h1>
       <p className="mt-3 text-lg text-white/85">
-        Signed in as <span className="font-semibold text-white">{user.username}</span>.
+        Signed in as <span className="font-semibold text-white">{user.username}</span>.{' '}
+        {user.artist ? null : (
+          <Link to="/account/memberships" className={accentLinkClass}>
+            Your memberships
+          </Link>
+        )}
       </p>
 
       <Section id="name" title="Name">
