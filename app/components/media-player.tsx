@@ -82,7 +82,7 @@ export function MediaPlayer({
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
         {media.mimeType === HLS_TYPE ? (
-          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} />
+          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} title={item.title} />
         ) : (
           <video {...shared} src={src}>
             <a href={media.url}>Download the video</a>

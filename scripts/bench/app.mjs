@@ -246,6 +246,17 @@ function toneWav(seconds = 2) {
 
 let videoBytes = null;
 /** Two seconds of ffmpeg's test picture as an MP4: the video item's media (made once per run). */
+/** Waits for an item's file to be processed (at most a minute); a file that failed stops the bench. */
+async function untilProcessed(app, token, itemId) {
+  for (let tries = 0; tries < 240; tries++) {
+    const { media } = await api(app, 'GET', `/content/${itemId}`, { token });
+    if (media?.status === 'ready') return;
+    if (media?.status === 'failed') throw new Error(`bench: the file of item ${itemId} failed to process: ${media.failureReason}`);
+    await sleep(250);
+  }
+  throw new Error(`bench: the file of item ${itemId} was not processed within a minute`);
+}
+
 function testVideo() {
   if (videoBytes) return videoBytes;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-video-'));
@@ -329,6 +340,8 @@ async function prepareClub(app, { size, username, artistToken, fanToken }) {
       },
     }),
   };
+  // Audio and video are processed after upload (docs/media.md): fans see their items once the files are ready.
+  for (const item of [measured.audio, measured.video]) await untilProcessed(app, artistToken, item._id);
   const collection = await api(app, 'POST', '/collections', {
     token: artistToken,
     body: {
