@@ -15,6 +15,7 @@ import { presaleRoutes } from '../presales/routes.js';
 import { createMediaStorage } from '../storage/index.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { contentRoutes } from './routes.js';
+import { transcriptRoutes } from './transcripts.js';
 import type { ContentServices } from './services.js';
 
 export interface ContentOptions {
@@ -44,6 +45,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     bookmarkRoutes(scope, services);
     collectionRoutes(scope, services);
     presaleRoutes(scope, services);
+    transcriptRoutes(scope, services);
   });
   return services;
 }

@@ -20,6 +20,7 @@ export function MediaPlayer({
   startAt = null,
   href,
   markers = [],
+  captionsSrc,
 }: {
   item: Pick<ContentItem, '_id' | 'title' | 'media' | 'thumbnail' | 'performer'>;
   /** The item's page: the mini-player's link back to it. */
@@ -28,6 +29,8 @@ export function MediaPlayer({
   startAt?: number | null;
   /** Comments on a moment, as markers on the waveform. */
   markers?: Marker[];
+  /** The item's transcript as WebVTT, a video's captions. */
+  captionsSrc?: string;
 }) {
   const media = item.media;
   if (!media) return null;
@@ -79,12 +82,16 @@ export function MediaPlayer({
       className: 'aspect-video w-full scroll-mt-24',
       'aria-label': `Play ${item.title}`,
     } as const;
+    const captions = captionsSrc ? <track kind="captions" src={captionsSrc} srcLang="en" label="Captions" default /> : null;
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
         {media.mimeType === HLS_TYPE ? (
-          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} title={item.title} />
+          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} title={item.title}>
+            {captions}
+          </HlsVideo>
         ) : (
           <video {...shared} src={src}>
+            {captions}
             <a href={media.url}>Download the video</a>
           </video>
         )}

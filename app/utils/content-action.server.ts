@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { pollMessages } from '#contract/content-rules';
 import { CommentSchema } from '#contract/comment-schema';
 import { listeningMessages, parseAt } from '#contract/listening';
+import { TRANSCRIPT_MAX, transcriptMessages } from '#contract/transcript';
 import { apiFor, isHttpError } from './api.server';
 import { requireUser, safeRedirect } from './auth.server';
 import { parseGuardedForm, readFormData } from './form-guard.server';
@@ -22,6 +23,12 @@ const ContentIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-comment'), itemId: id, commentId: id }),
   z.object({ intent: z.literal('bookmark'), itemId: id, bookmarked: z.optional(z.enum(['true', 'false'])) }),
   z.object({ intent: z.literal('revoke-code'), itemId: id, codeId: id }),
+  z.object({
+    intent: z.literal('transcript'),
+    itemId: id,
+    transcript: z.optional(z.string()),
+    captionsFile: z.optional(z.file().check(z.maxSize(TRANSCRIPT_MAX * 4, { error: transcriptMessages.tooLong }))),
+  }),
 ]);
 
 export type ContentIntent = z.output<typeof ContentIntentSchema>['intent'];
@@ -69,6 +76,13 @@ export async function contentAction({ request, context, params }: ActionFunction
         await (value.bookmarked === 'true' ? api.post(path) : api.delete(path));
         return back(`#item-${value.itemId}`);
       }
+      case 'transcript': {
+        // A WebVTT file, when one is chosen, takes the place of what the box holds.
+        const text = value.captionsFile?.size ? await value.captionsFile.text() : (value.transcript ?? '');
+        await api.put(`/content/${enc(value.itemId)}/transcript`, { transcript: text });
+        url.searchParams.delete('t');
+        return back('#transcript-title');
+      }
       case 'revoke-code':
         await api.delete(`/content/${enc(value.itemId)}/presale-codes/${enc(value.codeId)}`);
         return back('#presale-codes');
@@ -86,4 +100,5 @@ const FIELD_OF: Record<ContentIntent, string> = {
   'delete-comment': 'comments',
   bookmark: 'bookmark',
   'revoke-code': 'presaleCodes',
+  transcript: 'transcript',
 };

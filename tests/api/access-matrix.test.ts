@@ -281,6 +281,12 @@ const ROWS: Record<string, Row> = {
     request: (w) => ({ method: 'POST', path: `/polls/${w.pollId}/vote`, body: { answerId: w.answerId } }),
     expect: { ...readContent, owner: 403 },
   },
+  'GET /content/:id/transcript': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/transcript` }), expect: readContent },
+  // The shared post has no track: its artist is told a transcript needs one; everyone else is refused first.
+  'PUT /content/:id/transcript': {
+    request: (w) => ({ method: 'PUT', path: `/content/${w.post}/transcript`, body: { transcript: '0:01 Hello' } }),
+    expect: ownerOnly(400),
+  },
   'GET /content/:id/comments': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/comments` }), expect: readContent },
   'POST /content/:id/comments': {
     request: (w) => ({ method: 'POST', path: `/content/${w.post}/comments`, body: { text: 'Nice' } }),

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN_HEADER } from '../../api/admin/routes';
 import { parseCreateArtistArgs, runCli, type CliIo } from '../../api/cli';
 import { openDb, type Db } from '../../api/db/client';
@@ -14,6 +14,10 @@ import { messages } from '#contract/accounts';
 import { call, describeEachDatabase, login, openTestDb, startTestApi, TEST_DATABASE_URL, uniqueName, type TestApi } from '../helpers/api';
 
 /** The operator CLI (api/cli.ts): its argument rules, its work on each database, and the PGlite lock it honours. */
+
+// Each command opens the database itself (PGlite: a new data directory made, then eleven migrations): on a loaded
+// machine a test of three commands takes more than the default 30 s.
+vi.setConfig({ testTimeout: 90_000 });
 
 const PASSWORD = 'Encore-Encore-1!';
 const root = path.resolve(__dirname, '../..');

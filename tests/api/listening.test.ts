@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HIGHLIGHT, listeningMessages } from '#contract/listening';
+import { transcriptMessages } from '#contract/transcript';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, upload, wav, whenProcessed, type ContentUser } from './content-fixtures';
+
+// Each test waits for ffmpeg to process its tracks: on a loaded machine that is more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 let t: TestApi;
 const ADMIN_TOKEN = 'listening-admin-token';
 
-/** A published demo with a WAV of `seconds` (8,000 samples a second), as fans read it once it is processed. */
+/** An item with a track (2 seconds unless said), once media processing has made it playable (fans see it from then). */
 async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}, seconds = 2) {
   const media = await upload(t, artist.token, wav(8000 * seconds), { filename: 'demo.wav', type: 'audio/wav' });
   expect(media.status).toBe(201);
@@ -15,7 +19,6 @@ async function audioItem(artist: ContentUser, body: Record<string, unknown> = {}
     body: { title: 'New demo', content: 'A rough mix', tags: 'demo', mediaId: media.body.data._id, ...body },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  // Fans see an item once its file is processed (media processing, issue 20).
   const item = await whenProcessed(t, artist, created.body.data._id);
   return { item, mediaId: media.body.data._id as string };
 }
@@ -75,7 +78,7 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect(negative.status).toBe(400);
       expect(negative.body.errors?.at).toEqual([listeningMessages.atFormat]);
       expect((await comment(fan, item._id, { text: 'Hm', at: '1:23' })).status).toBe(400);
-      // Until the media is measured any moment is taken; once its length is known, the moment must lie within it.
+      // Processing measured the track (2 s); the moment must lie within the length it knows.
       await t.db.query('UPDATE media SET duration = 120 WHERE id = $1', [mediaId]);
       const past = await comment(fan, item._id, { text: 'Hm', at: 121 });
       expect(past.status).toBe(400);
@@ -91,6 +94,49 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.at).toEqual([listeningMessages.atNoMedia]);
       expect((await comment(fan, post._id, { text: 'Fine without' })).status).toBe(201);
+    });
+  });
+
+  describe('transcripts', () => {
+    it('the artist types a timed transcript or gives WebVTT; fans read its lines and search finds its words', async () => {
+      const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+      await subscribe(t, fan, artist);
+      const { item } = await audioItem(artist, { title: 'Voice note', tags: 'voicenote' });
+      const put = (transcript: string, token = artist.token) =>
+        call(t.url, 'PUT', `/content/${item._id}/transcript`, { token, body: { transcript } });
+      const typed = await put('0:00 Hello from the van.\n\n1:05 We saw the northern lights over the fjord.');
+      expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+      expect(typed.body.data.cues).toEqual([
+        { start: 0, end: null, text: 'Hello from the van.' },
+        { start: 65, end: null, text: 'We saw the northern lights over the fjord.' },
+      ]);
+      const read = await call(t.url, 'GET', `/content/${item._id}/transcript`, { token: fan.token });
+      expect(read.body.data.cues).toHaveLength(2);
+      const found = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
+      expect(found.body.data.data.map((found: { _id: string }) => found._id)).toEqual([item._id]);
+
+      const vtt = await put(
+        'WEBVTT\n\n00:00:01.000 --> 00:00:04.500\n<v Ana>Count us in</v>\n\nNOTE a note\n\n00:00:05.000 --> 00:00:07.000\nOne, two',
+      );
+      expect(vtt.body.data.cues).toEqual([
+        { start: 1, end: 4.5, text: 'Count us in' },
+        { start: 5, end: 7, text: 'One, two' },
+      ]);
+      // The earlier words are gone from search with the transcript they were in.
+      const gone = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
+      expect(gone.body.data.total).toBe(0);
+
+      const untimed = await put('Just words without a time');
+      expect(untimed.status).toBe(400);
+      expect(untimed.body.errors?.transcript).toEqual([transcriptMessages.untimed]);
+      expect((await put('WEBVTT\n\nnot a cue')).body.errors?.transcript).toEqual([transcriptMessages.badVtt]);
+      expect((await put('0:10 Later\n\n0:05 Earlier')).body.errors?.transcript).toEqual([transcriptMessages.outOfOrder]);
+      expect((await put('0:01 Not yours', fan.token)).status).toBe(403);
+      // An empty text removes it.
+      expect((await put('')).body.data.cues).toEqual([]);
+      const post = await textItem(artist);
+      const refused = await call(t.url, 'PUT', `/content/${post._id}/transcript`, { token: artist.token, body: { transcript: '0:01 Hi' } });
+      expect(refused.body.errors?.transcript).toEqual([transcriptMessages.notPlayable]);
     });
   });
 
@@ -141,8 +187,10 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
     /** A fan whose paid year ran from two years ago to one year ago; one item from then, one from after. */
     async function lapsedWorld({ status = 'canceled', pricePaidCents = 4999 } = {}) {
       const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
-      const { item: old, mediaId: oldMedia } = await audioItem(artist, { title: 'Old demo' });
-      const { item: newer, mediaId: newMedia } = await audioItem(artist, { title: 'Newer demo' });
+      const [{ item: old, mediaId: oldMedia }, { item: newer, mediaId: newMedia }] = await Promise.all([
+        audioItem(artist, { title: 'Old demo' }, 1),
+        audioItem(artist, { title: 'Newer demo' }, 1),
+      ]);
       await publishedAt(old._id, `now() - interval '18 months'`);
       await publishedAt(newer._id, `now() - interval '6 months'`);
       await t.db.query(
@@ -179,29 +227,33 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect((await call(t.url, 'GET', `/performers/${artist.username}/collections`, as)).status).toBe(403);
     });
 
-    it('keeps nothing when the artist turns it off, after a refund or dispute, or from a free membership', async () => {
-      const off = await lapsedWorld();
-      const profile = await call(t.url, 'GET', `/performers/${off.artist.username}`, { token: off.artist.token });
-      const put = await call(t.url, 'PUT', '/performers/me', {
-        token: off.artist.token,
-        body: { name: profile.body.data.name, yearlyPrice: 49.99, keepPaidItems: false },
-      });
-      expect(put.status, JSON.stringify(put.body)).toBe(200);
-      expect(put.body.data.keepPaidItems).toBe(false);
-      expect((await call(t.url, 'GET', `/content/${off.old._id}`, { token: off.fan.token })).status).toBe(403);
-      expect((await call(t.url, 'GET', `/performers/${off.artist.username}/content`, { token: off.fan.token })).status).toBe(403);
-      expect(await mediaStatus(off.fan, off.oldMedia)).toBe(403);
+    it(
+      'keeps nothing when the artist turns it off, after a refund or dispute, or from a free membership',
+      { timeout: 120_000 },
+      async () => {
+        const off = await lapsedWorld();
+        const profile = await call(t.url, 'GET', `/performers/${off.artist.username}`, { token: off.artist.token });
+        const put = await call(t.url, 'PUT', '/performers/me', {
+          token: off.artist.token,
+          body: { name: profile.body.data.name, yearlyPrice: 49.99, keepPaidItems: false },
+        });
+        expect(put.status, JSON.stringify(put.body)).toBe(200);
+        expect(put.body.data.keepPaidItems).toBe(false);
+        expect((await call(t.url, 'GET', `/content/${off.old._id}`, { token: off.fan.token })).status).toBe(403);
+        expect((await call(t.url, 'GET', `/performers/${off.artist.username}/content`, { token: off.fan.token })).status).toBe(403);
+        expect(await mediaStatus(off.fan, off.oldMedia)).toBe(403);
 
-      for (const world of [
-        await lapsedWorld({ status: 'refunded' }),
-        await lapsedWorld({ status: 'disputed' }),
-        await lapsedWorld({ pricePaidCents: 0 }),
-      ]) {
-        expect((await call(t.url, 'GET', `/content/${world.old._id}`, { token: world.fan.token })).status).toBe(403);
-        const artist = await call(t.url, 'GET', `/performers/${world.artist.username}`, { token: world.fan.token });
-        expect(artist.body.data.keptPeriod).toBeUndefined();
-      }
-    });
+        for (const world of [
+          await lapsedWorld({ status: 'refunded' }),
+          await lapsedWorld({ status: 'disputed' }),
+          await lapsedWorld({ pricePaidCents: 0 }),
+        ]) {
+          expect((await call(t.url, 'GET', `/content/${world.old._id}`, { token: world.fan.token })).status).toBe(403);
+          const artist = await call(t.url, 'GET', `/performers/${world.artist.username}`, { token: world.fan.token });
+          expect(artist.body.data.keptPeriod).toBeUndefined();
+        }
+      },
+    );
 
     it('an operator ends a paid membership today: what came before stays the fan’s, what comes after does not', async () => {
       const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);

@@ -1,5 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { apiBase, untilMediaProcessed } from './helpers';
 import { apiCall, type MoneyArtist } from './money-world';
@@ -27,6 +29,28 @@ export function wav(seconds: number) {
   header.write('data', 36);
   header.writeUInt32LE(samples, 40);
   return Buffer.concat([header, data]);
+}
+
+/** A short video (navy picture, a tone) made by ffmpeg, as an MP4 the upload accepts. */
+export function mp4(seconds: number) {
+  const file = path.join(os.tmpdir(), `stagedoor-e2e-clip-${process.pid}.mp4`);
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `color=c=navy:s=160x90:d=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=f=440:d=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-shortest', '-movflags', '+faststart', '-y', file],
+  ]);
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(file, { force: true });
+  return bytes;
+}
+
+export async function uploadVideo(request: APIRequestContext, artist: MoneyArtist, seconds: number) {
+  const upload = await request.post(`${apiBase}/media?kind=video`, {
+    headers: { Authorization: `Bearer ${artist.token}` },
+    multipart: { file: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: mp4(seconds) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  return ((await upload.json()) as { data: { _id: string } }).data._id;
 }
 
 export interface Item {

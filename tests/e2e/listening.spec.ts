@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './helpers';
-import { createItem, endMembership, uploadAudio, type Item } from './listening-world';
+import { createItem, endMembership, uploadAudio, uploadVideo, type Item } from './listening-world';
+import { apiCall } from './money-world';
 import { newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
 
 /**
@@ -140,5 +141,79 @@ test('a lapsed member opens an item from their paid time and is sent to subscrib
   // The rest of the club is for members: the home page sends them to subscribe too.
   await page.goto(`/${artist.username}`);
   await expect(page).toHaveURL(new RegExp(`/${artist.username}/subscribe$`));
+  await context.close();
+});
+
+test('the artist types a transcript without JavaScript; fans read it under the player and find the item by a word said in it', async ({
+  browser,
+  request,
+}) => {
+  const audio = await uploadAudio(request, artist, 20);
+  const note = await createItem(request, artist, { title: 'Voice note from the ferry', tags: 'voicenote', mediaId: audio });
+  const artistContext = await signedIn(browser, artist.token, { javaScriptEnabled: false });
+  const studio = await artistContext.newPage();
+  await studio.goto(`/${artist.username}/vault/${note._id}?type=audio`);
+  await expect(studio.getByText('No transcript yet.')).toBeVisible();
+  await studio.getByLabel('Transcript', { exact: true }).fill('Just words');
+  await studio.getByRole('button', { name: 'Save the transcript' }).click();
+  await expect(studio.getByText('Start each paragraph with its time, like 0:12, or add a WebVTT file.')).toBeVisible();
+  await studio.getByLabel('Transcript', { exact: true }).fill('0:00 Hello from the ferry.\n\n0:05 The gulls are singing marmalade songs.');
+  await studio.getByRole('button', { name: 'Save the transcript' }).click();
+  await expect(studio.getByText('No transcript yet.')).toHaveCount(0);
+  await expectNoA11yViolations(studio);
+  await artistContext.close();
+
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault?q=marmalade`);
+  const grid = page.getByRole('region', { name: 'Vault items' });
+  await expect(grid.getByRole('link', { name: note.title })).toBeVisible();
+  await expect(grid.locator('mark')).toHaveText(['marmalade']);
+  await grid.getByRole('link', { name: note.title }).click();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  await expect(transcript.getByRole('listitem')).toHaveCount(2);
+  await expect(transcript.getByRole('link', { name: 'Play from 0:05' })).toHaveAttribute('href', /[?&]t=5/);
+  // Pressing a line plays from there, and that line is the current one.
+  await transcript.getByRole('link', { name: 'Play from 0:05' }).click();
+  await expect(transcript.locator('li[aria-current="true"]')).toContainText('marmalade');
+  await expectNoA11yViolations(page);
+  await context.close();
+  // Not found in another artist's vault.
+  const otherFan = await payingFan(request, other);
+  const found = await apiCall<{ total: number }>(request, 'GET', `/performers/${other.username}/content?section=vault&q=marmalade`, {
+    token: otherFan.token,
+  });
+  expect(found.total).toBe(0);
+});
+
+test('captions appear on a video', async ({ browser, request }) => {
+  const video = await uploadVideo(request, artist, 3);
+  const clip = await createItem(request, artist, { title: 'Studio clip', tags: 'musicVideo', mediaId: video });
+  await apiCall(request, 'PUT', `/content/${clip._id}/transcript`, {
+    token: artist.token,
+    data: { transcript: 'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nWelcome to the studio' },
+  });
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/vault/${clip._id}?type=video`);
+  const videoElement = page.locator('video[data-item-player]');
+  await expect(videoElement.locator('track[kind="captions"]')).toHaveAttribute('src', `/${artist.username}/vault/${clip._id}/captions.vtt`);
+  await videoElement.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    element.currentTime = 1;
+  });
+  await expect
+    .poll(() =>
+      videoElement.evaluate((element: HTMLVideoElement) => {
+        const track = element.textTracks[0];
+        return track && track.mode === 'showing' && track.activeCues?.length ? (track.activeCues[0] as VTTCue).text : null;
+      }),
+    )
+    .toBe('Welcome to the studio');
+  await expect(page.getByRole('region', { name: 'Transcript' })).toContainText('Welcome to the studio');
+  const vtt = await page.request.get(`/${artist.username}/vault/${clip._id}/captions.vtt`);
+  expect(vtt.headers()['content-type']).toContain('text/vtt');
   await context.close();
 });

@@ -16,7 +16,12 @@ type Row = { path: string } & Record<Role, Outcome>;
 const A = 'juniperlane';
 const toLogout = '→ /logout?next=';
 /** Routes that answer data rather than a page: nothing there to hydrate. */
-const RESOURCE_ROUTES = new Set(['/notifications/push', '/:artistUsername/account/earnings.csv', '/account/export.json']);
+const RESOURCE_ROUTES = new Set([
+  '/notifications/push',
+  '/:artistUsername/account/earnings.csv',
+  '/:artistUsername/vault/:id/captions.vtt',
+  '/account/export.json',
+]);
 
 /** Filled in beforeAll: ids of things that exist. */
 const ids = { item: '', collection: '', conversation: '' };
@@ -138,6 +143,15 @@ const ROWS: Record<string, Row> = {
     subscriber: 200,
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
+  },
+  // A resource route (a video's captions): the api's rule, and this item has no transcript (listening.spec.ts has one).
+  '/:artistUsername/vault/:id/captions.vtt': {
+    path: `/${A}/vault/{item}/captions.vtt`,
+    anonymous: toLogout,
+    fan: 404,
+    subscriber: 404,
+    owner: 404,
+    otherArtist: 404,
   },
   '/:artistUsername/collection/:id': {
     path: `/${A}/collection/{collection}`,

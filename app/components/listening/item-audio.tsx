@@ -30,8 +30,8 @@ export function ItemAudio({
   const player = usePlayer();
   const mine = player.queue[player.index]?.itemId === track.itemId;
   useEffect(() => offerTrack(track), [track]);
-  // Media processing (issue 22) adds the track's peaks; until then, and for a file it could not read, a bar.
-  const peaks = 'peaks' in media && Array.isArray(media.peaks) ? (media.peaks as number[]) : null;
+  // A bar stands in while the media has no peaks (uploaded before media processing measured them).
+  const peaks = media.peaks;
   const duration = mine && player.duration ? player.duration : (media.duration ?? 0);
   const position = mine ? player.position : (startAt ?? 0);
   const src = startAt ? `${media.url}#t=${startAt}` : media.url;

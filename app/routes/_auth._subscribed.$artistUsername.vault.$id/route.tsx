@@ -12,7 +12,9 @@ import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
 import { intentErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
-import { getCollection, getItem, getPresaleCode, listComments, listPresaleCodes } from '~/utils/content.server';
+import { getCollection, getItem, getPresaleCode, getTranscript, listComments, listPresaleCodes } from '~/utils/content.server';
+import { Transcript } from '~/components/listening/transcript';
+import { TranscriptForm } from './transcript-form';
 import { isHttpError } from '~/utils/api.server';
 import { readStartAt } from '#contract/listening';
 import { backLink } from './back-link';
@@ -39,10 +41,11 @@ export async function loader(args: LoaderFunctionArgs) {
   }
   const commentId = search.get('commentId') || undefined;
   const collectionId = search.get('collectionId') || undefined;
-  const [user, item, comments, collection] = await Promise.all([
+  const [user, item, comments, cues, collection] = await Promise.all([
     requireUser(api),
     getItem(api, id, [403]),
     listComments(api, id, { offset: readOffset(search, 'commentsOffset'), commentId }, [403]),
+    getTranscript(api, id, [403]),
     // A collection that is gone only loses the "back to" link.
     collectionId ? getCollection(api, collectionId, { limit: 1 }).catch(() => null) : null,
   ]).catch((error: unknown) => {
@@ -61,6 +64,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     item,
     comments,
+    cues,
     commentId,
     collection: collection ? { _id: collection._id, title: collection.title } : null,
     presaleCode,
@@ -75,7 +79,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = contentAction;
 
 export default function VaultItem() {
-  const { item, comments, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner, startAt } =
+  const { item, comments, cues, commentId, collection, presaleCode, presaleCodes, codeQuery, from, isOwner, startAt } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errorsFor = (intent: string, field: string) => intentErrors(result, intent)(field);
@@ -139,7 +143,22 @@ export default function VaultItem() {
 
         {item.media ? (
           <div className="mt-6">
-            <MediaPlayer item={item} startAt={startAt} href={pageHref(0)} markers={markers} />
+            <MediaPlayer
+              item={item}
+              startAt={startAt}
+              href={pageHref(0)}
+              markers={markers}
+              captionsSrc={cues.length ? `/${artistUsername}/vault/${item._id}/captions.vtt` : undefined}
+            />
+            {cues.length ? <Transcript itemId={item._id} cues={cues} momentHref={momentHref} /> : null}
+            {isOwner && playable ? (
+              <TranscriptForm
+                itemId={item._id}
+                cues={cues}
+                nudge={item.type === 'voicenote' || item.type === 'videoMessage'}
+                lastResult={result?.initialValue?.intent === 'transcript' ? result : undefined}
+              />
+            ) : null}
           </div>
         ) : item.thumbnail ? (
           <img
