@@ -68,7 +68,8 @@ export function HlsVideo({
             <svg viewBox="0 0 24 24" aria-hidden="true" className="h-5 w-5" fill="currentColor">
               <path d="M8 5v14l11-7z" />
             </svg>
-            {loading ? 'Loading…' : `Play ${title}`}
+            {loading ? 'Loading…' : 'Play'}
+            <span className="sr-only"> {title}</span>
           </span>
         </button>
       ) : null}
