@@ -6,6 +6,7 @@ import { commentRoutes } from '../comments/routes.js';
 import type { ApiContext } from '../context.js';
 import { resolveMediaTools } from '../media/ffmpeg.js';
 import { hlsRoutes } from '../media/hls.js';
+import { resumableRoutes } from '../media/resumable.js';
 import { mediaRoutes } from '../media/routes.js';
 import { MAX_UPLOAD_BYTES } from '../media/rules.js';
 import { createMediaSigner, loadMediaSecret } from '../media/signing.js';
@@ -37,6 +38,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
     mediaRoutes(scope, services);
     hlsRoutes(scope, services);
+    resumableRoutes(scope, services);
     contentRoutes(scope, services);
     pollRoutes(scope, services);
     commentRoutes(scope, services);

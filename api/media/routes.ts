@@ -10,19 +10,9 @@ import type { ContentServices } from '../content/services.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { keptPeriod } from '../subscriptions/kept.js';
-import { storeImageVariants, type ImageVariants } from './images.js';
-import {
-  findMedia,
-  findMediaForServing,
-  insertMedia,
-  keptMedia,
-  newStorageKey,
-  removeUnusedMedia,
-  serializeMedia,
-  storedVariant,
-} from './queries.js';
-import { MEDIA_QUEUE } from './processing.js';
+import { findMedia, findMediaForServing, keptMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
 import { parseRange } from './range.js';
+import { recordUpload } from './uploads.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
 import type { MediaVariant } from './signing.js';
 
@@ -142,46 +132,10 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       throw tooLarge(kind);
     }
 
-    let image: ImageVariants | undefined;
-    if (kind === 'image') {
-      try {
-        // An image is at most 15 MB, so it is read whole here; sharp refuses a truncated or corrupt file, and so do we.
-        image = await storeImageVariants(storage, key, await streamToBuffer(storage.read(key)));
-      } catch {
-        await storage.remove(key);
-        throw new ApiError(415, mediaMessages.unreadableImage, { file: [mediaMessages.unreadableImage] });
-      }
-    }
-
-    try {
-      // Audio and video are processed by a job saved with the file: it exists exactly when the file does.
-      const row = await db.transaction(async (tx) => {
-        const inserted = await insertMedia(tx, {
-          ownerId: viewer.id,
-          kind,
-          key,
-          mime,
-          size,
-          image,
-          status: kind === 'image' ? 'ready' : 'processing',
-          originalName: (part.filename ?? '').slice(0, 255),
-        });
-        if (kind !== 'image') await services.jobs.send(MEDIA_QUEUE, { mediaId: inserted.id }, { key: `media:${inserted.id}`, tx });
-        return inserted;
-      });
-      // Attached to nothing yet: only its artist may open it.
-      return reply.status(201).send(ok(serializeMedia(row, signer, 'artist')));
-    } catch (error) {
-      await Promise.all([key, image?.thumbKey, image?.largeKey].map((stored) => (stored ? storage.remove(stored) : undefined)));
-      throw error;
-    }
+    const row = await recordUpload(services, { ownerId: viewer.id, kind, mime, key, size, originalName: part.filename ?? '' });
+    // Attached to nothing yet: only its artist may open it.
+    return reply.status(201).send(ok(serializeMedia(row, signer, 'artist')));
   });
-
-  async function streamToBuffer(stream: Readable) {
-    const parts: Buffer[] = [];
-    for await (const chunk of stream) parts.push(chunk as Buffer);
-    return Buffer.concat(parts);
-  }
 
   /**
    * Serve a file with HTTP Range support: either through a signed link from a content response (no header needed,

@@ -1,5 +1,5 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
-import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes } from 'react';
 import { ErrorList, inputClassName } from './form-parts';
 
 /**
@@ -182,8 +182,19 @@ export function CheckboxField(
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
  * `preview` shows what the field holds now (the current image, say) between the label and the picker.
  */
-export function FileField(props: FieldShell & { accept?: string; uploading?: boolean; progress?: number; preview?: ReactNode }) {
-  const { field, label, hint, className, accept, uploading = false, progress, preview } = props;
+export function FileField(
+  props: FieldShell & {
+    accept?: string;
+    uploading?: boolean;
+    progress?: number;
+    preview?: ReactNode;
+    /** Takes the chosen file as it is chosen (a resumable upload), with what to show under the picker. */
+    onFile?: (input: HTMLInputElement, file: File | undefined) => void;
+    status?: ReactNode;
+    inputRef?: RefObject<HTMLInputElement>;
+  },
+) {
+  const { field, label, hint, className, accept, uploading = false, progress, preview, onFile, status, inputRef } = props;
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const { key, ...conformProps } = getInputProps(field, { type: 'file', ariaDescribedBy: hintId(props) });
   return (
@@ -197,7 +208,9 @@ export function FileField(props: FieldShell & { accept?: string; uploading?: boo
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
           setChosen(file ? { name: file.name, size: file.size } : null);
+          onFile?.(event.currentTarget, file);
         }}
+        ref={inputRef}
         className="block w-full text-sm text-white/85 file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-white/25"
       />
       {chosen && uploading ? (
@@ -208,6 +221,8 @@ export function FileField(props: FieldShell & { accept?: string; uploading?: boo
             {progress === undefined ? '…' : ` (${Math.round(progress * 100)} %)`}
           </span>
         </div>
+      ) : status ? (
+        status
       ) : chosen ? (
         <p className="mt-1 text-sm text-white/70">
           {chosen.name} · {formatBytes(chosen.size)}

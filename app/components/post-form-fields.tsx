@@ -1,7 +1,8 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { CheckboxInput } from '#contract/content-schemas';
 import { CheckboxField, FileField, InputField } from './forms';
+import { ResumableStatus, useResumableUpload } from './resumable-upload';
 
 /** One card of the post form, with an optional heading and a line of help under it. */
 export function Section({ title, hint, children }: { title?: string; hint?: string; children: ReactNode }) {
@@ -66,6 +67,7 @@ export function AttachedFileField({
   preview,
   removable,
   uploading,
+  resumable = false,
 }: {
   label: string;
   hint: string;
@@ -76,16 +78,29 @@ export function AttachedFileField({
   preview?: FilePreview | null;
   removable?: FieldMetadata<CheckboxInput, Record<string, unknown>, string[]>;
   uploading: boolean;
+  /** Send a chosen file at once as a resumable upload (large audio and video), with JavaScript. */
+  resumable?: boolean;
 }) {
+  const idRef = useRef<HTMLInputElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const tus = useResumableUpload({ id: idRef, name: nameRef });
   const attached = keptId.initialValue;
   const shown = preview && preview.id === attached ? preview : null;
   const { key: idKey, ...idProps } = getInputProps(keptId, { type: 'hidden' });
   const { key: nameKey, ...nameProps } = getInputProps(keptName, { type: 'hidden' });
   return (
     <div>
-      <input key={idKey} {...idProps} />
-      <input key={nameKey} {...nameProps} />
+      <input key={idKey} {...idProps} ref={idRef} />
+      <input key={nameKey} {...nameProps} ref={nameRef} />
       <FileField
+        inputRef={fileRef}
+        onFile={resumable && tus.enabled ? (input, chosen) => void tus.start(input, chosen) : undefined}
+        status={
+          resumable && tus.phase.state !== 'idle' ? (
+            <ResumableStatus phase={tus.phase} onCancel={() => void tus.cancel(fileRef.current)} />
+          ) : undefined
+        }
         field={file}
         label={label}
         hint={hint}

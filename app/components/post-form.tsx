@@ -116,6 +116,7 @@ export function PostForm({
             accept={kind === 'image' ? IMAGE_ACCEPT : MEDIA_ACCEPT}
             preview={previews.media}
             uploading={sending}
+            resumable={kind === 'vault'}
           />
         ) : null}
         {kind !== 'image' ? (

@@ -39,7 +39,7 @@ interface Request {
   body?: unknown;
   query?: Record<string, string | number>;
   headers?: Record<string, string>;
-  /** The answer is not JSON (a media file): only its status is read. */
+  /** The answer is not JSON (a media file, a tus answer): only its status is read. */
   raw?: boolean;
 }
 
@@ -232,6 +232,24 @@ const ROWS: Record<string, Row> = {
   'GET /media/:id': { request: (w) => ({ method: 'GET', path: `/media/${w.image}`, raw: true }), expect: readContent },
   // Only a link signed for one viewer opens a video's playlists and segments (media-processing.test.ts): without it, no one.
   'GET /media/:id/hls/*': { request: (w) => ({ method: 'GET', path: `/media/${w.image}/hls/master.m3u8`, raw: true }), expect: all(403) },
+  // Resumable uploads (tus): artists only; an upload's address opens for its artist alone (media-resumable.test.ts).
+  'POST /uploads': {
+    request: () => ({ method: 'POST', path: '/uploads', headers: { 'tus-resumable': '1.0.0', 'upload-length': '10' }, raw: true }),
+    expect: { ...signedIn(403), otherArtist: 201, owner: 201 },
+  },
+  'PATCH /uploads/:id': {
+    request: () => ({
+      method: 'PATCH',
+      path: '/uploads/0123456789abcdef',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      raw: true,
+    }),
+    expect: { ...signedIn(403), otherArtist: 404, owner: 404 },
+  },
+  'DELETE /uploads/:id': {
+    request: () => ({ method: 'DELETE', path: '/uploads/0123456789abcdef', headers: { 'tus-resumable': '1.0.0' }, raw: true }),
+    expect: { ...signedIn(403), otherArtist: 404, owner: 404 },
+  },
   // In use by a post: its artist is told so (409); another artist cannot know the file exists.
   'DELETE /media/:id': {
     request: (w) => ({ method: 'DELETE', path: `/media/${w.image}` }),
@@ -516,6 +534,7 @@ describeEachDatabase('access-control matrix', (database) => {
         const headers = { 'x-forwarded-for': `10.9.${ROLES.indexOf(role)}.${Object.keys(ROWS).indexOf(route) % 250}`, ...request.headers };
         const answer = request.raw
           ? await fetch(`${w.t.url}${request.path}`, {
+              method: request.method,
               headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
             }).then(async (r) => {
               await r.arrayBuffer();

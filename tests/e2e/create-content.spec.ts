@@ -208,7 +208,14 @@ test.describe('an artist with JavaScript', () => {
     await page.getByLabel('Title').fill('Late night idea');
     await page.getByRole('textbox', { name: 'Description' }).fill('Hummed into the phone at 3 am.');
     await page.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'Voice Note' });
+    // With JavaScript the file goes at once, as a resumable upload (tus), with its progress; the form then sends its id.
+    const tus: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${apiBase}/uploads`)) tus.push(request.method());
+    });
     await page.getByLabel('Audio or video file').setInputFiles({ name: 'idea.wav', mimeType: 'audio/wav', buffer: wav() });
+    await expect(page.getByRole('status').filter({ hasText: 'Uploaded: idea.wav' })).toBeVisible();
+    expect(tus).toEqual(expect.arrayContaining(['POST', 'PATCH']));
     const before = Date.now();
     await page.getByRole('checkbox', { name: 'Schedule post' }).check();
     // Spec §4: turned on, it proposes 30 minutes from now (UTC).
@@ -227,6 +234,24 @@ test.describe('an artist with JavaScript', () => {
     const item = await getItem(request, token, idFrom(page));
     expect(item).toMatchObject({ type: 'voicenote', state: 'scheduled', publishAt: at.toISOString() });
     expect(item.media).toMatchObject({ kind: 'audio' });
+  });
+
+  test('a resumable upload shows its progress and can be cancelled', async ({ page }) => {
+    await openForm(page, '/novaricci/account/add-to-vault');
+    // The api's answers to the upload's data are held back, so the upload is still under way when the artist cancels.
+    await page.route(`${apiBase}/uploads/*`, async (route) => {
+      if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 5000));
+      await route.continue().catch(() => undefined);
+    });
+    const deleted = page.waitForRequest((request) => request.url().startsWith(`${apiBase}/uploads/`) && request.method() === 'DELETE');
+    await page.getByLabel('Audio or video file').setInputFiles({ name: 'long-take.wav', mimeType: 'audio/wav', buffer: wav() });
+    const progress = page.getByRole('progressbar', { name: 'Uploading long-take.wav' });
+    await expect(progress).toBeVisible();
+    await expectNoA11yViolations(page);
+    await page.getByRole('button', { name: 'Cancel upload' }).click();
+    await deleted;
+    await expect(progress).toHaveCount(0);
+    await expect(page.getByLabel('Audio or video file')).toHaveValue('');
   });
 
   test('saves a draft, finds it in "Your content", edits it and deletes it', async ({ page, request }) => {
