@@ -1,6 +1,6 @@
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { ContentItem, Poll } from '#contract/content';
-import { HIGHLIGHT } from '#contract/listening';
+import { HIGHLIGHT } from '#contract/search';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { notKept } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';

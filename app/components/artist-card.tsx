@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react';
-import { publicSubscriberCount, yearlyPricePhrase, type Artist } from '~/utils/mappers';
+import { yearlyPricePhrase, type Artist } from '~/utils/mappers';
+import { publicSubscriberCount } from '~/utils/subscriber-count';
 
 export type ArtistCardData = Pick<
   Artist,

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { publicSubscriberCount, type Artist } from '~/utils/mappers';
+import type { Artist } from '~/utils/mappers';
+import { publicSubscriberCount } from '~/utils/subscriber-count';
 
 /**
  * The top of an artist's pages (spec §2 artist home): the cover across the page, then the avatar beside the artist's

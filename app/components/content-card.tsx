@@ -5,7 +5,7 @@ import { ItemArt } from './item-art';
 import { LARGE_WIDTH, THUMB_WIDTH } from '#contract/image-sizes';
 import type { ContentItem } from '#contract/content';
 import type { CardImage, CardItem } from '~/utils/content.server';
-import { Highlighted } from './search-box';
+import { Highlighted } from './highlighted';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item

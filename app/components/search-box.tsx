@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react';
-import { SEARCH_MAX, highlightParts } from '#contract/listening';
+import { SEARCH_MAX } from '#contract/search';
 
 /**
  * The search of a list page (the vault, the posts): a plain GET form, so it works without JavaScript, that keeps
@@ -54,22 +54,5 @@ export function SearchBox({
         </p>
       ) : null}
     </div>
-  );
-}
-
-/** A title or passage from a search list, its matched words marked. */
-export function Highlighted({ text }: { text: string }) {
-  return (
-    <>
-      {highlightParts(text).map((part, index) =>
-        part.mark ? (
-          <mark key={index} className="rounded bg-accent/30 px-0.5 text-white">
-            {part.text}
-          </mark>
-        ) : (
-          part.text
-        ),
-      )}
-    </>
   );
 }

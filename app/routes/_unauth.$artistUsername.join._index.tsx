@@ -5,7 +5,8 @@ import { accentLinkClass } from '~/components/form-page';
 import { CtaLink, loginHref, paymentHref, PerkList, PriceFigure, registerHref } from '~/components/subscription-offer';
 import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
-import { publicSubscriberCount, yearlyPricePhrase } from '~/utils/mappers';
+import { yearlyPricePhrase } from '~/utils/mappers';
+import { publicSubscriberCount } from '~/utils/subscriber-count';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data

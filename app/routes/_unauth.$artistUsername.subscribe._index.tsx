@@ -5,7 +5,7 @@ import { SubscribeSteps } from '~/components/subscribe-steps';
 import { CtaLink, loginHref, PerkList, PriceFigure, registerHref } from '~/components/subscription-offer';
 import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
-import { publicSubscriberCount } from '~/utils/mappers';
+import { publicSubscriberCount } from '~/utils/subscriber-count';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Subscribe to ${data.artist.name} | Stagedoor` : 'Subscribe | Stagedoor' },

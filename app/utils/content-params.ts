@@ -1,4 +1,4 @@
-import { SEARCH_MAX } from '#contract/listening';
+import { SEARCH_MAX } from '#contract/search';
 import {
   isBookmarkFilter,
   isPostsFilter,

@@ -89,18 +89,3 @@ export function priceLabel(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
 export function yearlyPricePhrase(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
   return artist.yearlyPrice === 0 ? 'Free' : `${formatPrice(artist.yearlyPrice, artist.currency)} a year`;
 }
-
-const countFormat = new Intl.NumberFormat('en-US');
-
-/** "1 subscriber", "12,345 subscribers". */
-export function subscriberCount(count: number) {
-  return `${countFormat.format(count)} ${count === 1 ? 'subscriber' : 'subscribers'}`;
-}
-
-/** Below this many, a club's count is not shown to the public: "0 subscribers" puts fans off a club just starting. */
-export const PUBLIC_SUBSCRIBERS_FROM = 10;
-
-/** The count as the public sees it: null while the club is small (the artist still sees theirs on their own page). */
-export function publicSubscriberCount(count: number) {
-  return count >= PUBLIC_SUBSCRIBERS_FROM ? subscriberCount(count) : null;
-}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HIGHLIGHT, listeningMessages } from '#contract/listening';
+import { HIGHLIGHT } from '#contract/search';
+import { listeningMessages } from '#contract/listening';
 import { transcriptMessages } from '#contract/transcript';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { createArtist, createFan, subscribe, upload, wav, whenProcessed, type ContentUser } from './content-fixtures';

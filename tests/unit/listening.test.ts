@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAt, HIGHLIGHT, highlightParts, parseAt, readStartAt } from '#contract/listening';
+import { HIGHLIGHT, highlightParts } from '#contract/search';
+import { formatAt, parseAt, readStartAt } from '#contract/listening';
 import { parseTranscript, toVtt, transcriptMessages, typedTranscript } from '#contract/transcript';
 
 describe('moments', () => {

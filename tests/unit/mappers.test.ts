@@ -9,10 +9,9 @@ import {
   mapPublicUser,
   mapSubscription,
   priceLabel,
-  publicSubscriberCount,
-  subscriberCount,
   yearlyPricePhrase,
 } from '../../app/utils/mappers';
+import { publicSubscriberCount, subscriberCount } from '../../app/utils/subscriber-count';
 
 /** Spec §3: what the api sends, normalised to what the pages use. */
 

@@ -1,5 +1,6 @@
 import { StartConversationForm } from '~/components/start-conversation';
-import { DEFAULT_AVATAR, subscriberCount, type Artist } from '~/utils/mappers';
+import { DEFAULT_AVATAR, type Artist } from '~/utils/mappers';
+import { subscriberCount } from '~/utils/subscriber-count';
 import type { Subscriber } from './account.server';
 import { formatDate } from '~/utils/dates';
 
