@@ -1,5 +1,48 @@
 import { Form, Link } from '@remix-run/react';
 import { SEARCH_MAX } from '#contract/search';
+import type { SortOrder } from '#contract/content-types';
+import { listSearch } from '~/utils/content-params';
+import { FilterBar } from './filter-bar';
+
+/**
+ * A list page's controls (the vault, the posts): the search, then the filter and sort links, both keeping each
+ * other's choices.
+ */
+export function SearchAndFilters<F extends string>({
+  basePath,
+  q,
+  total,
+  state: { filters, sort },
+  all,
+  labels,
+  extra,
+  searchLabel,
+  filterLabel,
+}: {
+  basePath: string;
+  q: string;
+  total: number;
+  state: { filters: F[]; sort: SortOrder };
+  all: readonly F[];
+  labels: Record<F, string>;
+  extra?: Record<string, string | undefined>;
+  searchLabel: string;
+  filterLabel: string;
+}) {
+  return (
+    <div className="mt-8 space-y-6">
+      <SearchBox
+        action={basePath}
+        q={q}
+        keep={{ filters: filters.join(',') || undefined, sort: sort === 'desc' ? undefined : sort }}
+        total={total}
+        label={searchLabel}
+        clearHref={`${basePath}${listSearch({ filters, sort }, all)}`}
+      />
+      <FilterBar basePath={basePath} all={all} labels={labels} state={{ filters, sort }} extra={extra} label={filterLabel} />
+    </div>
+  );
+}
 
 /**
  * The search of a list page (the vault, the posts): a plain GET form, so it works without JavaScript, that keeps

@@ -2,10 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { EmptyNote, Pager, PostCard } from '~/components/content-card';
 import { ArtistNav } from '~/components/artist-nav';
-import { FilterBar } from '~/components/filter-bar';
 import { PollCard } from '~/components/poll-card';
 import { listSearch, readOffset, readPostsFilters, readSearch, readSort, FEED_PAGE_SIZE } from '~/utils/content-params';
-import { SearchBox } from '~/components/search-box';
+import { SearchAndFilters } from '~/components/search-box';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
 import { intentErrors } from '~/utils/content-action';
@@ -60,24 +59,17 @@ export default function Posts() {
       <p className="mt-8 text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Posts</h1>
       {artist.postsPageIntroduction ? <p className="mt-4 text-lg leading-relaxed text-white/85">{artist.postsPageIntroduction}</p> : null}
-      <div className="mt-8 space-y-6">
-        <SearchBox
-          action={basePath}
-          q={q}
-          keep={{ filters: filters.join(',') || undefined, sort: sort === 'desc' ? undefined : sort }}
-          total={items.total}
-          label="Search the posts"
-          clearHref={`${basePath}${listSearch({ filters, sort }, POSTS_FILTERS)}`}
-        />
-        <FilterBar
-          basePath={basePath}
-          all={POSTS_FILTERS}
-          labels={FILTER_LABELS}
-          state={{ filters, sort }}
-          extra={extra}
-          label="Post types"
-        />
-      </div>
+      <SearchAndFilters
+        basePath={basePath}
+        q={q}
+        total={items.total}
+        state={{ filters, sort }}
+        all={POSTS_FILTERS}
+        labels={FILTER_LABELS}
+        extra={extra}
+        searchLabel="Search the posts"
+        filterLabel="Post types"
+      />
       <section aria-labelledby="feed-title" className="mt-8">
         <h2 id="feed-title" className="sr-only">
           Posts

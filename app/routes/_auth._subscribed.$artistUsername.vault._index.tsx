@@ -5,10 +5,9 @@ import { PlayAll } from '~/components/player/play-all';
 import { trackOf } from '~/components/player/track';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
-import { FilterBar } from '~/components/filter-bar';
 import { listSearch, readOffset, readSearch, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';
 import { KeptNotice } from '~/components/kept-notice';
-import { SearchBox } from '~/components/search-box';
+import { SearchAndFilters } from '~/components/search-box';
 import { isHttpError } from '~/utils/api.server';
 import { CONTENT_TYPE_LABELS, VAULT_CATEGORIES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
@@ -66,24 +65,17 @@ export default function Vault() {
 
       {kept ? <KeptNotice artistUsername={artist.username} until={kept.until} /> : null}
 
-      <div className="mt-8 space-y-6">
-        <SearchBox
-          action={basePath}
-          q={q}
-          keep={{ filters: filters.join(',') || undefined, sort: sort === 'desc' ? undefined : sort }}
-          total={items.total}
-          label="Search the vault"
-          clearHref={`${basePath}${listSearch({ filters, sort }, VAULT_CATEGORIES)}`}
-        />
-        <FilterBar
-          basePath={basePath}
-          all={VAULT_CATEGORIES}
-          labels={CONTENT_TYPE_LABELS}
-          state={{ filters, sort }}
-          extra={extra}
-          label="Categories"
-        />
-      </div>
+      <SearchAndFilters
+        basePath={basePath}
+        q={q}
+        total={items.total}
+        state={{ filters, sort }}
+        all={VAULT_CATEGORIES}
+        labels={CONTENT_TYPE_LABELS}
+        extra={extra}
+        searchLabel="Search the vault"
+        filterLabel="Categories"
+      />
 
       <section aria-labelledby="vault-items-title" className="mt-8">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">

@@ -200,8 +200,14 @@ test('captions appear on a video', async ({ browser, request }) => {
   await page.goto(`/${artist.username}/vault/${clip._id}?type=video`);
   const videoElement = page.locator('video[data-item-player]');
   await expect(videoElement.locator('track[kind="captions"]')).toHaveAttribute('src', `/${artist.username}/vault/${clip._id}/captions.vtt`);
+  // The video is HLS: hls.js comes when the fan presses play (docs/media.md), and the captions with the stream.
   await videoElement.evaluate((element: HTMLVideoElement) => {
     element.muted = true;
+  });
+  await page.getByRole('button', { name: 'Play Studio clip' }).click();
+  await expect.poll(() => videoElement.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(2);
+  await videoElement.evaluate((element: HTMLVideoElement) => {
+    element.pause();
     element.currentTime = 1;
   });
   await expect
