@@ -65,6 +65,7 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'polls',
   'presales',
   'subscriptions',
+  'uploads',
   'users',
   'socket',
   'api',

@@ -30,6 +30,10 @@ class TusRefusal {
   ) {}
 }
 
+const resumableMessages = {
+  notTus: 'This address takes resumable uploads (tus 1.0.0) with a Tus-Resumable header; a plain upload goes to POST /media.',
+} as const;
+
 /** A refusal as the api words every error (api/http.ts), which tus sends as the answer's body. */
 const refuse = (status: number, message: string) =>
   new TusRefusal(status, JSON.stringify({ status, message, errors: { file: [message] } }));
@@ -75,6 +79,13 @@ export function resumableRoutes(app: FastifyInstance, services: ContentServices)
       if (upload.size !== undefined && kind && upload.size > MEDIA_RULES[kind].maxBytes) throw refuse(413, MEDIA_RULES[kind].tooLarge);
       return { res, metadata: { ...upload.metadata, owner: viewer.id } };
     },
+    // tus's own refusals (a bad offset, a wrong length…) in the api's words too.
+    onResponseError(_req, _res, error) {
+      if (error instanceof TusRefusal) return undefined;
+      const status = 'status_code' in error && typeof error.status_code === 'number' ? error.status_code : 500;
+      const text = 'body' in error && typeof error.body === 'string' ? error.body.trim() : 'The upload could not be stored.';
+      return { status_code: status, body: JSON.stringify({ status, message: text }) };
+    },
     async onUploadFinish(_req, res, upload) {
       const file = path.join(directory, upload.id);
       try {
@@ -115,6 +126,8 @@ export function resumableRoutes(app: FastifyInstance, services: ContentServices)
   // tus reads the body itself, as it arrives.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // tus answers a request without its header in plain text before any hook runs: here it is refused in the api's words.
+    if (request.headers['tus-resumable'] === undefined) throw new ApiError(412, resumableMessages.notTus);
     reply.hijack();
     await tus.handle(request.raw, reply.raw);
   };

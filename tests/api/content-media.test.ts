@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemMessages } from '../../api/content/routes';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-schemas';
 import { signature } from '../../api/media/signing';
-import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { call, describeEachDatabase, startTestApi, type TestApi, whenJobsIdle } from '../helpers/api';
 import {
   createArtist,
   createFan,
@@ -52,9 +52,11 @@ describeEachDatabase('media', (database) => {
   beforeAll(async () => {
     t = await startTestApi({ database: database.name });
   });
+  // The file's uploads are processed by jobs: they finish before the api closes and its schema goes.
   afterAll(async () => {
+    if (t) await whenJobsIdle(t);
     await t?.close();
-  });
+  }, 180_000);
 
   describe(`uploads`, () => {
     it('takes an image, records its size and makes a 480 px list size and a 1280 px display size', async () => {

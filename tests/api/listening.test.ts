@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HIGHLIGHT } from '#contract/search';
 import { listeningMessages } from '#contract/listening';
 import { transcriptMessages } from '#contract/transcript';
-import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { call, describeEachDatabase, startTestApi, type TestApi, whenJobsIdle } from '../helpers/api';
 import { createArtist, createFan, subscribe, upload, wav, whenProcessed, type ContentUser } from './content-fixtures';
 
 // Each test waits for ffmpeg to process its tracks: on a loaded machine that is more than the default 30 s.
@@ -50,9 +50,11 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
   beforeAll(async () => {
     t = await startTestApi({ database: database.name, adminToken: ADMIN_TOKEN });
   });
+  // The file's uploads are processed by jobs: they finish before the api closes and its schema goes.
   afterAll(async () => {
+    if (t) await whenJobsIdle(t);
     await t?.close();
-  });
+  }, 180_000);
 
   describe('comments at a moment', () => {
     it('takes `at` in seconds and answers it; comments without one answer null', async () => {

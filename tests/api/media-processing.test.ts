@@ -8,7 +8,7 @@ import { PEAKS_POINTS } from '#contract/content';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
 import { processingMessages } from '../../api/media/processing';
 import { hlsSignature } from '../../api/media/signing';
-import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
+import { call, describeEachDatabase, startTestApi, type TestApi, whenJobsIdle } from '../helpers/api';
 import { createArtist, createFan, localLink, subscribe, upload, whenProcessed, type ContentUser } from './content-fixtures';
 
 /**
@@ -57,9 +57,11 @@ describeEachDatabase('media processing', (database) => {
   beforeAll(async () => {
     t = await startTestApi({ database: database.name });
   });
+  // The file's uploads are processed by jobs: they finish before the api closes and its schema goes.
   afterAll(async () => {
+    if (t) await whenJobsIdle(t);
     await t?.close();
-  });
+  }, 180_000);
 
   it(
     'audio: a WAV becomes loudness-normalised AAC with its duration and waveform; the item waits for it',

@@ -248,3 +248,18 @@ export async function waitForMail(t: TestApi, to: string, { after = 0, timeoutMs
 export async function mailsTo(t: TestApi, to: string) {
   return (await readOutbox(t.outboxDir)).filter((mail) => mail.to === to);
 }
+
+/**
+ * Waits until the test api's job queue has nothing due or running (media processing, fan-outs), so a test file can
+ * close its api without a job still writing into a schema that is being dropped. Gives up quietly after `timeoutMs`.
+ */
+export async function whenJobsIdle(t: TestApi, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [pending] = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${t.config.jobs.schema}.job WHERE state IN ('created', 'retry', 'active') AND start_after <= now()`,
+    );
+    if (!pending?.n) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
