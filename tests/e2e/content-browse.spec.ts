@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type BrowserContext
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { apiBase, expectNoA11yViolations, registerFan, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
+import { wav } from './listening-world';
 
 /**
  * A subscribed fan browsing an artist's content in Chromium against the built app: the vault's filters (as links,
@@ -28,29 +29,6 @@ interface Item {
 let artist: Artist;
 let fan: Fan;
 const items: Record<'demo' | 'live' | 'poll' | 'draft', Item> = {} as never;
-
-/** A few seconds of tone as a WAV file (mono, 8 kHz, 8-bit): real audio the upload's sniffing accepts. */
-function wav(seconds = 4) {
-  const rate = 8000;
-  const samples = rate * seconds;
-  const data = Buffer.alloc(samples);
-  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(80 * Math.sin((2 * Math.PI * 440 * i) / rate));
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, data]);
-}
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -103,7 +81,7 @@ test.beforeAll(async ({ request }) => {
 
   const upload = await request.post(`${apiBase}/media?kind=audio`, {
     headers: auth(artist.token),
-    multipart: { file: { name: 'tape.wav', mimeType: 'audio/wav', buffer: wav() } },
+    multipart: { file: { name: 'tape.wav', mimeType: 'audio/wav', buffer: wav(4) } },
   });
   expect(upload.status(), await upload.text()).toBe(201);
   const audioId = ((await upload.json()) as { data: { _id: string } }).data._id;
