@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, expect, it } from 'vitest';
+import { exited, startApiProcess } from '../helpers/process';
 import { call, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
 
 /**
@@ -14,78 +13,15 @@ import { call, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL
  * as `npm start` runs it (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 // As many answers as a poll may have (spec §9: 20): each is a write of its own, so a post spends most of its
 // request writing them, and a kill that lands in a post without a transaction would leave part of a poll.
 const POLL_ANSWERS = Array.from({ length: 20 }, (_, i) => `City ${i + 1}`);
 
-interface ApiProcess {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function startApi(env: Record<string, string>): Promise<ApiProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      REDIS_URL: '',
-      SERVE: 'api',
-      API_PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error(`the api did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url, child, output: () => output };
-}
-
-function exited(child: ChildProcess) {
-  return new Promise<void>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
-  );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Where each database keeps its data between the two processes. */
 async function storage(database: 'PGlite' | 'PostgreSQL'): Promise<Record<string, string>> {
@@ -131,7 +67,7 @@ describeEachDatabase('faults', (database) => {
     { timeout: 120_000 },
     async () => {
       const env = await storage(database.name);
-      const first = await startApi(env);
+      const first = await startApiProcess(env, cleanups);
       const artistToken = await token(first.url, ARTIST.email, ARTIST.password);
       const { fanToken, conversationId } = await fanInConversation(first.url);
 
@@ -194,7 +130,7 @@ describeEachDatabase('faults', (database) => {
       await Promise.all(writers);
       expect([...seenHalfWritten], 'posts seen with part of their poll').toEqual([]);
 
-      const second = await startApi(env);
+      const second = await startApiProcess(env, cleanups);
       const messages = await call<{ data: { _id: string; text: string }[]; total: number }>(
         second.url,
         'GET',
@@ -227,7 +163,7 @@ describeEachDatabase('faults', (database) => {
 
   it('SIGTERM lets a request under way finish, then the process exits', { timeout: 60_000 }, async () => {
     const env = await storage(database.name);
-    const api = await startApi(env);
+    const api = await startApiProcess(env, cleanups);
     const artistToken = await token(api.url, ARTIST.email, ARTIST.password);
 
     // An upload that is still arriving when the signal comes: a PNG sent in slow pieces.

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { exited, startApiProcess } from '../helpers/process';
 import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
 import { startSmtp, type TestSmtp } from '../helpers/notify';
 
@@ -18,7 +17,6 @@ import { startSmtp, type TestSmtp } from '../helpers/notify';
  * accepted when the process dies. A mail is delivered when the server accepts it (RFC 5321); those held were not.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 const FANS = 16;
 const POST_TITLE = 'Surprise show tonight';
@@ -27,62 +25,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function startApi(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      REDIS_URL: '',
-      SERVE: 'api',
-      API_PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error(`the api did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url, child, output: () => output };
-}
-
-function exited(child: ChildProcess) {
-  return new Promise<void>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
-  );
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -114,7 +56,7 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     const smtp = await startSmtp();
     cleanups.push(() => smtp.close());
     const env = await storage(database.name, smtp);
-    const first = await startApi(env);
+    const first = await startApiProcess(env, cleanups);
 
     const artistLogin = await call<{ token: string }>(first.url, 'POST', '/auth/login', {
       body: { username: ARTIST.email, password: ARTIST.password, remember: true },
@@ -169,7 +111,7 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     await exited(first.child);
     smtp.release();
 
-    const second = await startApi(env);
+    const second = await startApiProcess(env, cleanups);
     await until('every fan to be told', () => told() >= FANS, 120_000);
     // Long enough for any job taken twice to have sent twice (its lease, the supervisor, a retry).
     await new Promise((resolve) => setTimeout(resolve, 8000));

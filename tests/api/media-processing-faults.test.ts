@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
 import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
-import { freePort, until } from '../helpers/process';
+import { exited, startApiProcess, until } from '../helpers/process';
 
 /**
  * Media processing under a crash (issue 20): the api is killed with SIGKILL while ffmpeg transcodes a video's HLS
@@ -15,7 +15,6 @@ import { freePort, until } from '../helpers/process';
  * (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 const tools = resolveMediaTools({});
 
@@ -23,47 +22,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function startApi(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      REDIS_URL: '',
-      SERVE: 'api',
-      API_PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await until(
-    'the api to start',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
-      return (await fetch(`${url}/healthz`)).ok || undefined;
-    },
-    60_000,
-    () => output,
-  );
-  return { url, child, output: () => output };
-}
-
-function exited(child: ChildProcess) {
-  return new Promise<void>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
-  );
-}
 
 /** The ffmpeg processes whose parent is the given process, with their command lines (Linux's /proc). */
 function ffmpegChildren(parent: number) {
@@ -127,7 +85,7 @@ describeEachDatabase('media processing under SIGKILL', (database) => {
         clip,
       ],
     ]);
-    const first = await startApi(env);
+    const first = await startApiProcess(env, cleanups, 'info');
     const artistToken = (
       await call<{ token: string }>(first.url, 'POST', '/auth/login', {
         body: { username: ARTIST.email, password: ARTIST.password, remember: true },
@@ -175,7 +133,7 @@ describeEachDatabase('media processing under SIGKILL', (database) => {
     // Its ffmpeg, orphaned, stops at its next progress line instead of transcoding on for nobody.
     await until('the orphaned ffmpeg to stop', async () => (alive(encoder.pid) ? undefined : true), 15_000);
 
-    const second = await startApi(env);
+    const second = await startApiProcess(env, cleanups, 'info');
     const item = await until(
       'the item to be processed and shown to fans',
       async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -42,4 +42,61 @@ export function runCliProcess(args: string[], env: Record<string, string>) {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export interface ApiProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process has written so far (stdout and stderr). */
+  output: () => string;
+}
+
+/**
+ * The api from source (tsx, `SERVE=api`) in a process of its own on a free loopback port, for the tests that kill
+ * it or cut its database: resolves once `/healthz` answers, and registers a SIGKILL in `cleanups` for the end.
+ */
+export async function startApiProcess(
+  env: Record<string, string>,
+  cleanups: (() => Promise<void> | void)[],
+  logLevel = 'warn',
+): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: {
+      ...process.env,
+      REDIS_URL: '',
+      SERVE: 'api',
+      API_PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: logLevel,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await until(
+    'the api to start',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the api exited:\n${output}`);
+      return (await fetch(`${url}/healthz`)).ok || undefined;
+    },
+    60_000,
+    () => output,
+  );
+  return { url, child, output: () => output };
+}
+
+/** Resolves when the process has exited (at once if it already has). */
+export function exited(child: ChildProcess) {
+  return new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 }
