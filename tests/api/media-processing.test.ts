@@ -126,7 +126,8 @@ describeEachDatabase('media processing', (database) => {
     await Promise.all([subscribe(t, fan, artist), subscribe(t, other, artist)]);
     const uploaded = await upload(t, artist.token, await makeMp4(6, '1280x720'), { filename: 'phone.mp4', kind: 'video' });
     const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
-    const media = (await whenProcessed(t, fan, item._id)).media;
+    // The 720p ladder is the longest job here: on a busy machine it may take minutes, not seconds.
+    const media = (await whenProcessed(t, fan, item._id, 150_000)).media;
     expect(media.mimeType).toBe('application/vnd.apple.mpegurl');
     const master = new URL(localLink(t, media.url));
     expect(master.pathname).toBe(`/media/${media._id}/hls/master.m3u8`);
