@@ -42,6 +42,63 @@ async function makeMp4(seconds: number, size = '640x360') {
   return fs.readFileSync(file);
 }
 
+/**
+ * An ffmpeg here that encodes HEVC (libx265), to make a phone's HEVC MOV: the app's own (FFMPEG_PATH or the npm
+ * package's), else the system's. The app only decodes HEVC; making a sample needs the encoder, which not every
+ * build has: without one the HEVC case is skipped and says why.
+ */
+async function findHevcEncoder(): Promise<{ ffmpeg?: string; reason: string }> {
+  const tried: string[] = [];
+  for (const ffmpeg of [...new Set([tools.ffmpeg, 'ffmpeg'])]) {
+    try {
+      const { stdout } = await run(ffmpeg, ['-hide_banner', '-encoders']);
+      if (/\blibx265\b/.test(stdout)) return { ffmpeg, reason: '' };
+      tried.push(`${ffmpeg} (no libx265 in -encoders)`);
+    } catch {
+      tried.push(`${ffmpeg} (could not run)`);
+    }
+  }
+  return { reason: `no ffmpeg here encodes HEVC to make the sample: ${tried.join(', ')}` };
+}
+const hevc = await findHevcEncoder();
+
+/**
+ * A MOV as a phone records it: a test picture and a tone, `codec` HEVC (tagged hvc1, as an iPhone writes it) or H.264,
+ * AAC sound, in a QuickTime file.
+ */
+async function makeMov(seconds: number, codec: 'hevc' | 'h264', size = '1280x720') {
+  const file = path.join(work, `phone-${codec}-${seconds}.mov`);
+  const video =
+    codec === 'hevc'
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-tag:v', 'hvc1']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast'];
+  await run(codec === 'hevc' ? hevc.ffmpeg! : tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
+    ...video,
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mov', file],
+  ]);
+  return fs.readFileSync(file);
+}
+
+/** The codec of the first video stream of a file fetched from the api (an HLS segment, say). */
+async function videoCodecOf(bytes: Buffer) {
+  const file = path.join(work, `probe-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(file, bytes);
+  const { stdout } = await run(tools.ffprobe, [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=codec_name',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
+  return stdout.trim();
+}
+
 let t: TestApi;
 
 async function post(artist: ContentUser, mediaId: string, extra: Record<string, unknown> = {}) {
@@ -120,6 +177,58 @@ describeEachDatabase('media processing', (database) => {
     expect(poster.status).toBe(200);
     expect(poster.headers.get('content-type')).toBe('image/webp');
   });
+
+  /**
+   * A phone's MOV (HEVC when an encoder here can make one, H.264 otherwise): its duration, the types fans are served,
+   * and an HLS ladder in H.264 that every browser decodes.
+   */
+  async function checkPhoneMov(codec: 'hevc' | 'h264') {
+    const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+    await subscribe(t, fan, artist);
+    const uploaded = await upload(t, artist.token, await makeMov(3, codec), { filename: 'IMG_0042.MOV', kind: 'video' });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    expect(uploaded.body.data).toMatchObject({ kind: 'video', mime: 'video/quicktime', status: 'processing' });
+    const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
+    const media = (await whenProcessed(t, fan, item._id)).media;
+    expect(media.status, media.failureReason).toBe('ready');
+    expect(Math.abs(media.duration - 3)).toBeLessThan(0.1);
+    expect(media).toMatchObject({ width: 1280, height: 720, mime: 'video/quicktime', mimeType: 'application/vnd.apple.mpegurl' });
+    expect(media.peaks).toHaveLength(PEAKS_POINTS);
+
+    const master = await fetch(localLink(t, media.url));
+    expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const masterText = await master.text();
+    expect(masterText).toContain('RESOLUTION=640x360');
+    expect(masterText).toContain('RESOLUTION=1280x720');
+    const rung = masterText.split('\n').find((line) => line.startsWith('v1/index.m3u8?'))!;
+    const rungUrl = new URL(rung, master.url);
+    const playlist = await fetch(rungUrl);
+    expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const segments = (await playlist.text()).split('\n').filter((line) => line.startsWith('seg'));
+    expect(segments).toHaveLength(1);
+    const segment = await fetch(new URL(segments[0], rungUrl));
+    expect(segment.headers.get('content-type')).toBe('video/mp2t');
+    // Whatever the phone recorded, fans are served H.264.
+    expect(await videoCodecOf(Buffer.from(await segment.arrayBuffer()))).toBe('h264');
+    // The artist keeps the MOV as it was.
+    const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
+    const original = await fetch(localLink(t, own.media.originalUrl));
+    expect(original.headers.get('content-type')).toBe('video/quicktime');
+    expect(await videoCodecOf(Buffer.from(await original.arrayBuffer()))).toBe(codec);
+  }
+
+  it('video: an H.264 MOV from a phone is processed into HLS', { timeout: 180_000 }, async () => {
+    await checkPhoneMov('h264');
+  });
+
+  it(
+    `video: an HEVC MOV from a phone comes out as H.264 HLS${hevc.ffmpeg ? '' : ` (skipped: ${hevc.reason})`}`,
+    { timeout: 180_000 },
+    async (ctx) => {
+      if (!hevc.ffmpeg) ctx.skip(hevc.reason);
+      await checkPhoneMov('hevc');
+    },
+  );
 
   it('video is served as HLS through links signed for one fan, short-lived', { timeout: 180_000 }, async () => {
     const [artist, fan, other] = await Promise.all([createArtist(t), createFan(t), createFan(t)]);
