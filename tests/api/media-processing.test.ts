@@ -81,22 +81,16 @@ async function makeMov(seconds: number, codec: 'hevc' | 'h264', size = '1280x720
   return fs.readFileSync(file);
 }
 
-/** The codec of the first video stream of a file fetched from the api (an HLS segment, say). */
-async function videoCodecOf(bytes: Buffer) {
+/**
+ * The codec of the first video stream of a file fetched from the api (an HLS segment, say) and its duration, as the
+ * app's ffmpeg reads them (its ffprobe 4.1 crashes on MPEG-TS).
+ */
+async function readVideo(bytes: Buffer) {
   const file = path.join(work, `probe-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   fs.writeFileSync(file, bytes);
-  const { stdout } = await run(tools.ffprobe, [
-    '-v',
-    'error',
-    '-select_streams',
-    'v:0',
-    '-show_entries',
-    'stream=codec_name',
-    '-of',
-    'csv=p=0',
-    file,
-  ]);
-  return stdout.trim();
+  const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-']);
+  const [, h, m, sec] = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr) ?? [];
+  return { codec: /Stream #0:\d+[^:]*: Video: (\w+)/.exec(stderr)?.[1], duration: Number(h) * 3600 + Number(m) * 60 + Number(sec) };
 }
 
 let t: TestApi;
@@ -209,12 +203,23 @@ describeEachDatabase('media processing', (database) => {
     const segment = await fetch(new URL(segments[0], rungUrl));
     expect(segment.headers.get('content-type')).toBe('video/mp2t');
     // Whatever the phone recorded, fans are served H.264.
-    expect(await videoCodecOf(Buffer.from(await segment.arrayBuffer()))).toBe('h264');
+    expect((await readVideo(Buffer.from(await segment.arrayBuffer()))).codec).toBe('h264');
+    // The progressive MP4, for a browser without HLS and JavaScript off: the 720p rung in one file, with Range.
+    const fallback = new URL(localLink(t, media.fallbackUrl));
+    expect(fallback.pathname).toBe(`/media/${media._id}/hls/fallback.mp4`);
+    const start = await fetch(fallback, { headers: { range: 'bytes=0-99' } });
+    expect(start.status).toBe(206);
+    expect(start.headers.get('content-type')).toBe('video/mp4');
+    const whole = Buffer.from(await (await fetch(fallback)).arrayBuffer());
+    expect(start.headers.get('content-range')).toBe(`bytes 0-99/${whole.length}`);
+    const progressive = await readVideo(whole);
+    expect(progressive.codec).toBe('h264');
+    expect(Math.abs(progressive.duration - 3)).toBeLessThan(0.1);
     // The artist keeps the MOV as it was.
     const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
     const original = await fetch(localLink(t, own.media.originalUrl));
     expect(original.headers.get('content-type')).toBe('video/quicktime');
-    expect(await videoCodecOf(Buffer.from(await original.arrayBuffer()))).toBe(codec);
+    expect((await readVideo(Buffer.from(await original.arrayBuffer()))).codec).toBe(codec);
   }
 
   it('video: an H.264 MOV from a phone is processed into HLS', { timeout: 180_000 }, async () => {
@@ -281,14 +286,24 @@ describeEachDatabase('media processing', (database) => {
     const refused = await fetch(expired);
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe('This link to the video has expired. Reload the page to play it.');
-    // A list is shared by every fan: it carries the playlist's unsigned address, which plays nothing.
+    // The progressive MP4's link is the fan's too, for as long as watching may take.
+    const fallback = new URL(localLink(t, media.fallbackUrl));
+    expect(fallback.searchParams.get('v')).toBe(fan.id);
+    expect(Number(fallback.searchParams.get('expires')) - Date.now() / 1000).toBeGreaterThan(25 * 60);
+    expect((await fetch(fallback, { headers: { range: 'bytes=100-' } })).status).toBe(206);
+    const movedFallback = new URL(fallback);
+    movedFallback.searchParams.set('v', other.id);
+    expect((await fetch(movedFallback)).status).toBe(403);
+    // A list is shared by every fan: it carries the playlist's unsigned address, which plays nothing, and no MP4.
     const list = await call(t.url, 'GET', `/performers/${artist.username}/content`, { token: fan.token });
     const listed = list.body.data.data[0].media;
     expect(listed.url).toBe(`${t.config.publicApiUrl}/media/${media._id}/hls/master.m3u8`);
+    expect(listed.fallbackUrl).toBeNull();
     expect((await fetch(localLink(t, listed.url))).status).toBe(403);
-    // A fan whose subscription lapsed cannot start it again.
+    // A fan whose subscription lapsed cannot start it again, nor go on with the MP4.
     await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [fan.id]);
     expect((await fetch(master)).status).toBe(403);
+    expect((await fetch(fallback, { headers: { range: 'bytes=100-' } })).status).toBe(403);
   });
 
   it('a corrupt file fails with a reason the artist sees; fans never see its item, nor are told of it', { timeout: 60_000 }, async () => {
