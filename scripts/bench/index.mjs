@@ -88,7 +88,9 @@ try {
   // PostgreSQL for throughput, and for realtime and load, which run once, on the last database.
   const onPg = ['throughput', 'realtime', 'load'].some((p) => parts.has(p));
   const databases = [];
-  if (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p))) databases.push({ db: 'pglite' });
+  // Fan-out and media start apps of their own: alone, they need none of these.
+  const onShared = ['weight', 'paint', 'throughput', 'realtime', 'load'].some((p) => parts.has(p));
+  if (onShared && (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p)))) databases.push({ db: 'pglite' });
   if (args.pg && onPg) databases.push({ db: 'pg', pgUrl: args.pg });
   else if (onPg)
     results.notes.push(
