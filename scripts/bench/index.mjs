@@ -259,7 +259,14 @@ try {
   if (parts.has('media')) {
     console.log('media: an audio and a 1080p video transcode, the artist home during one, 200 MB through tus cut twice …');
     const media = await timed('media', () =>
-      measureMedia({ pgUrl: args.pg, webPort: ports.web, apiPort: ports.api, inspectPort: ports.inspect, logDir }),
+      measureMedia({
+        pgUrl: args.pg,
+        webPort: ports.web,
+        apiPort: ports.api,
+        inspectPort: ports.inspect,
+        logDir,
+        onStop: (stop) => cleanups.push(stop),
+      }),
     );
     if (media) {
       const report = mediaReport(media);

@@ -73,6 +73,20 @@ async function uploadFile(app, token, kind, file, type) {
   return api(app, 'POST', `/media?kind=${kind}`, { token, body: form });
 }
 
+/**
+ * CPU seconds the app's finished child processes used (ffmpeg and ffprobe), from /proc/<pid>/stat (cutime + cstime,
+ * in clock ticks of 1/100 s): what a transcode costs whatever else the machine runs.
+ */
+function childCpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // After the command: state is field 3; cutime and cstime are fields 16 and 17.
+    return (Number(fields[16 - 3]) + Number(fields[17 - 3])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** The job's own time for a file, from its `media: processed` log line (the api logs JSON lines). */
 function processedMs(app, mediaId) {
   for (const line of fs.readFileSync(app.log, 'utf8').split('\n')) {
@@ -92,6 +106,7 @@ function processedMs(app, mediaId) {
  * through the api (the job's time plus the queue's pick-up and our polling).
  */
 async function processThroughApi(app, artistToken, { kind, file, type, whileWaiting }) {
+  const cpuBefore = childCpuSeconds(app.pid);
   const media = await uploadFile(app, artistToken, kind, file, type);
   const uploaded = performance.now();
   const item = await api(app, 'POST', '/content', {
@@ -116,13 +131,15 @@ async function processThroughApi(app, artistToken, { kind, file, type, whileWait
   const during = whileWaiting ? await whileWaiting(ready) : undefined;
   const done = await ready;
   const wallMs = performance.now() - uploaded;
+  const cpuAfter = childCpuSeconds(app.pid);
+  const cpuS = cpuBefore == null || cpuAfter == null ? null : cpuAfter - cpuBefore;
   if (done.status !== 'ready') throw new Error(`${kind} upload ${done.status}: ${done.failureReason}`);
   let jobMs;
   for (let i = 0; i < 20 && jobMs === undefined; i++) {
     jobMs = processedMs(app, media._id);
     if (jobMs === undefined) await sleep(250);
   }
-  return { media: done, jobMs, wallMs, during };
+  return { media: done, jobMs, wallMs, cpuS, during };
 }
 
 /** The artist home as the fan sees it, 10 connections; with `until`, for as long as that promise is pending. */
@@ -217,14 +234,23 @@ async function sha256OfUrl(url) {
   return { sha256: hash.digest('hex'), size };
 }
 
-export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDir }) {
+/** `onStop` is given the part's own stop (app, proxy, inputs), for the bench's cleanup when it is interrupted. */
+export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDir, onStop = () => {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-media-'));
   const proxyPort = apiPort + 30;
   console.log('  media: making the inputs with ffmpeg (a WAV, a 60 s 1080p MP4, a 200 MB WAV) …');
   const inputs = await makeInputs(dir);
   const proxy = await startCuttingProxy(proxyPort, apiPort);
+  let app;
+  const stop = async () => {
+    await app?.stop();
+    app = undefined;
+    await proxy.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  onStop(stop);
   // The api's public origin is the proxy: the tus upload's address (Location) is on it, as a browser's would be.
-  const app = await startApp({
+  app = await startApp({
     db: pgUrl ? 'pg' : 'pglite',
     pgUrl,
     webPort,
@@ -234,12 +260,13 @@ export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDi
     env: { PUBLIC_API_URL: `http://127.0.0.1:${proxyPort}` },
   });
   try {
+    const loadBefore = os.loadavg()[0];
     const fanToken = await login(app, FAN.email, FAN.password);
     const artistToken = await login(app, ARTIST_EMAILS[ARTIST], ARTIST_PASSWORD);
 
     console.log(`  media: audio, a ${AUDIO_SECONDS} s WAV …`);
     const audio = await processThroughApi(app, artistToken, { kind: 'audio', file: inputs.wav, type: 'audio/wav' });
-    console.log(`  media: video, a ${VIDEO_SECONDS} s 1080p MP4, the machine otherwise idle …`);
+    console.log(`  media: video, a ${VIDEO_SECONDS} s 1080p MP4, no pages asked for meanwhile …`);
     const video = await processThroughApi(app, artistToken, { kind: 'video', file: inputs.mp4, type: 'video/mp4' });
 
     await browse(app, fanToken, { seconds: 3 });
@@ -265,9 +292,10 @@ export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDi
     const media = JSON.parse(sent.body ?? '{}').data;
     const stored = media?.originalUrl ? await sha256OfUrl(media.originalUrl) : null;
     return {
+      load: [loadBefore, os.loadavg()[0]],
       audio: { seconds: AUDIO_SECONDS, ...audio },
       video: { seconds: VIDEO_SECONDS, ...video },
-      loaded: { jobMs: loaded.jobMs, wallMs: loaded.wallMs },
+      loaded: { jobMs: loaded.jobMs, wallMs: loaded.wallMs, cpuS: loaded.cpuS },
       idle: { p99: idle.latency.p99, p50: idle.latency.p50, rps: idle.requests.average, errors: idle.errors + idle.non2xx },
       during: {
         p99: loaded.during.latency.p99,
@@ -289,13 +317,12 @@ export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDi
       },
     };
   } finally {
-    await app.stop();
-    await proxy.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 
 const s = (ms) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
+const cpu = (seconds) => (seconds == null ? '—' : `${seconds.toFixed(1)} s`);
 
 export function mediaReport(r) {
   const audioSpeed = r.audio.jobMs ? r.audio.seconds / (r.audio.jobMs / 1000) : null;
@@ -309,14 +336,18 @@ export function mediaReport(r) {
       [
         `audio: ${r.audio.seconds} s WAV → AAC + waveform`,
         s(r.audio.jobMs),
-        `${audioSpeed?.toFixed(1) ?? '—'}× real time (the job's time); ${s(r.audio.wallMs)} from the upload's answer to ready`,
+        `${audioSpeed?.toFixed(1) ?? '—'}× real time (the job's time); ${s(r.audio.wallMs)} from the upload's answer to ready; ffmpeg CPU ${cpu(r.audio.cpuS)}`,
       ],
       [
         `video: ${r.video.seconds} s 1080p → HLS 360p/720p/1080p + poster + waveform`,
         s(r.video.jobMs),
-        `${videoTime?.toFixed(2) ?? '—'}× real time (the job's time); ${s(r.video.wallMs)} from the upload's answer to ready`,
+        `${videoTime?.toFixed(2) ?? '—'}× real time (the job's time); ${s(r.video.wallMs)} from the upload's answer to ready; ffmpeg CPU ${cpu(r.video.cpuS)}`,
       ],
-      ['video again, while the artist home is browsed', s(r.loaded.jobMs), `${s(r.loaded.wallMs)} to ready`],
+      [
+        'video again, while the artist home is browsed',
+        s(r.loaded.jobMs),
+        `${s(r.loaded.wallMs)} to ready; ffmpeg CPU ${cpu(r.loaded.cpuS)}`,
+      ],
       ['artist home p99, idle', `${r.idle.p99} ms`, `p50 ${r.idle.p50} ms, ${r.idle.rps.toFixed(0)} pages/s, ${BROWSERS} connections`],
       [
         'artist home p99, during the transcode',
@@ -324,6 +355,7 @@ export function mediaReport(r) {
         `p50 ${r.during.p50} ms, ${r.during.rps.toFixed(0)} pages/s over ${r.during.seconds.toFixed(0)} s; ${r.during.errors} errors`,
       ],
       ['artist home p99, idle after', `${r.idleAfter.p99} ms`, `${r.idleAfter.rps.toFixed(0)} pages/s; the machine's drift (not judged)`],
+      ['load average (1 min), start → end', `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`, `${os.cpus().length} cores`],
       [
         `tus: ${(r.tus.bytes / 1e6).toFixed(0)} MB, connection cut ${r.tus.cuts}×`,
         `${r.tus.seconds.toFixed(1)} s`,
@@ -338,6 +370,7 @@ export function mediaReport(r) {
       value: audioSpeed == null ? '—' : `${audioSpeed.toFixed(1)}× real time (${s(r.audio.jobMs)})`,
       budget: `≥ ${AUDIO_SPEED_BUDGET}×`,
       status: audioSpeed != null && audioSpeed >= AUDIO_SPEED_BUDGET ? 'ok' : 'miss',
+      note: `ffmpeg CPU ${cpu(r.audio.cpuS)}; load average ${r.load[0].toFixed(1)}`,
     },
     {
       part: 'media',
@@ -345,6 +378,7 @@ export function mediaReport(r) {
       value: videoTime == null ? '—' : `${videoTime.toFixed(2)}× real time (${s(r.video.jobMs)})`,
       budget: `≤ ${VIDEO_TIME_BUDGET}×`,
       status: videoTime != null && videoTime <= VIDEO_TIME_BUDGET ? 'ok' : 'miss',
+      note: `ffmpeg CPU ${cpu(r.video.cpuS)}; load average ${r.load[0].toFixed(1)}`,
     },
     {
       part: 'media',
