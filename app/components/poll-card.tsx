@@ -138,14 +138,14 @@ function PollClosing({ poll }: { poll: Poll }) {
   );
 }
 
-/** "Closes in 5 minutes", "in 3 hours", "in 2 days" (rounded down; under a minute, "in less than a minute"). */
+/** "Closes in 5 minutes", "in 3 hours", "in 2 days" (hours and days to the nearest; under a minute, "in less than a minute"). */
 export function closesIn(closesAt: string, now: Date) {
   const minutes = Math.floor((new Date(closesAt).getTime() - now.getTime()) / 60_000);
   const unit = (count: number, name: string) => `Closes in ${count} ${name}${count === 1 ? '' : 's'}`;
   if (minutes < 1) return 'Closes in less than a minute';
   if (minutes < 60) return unit(minutes, 'minute');
-  if (minutes < 48 * 60) return unit(Math.floor(minutes / 60), 'hour');
-  return unit(Math.floor(minutes / (24 * 60)), 'day');
+  if (minutes < 48 * 60) return unit(Math.round(minutes / 60), 'hour');
+  return unit(Math.round(minutes / (24 * 60)), 'day');
 }
 
 /** Bars with each answer's share; the fan's own answer is marked. */
