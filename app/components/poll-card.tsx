@@ -35,7 +35,7 @@ export function PollCard({ poll, itemId, errors }: { poll: Poll; itemId: string;
             // A new vote closes it again (its key changes); a refused one keeps it open with the message.
             <details key={poll.votedAnswerId} open={Boolean(errors?.length) || undefined} className="mt-3">
               <summary className="cursor-pointer text-sm font-semibold text-accent hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
-                Change your vote
+                Changed your mind?
               </summary>
               <VoteForm poll={poll} itemId={itemId} titleId={titleId} errorId={errorId} errors={errors} changing />
             </details>
@@ -77,7 +77,7 @@ function VoteForm({
       <input type="hidden" name="itemId" value={itemId} />
       <fieldset aria-describedby={errors?.length ? errorId : undefined}>
         {changing ? (
-          <legend className="sr-only">Change your vote: {poll.title}</legend>
+          <legend className="sr-only">New answer to {poll.title}</legend>
         ) : (
           <legend id={titleId} className="text-lg font-bold text-white">
             {poll.title}

@@ -115,6 +115,7 @@ function PollClosingFields<Schema extends Record<string, unknown>>({
   const timeControl = useInputControl(time);
   const { key: keptKey, ...keptProps } = getInputProps(kept, { type: 'hidden' });
   const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
+  // Labels unlike the schedule's ("Date (DD/MM/YYYY)"), so each field has a name of its own on the page.
   return (
     <fieldset className="space-y-3 border-t border-white/10 pt-4">
       <legend className="float-left text-base font-semibold text-white">Closing time (optional)</legend>
@@ -125,7 +126,7 @@ function PollClosingFields<Schema extends Record<string, unknown>>({
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField
           field={date}
-          label="Closing date (DD/MM/YYYY)"
+          label="Closes on (DD/MM/YYYY)"
           inputProps={{
             ...typed,
             value: dateControl.value ?? '',
@@ -134,11 +135,19 @@ function PollClosingFields<Schema extends Record<string, unknown>>({
             placeholder: 'DD/MM/YYYY',
             maxLength: 10,
           }}
-          addon={hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
+          addon={
+            hydrated ? (
+              <Calendar
+                label="Choose the closing date from the calendar"
+                value={dateControl.value}
+                onChange={(value) => dateControl.change(value)}
+              />
+            ) : null
+          }
         />
         <InputField
           field={time}
-          label="Closing time (HH:MM, GMT)"
+          label="Closes at (HH:MM, GMT)"
           inputProps={{
             ...typed,
             value: timeControl.value ?? '',

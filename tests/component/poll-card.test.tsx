@@ -64,7 +64,7 @@ describe('poll card', () => {
     expect(within(card()).getByText('Closes in 5 hours')).toBeInTheDocument();
     // Closed until asked for.
     expect(within(card()).queryByRole('button', { name: 'Change vote' })).not.toBeVisible();
-    await user.click(within(card()).getByText('Change your vote'));
+    await user.click(within(card()).getByText('Changed your mind?'));
     expect(within(card()).getByRole('radio', { name: 'Lisbon' })).toBeChecked();
     await user.click(within(card()).getByRole('radio', { name: 'Oslo' }));
     await user.click(within(card()).getByRole('button', { name: 'Change vote' }));
@@ -89,13 +89,13 @@ describe('poll card', () => {
     expect(within(card()).getByText('75%')).toBeInTheDocument();
     expect(within(card()).getByText('This poll has closed, so votes can no longer be cast or changed.')).toBeInTheDocument();
     expect(within(card()).queryByRole('button')).not.toBeInTheDocument();
-    expect(within(card()).queryByText('Change your vote')).not.toBeInTheDocument();
+    expect(within(card()).queryByText('Changed your mind?')).not.toBeInTheDocument();
   });
 
   it('the artist sees the results and when it closes, with no vote of their own to change', () => {
     const { card } = renderCard(poll({ showResults: true, closesAt: inHours(30) }));
     expect(within(card()).getByText('Closes in 30 hours')).toBeInTheDocument();
-    expect(within(card()).queryByText('Change your vote')).not.toBeInTheDocument();
+    expect(within(card()).queryByText('Changed your mind?')).not.toBeInTheDocument();
   });
 
   it('a poll that never closes says nothing about closing', () => {

@@ -101,9 +101,9 @@ describe('poll editor', () => {
     await user.type(screen.getByRole('textbox', { name: 'Poll question' }), 'Opener?');
     await user.type(answerBoxes()[0], 'Yes');
     await user.type(answerBoxes()[1], 'No');
-    const date = screen.getByRole('textbox', { name: 'Closing date (DD/MM/YYYY)' });
-    const time = screen.getByRole('textbox', { name: 'Closing time (HH:MM, GMT)' });
-    expect(screen.getByRole('button', { name: 'Choose a date from the calendar' })).toBeInTheDocument();
+    const date = screen.getByRole('textbox', { name: 'Closes on (DD/MM/YYYY)' });
+    const time = screen.getByRole('textbox', { name: 'Closes at (HH:MM, GMT)' });
+    expect(screen.getByRole('button', { name: 'Choose the closing date from the calendar' })).toBeInTheDocument();
     await user.type(date, '01012020');
     await user.type(time, '1830');
     expect(date).toHaveValue('01/01/2020');
@@ -135,7 +135,7 @@ describe('poll editor', () => {
     await user.click(screen.getByRole('button', { name: 'Publish' }));
     expect(screen.queryByText('Please choose a closing time in the future.')).not.toBeInTheDocument();
     // Another time that has passed is not the one the poll has.
-    const time = screen.getByRole('textbox', { name: 'Closing time (HH:MM, GMT)' });
+    const time = screen.getByRole('textbox', { name: 'Closes at (HH:MM, GMT)' });
     await user.clear(time);
     await user.type(time, '1700');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
