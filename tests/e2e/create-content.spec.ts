@@ -238,9 +238,12 @@ test.describe('an artist with JavaScript', () => {
 
   test('a resumable upload shows its progress and can be cancelled', async ({ page }) => {
     await openForm(page, '/novaricci/account/add-to-vault');
-    // The api's answers to the upload's data are held back, so the upload is still under way when the artist cancels.
+    // The upload's data is held back until the artist has cancelled, so the upload is still under way when they do
+    // (held for a fixed time, a slow accessibility scan on a busy machine let it finish first).
+    let release = () => {};
+    const cancelled = new Promise<void>((resolve) => (release = resolve));
     await page.route(`${apiBase}/uploads/*`, async (route) => {
-      if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 5000));
+      if (route.request().method() === 'PATCH') await cancelled;
       await route.continue().catch(() => undefined);
     });
     const deleted = page.waitForRequest((request) => request.url().startsWith(`${apiBase}/uploads/`) && request.method() === 'DELETE');
@@ -250,6 +253,7 @@ test.describe('an artist with JavaScript', () => {
     await expectNoA11yViolations(page);
     await page.getByRole('button', { name: 'Cancel upload' }).click();
     await deleted;
+    release();
     await expect(progress).toHaveCount(0);
     await expect(page.getByLabel('Audio or video file')).toHaveValue('');
   });
