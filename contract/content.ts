@@ -57,6 +57,10 @@ export interface Poll {
   enabled: boolean;
   title: string;
   answers: PollAnswer[];
+  /** When the poll closes (ISO), or null for a poll that never does. */
+  closesAt: string | null;
+  /** Closed: votes are refused and everyone sees the final results. */
+  closed: boolean;
   totalVotes: number | null;
   votedAnswerId: string | null;
   showResults: boolean;
