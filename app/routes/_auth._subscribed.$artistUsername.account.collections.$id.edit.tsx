@@ -15,8 +15,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const [collection, items] = await Promise.all([getOwnCollection(api, args.params.id ?? ''), listPickableItems(api, artist.username)]);
+  const collection = await getOwnCollection(api, args.params.id ?? '');
   invariantResponse(collection.performerId === artist.id, 'Not found', { status: 404 });
+  const items = await listPickableItems(api, artist.username, collection.items.data);
   return {
     artist: { username: artist.username, name: artist.name },
     collection: {

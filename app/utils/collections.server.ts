@@ -32,14 +32,23 @@ export async function listOwnCollections(api: ApiClient, username: string) {
   return answer.data;
 }
 
-/** One collection with its item ids in the artist's order; unknown (or someone else's) is the 404 page. */
+/**
+ * One collection with all its items in the artist's order (a page of 100 at a time: a collection holds up to 1,000,
+ * and a form that showed only the first 100 would drop the rest on save); unknown (or someone else's) is the 404 page.
+ */
 export async function getOwnCollection(api: ApiClient, id: string) {
+  type Detail = OwnCollection & { performerId: string; items: { data: OwnContentItem[]; total: number } };
+  const page = (offset: number) =>
+    api.get<{ data: Detail }>(`/collections/${encodeURIComponent(id)}`, { params: { limit: 100, offset }, handle: [400] });
   try {
-    const answer = await api.get<{ data: OwnCollection & { performerId: string; items: { data: { _id: string }[]; total: number } } }>(
-      `/collections/${encodeURIComponent(id)}`,
-      { params: { limit: 100 }, handle: [400] },
-    );
-    return answer.data;
+    const { data: collection } = await page(0);
+    const items = [...collection.items.data];
+    while (items.length < collection.items.total) {
+      const { data: next } = await page(items.length);
+      if (!next.items.data.length) break;
+      items.push(...next.items.data);
+    }
+    return { ...collection, items: { data: items, total: collection.items.total } };
   } catch (error) {
     if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
     throw error;
@@ -55,18 +64,22 @@ export interface PickableItem {
 }
 
 /** Every item of the artist, whatever its state, newest first: what a collection may hold. */
-export async function listPickableItems(api: ApiClient, username: string): Promise<PickableItem[]> {
+/**
+ * What the artist can put in a collection: the newest 100 items of each state, and always the items already in it
+ * (`inCollection`), however old, so editing a collection never loses one.
+ */
+export async function listPickableItems(api: ApiClient, username: string, inCollection: OwnContentItem[] = []): Promise<PickableItem[]> {
   const states = ['published', 'scheduled', 'draft'] as const;
   const lists = await Promise.all(states.map((state) => listOwnContent(api, username, state, { limit: 100 })));
-  return lists
-    .flatMap((list) => list.data)
-    .map((item) => ({
-      _id: item._id,
-      title: item.title,
-      typeLabel: item.typeLabel,
-      state: item.state,
-      thumbnailUrl: item.thumbnail?.thumbnailUrl ?? (item.media?.kind === 'image' ? item.media.thumbnailUrl : null),
-    }));
+  const newest = lists.flatMap((list) => list.data);
+  const listed = new Set(newest.map((item) => item._id));
+  return [...newest, ...inCollection.filter((item) => !listed.has(item._id))].map((item) => ({
+    _id: item._id,
+    title: item.title,
+    typeLabel: item.typeLabel,
+    state: item.state,
+    thumbnailUrl: item.thumbnail?.thumbnailUrl ?? (item.media?.kind === 'image' ? item.media.thumbnailUrl : null),
+  }));
 }
 
 const MOVE = /^move-(up|down):(.+)$/;

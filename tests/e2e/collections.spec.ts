@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
 import { VAULT_CATEGORIES } from '../../contract/content-types';
+import { apiCall, newArtist, signedIn } from './money-world';
 
 /**
  * The artist's collection pages (issue 4), in Chromium against the built app: juniperlane creates a collection of
@@ -175,5 +176,44 @@ test('without JavaScript: the empty-title message, a collection of two items in 
   await page.waitForURL(new RegExp(`/juniperlane/collection/${id}$`));
   expect((await collectionItemIds(request, token, id)).items.data.map((item) => item._id)).toEqual([a._id, b._id]);
   await request.delete(`${apiBase}/collections/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  await context.close();
+});
+
+test('editing a collection of more than 100 items keeps every one, the oldest too, without JavaScript', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const artist = await newArtist(request, '0');
+  const ids: string[] = [];
+  // 105 items: a page of the collection holds 100, and the pickable list the newest 100; none may be lost on save.
+  for (let i = 0; i < 105; i++) {
+    const item = await apiCall<Item>(request, 'POST', '/content', {
+      token: artist.token,
+      data: { title: `Archive ${i}`, content: 'Words', tags: 'post' },
+    });
+    ids.push(item._id);
+  }
+  const created = await apiCall<{ _id: string }>(request, 'POST', '/collections', {
+    token: artist.token,
+    data: { title: 'Everything', description: '', itemIds: ids },
+  });
+  const context = await signedIn(browser, artist.token, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/account/collections/${created._id}/edit`);
+  await expect(page.locator('input[name="item"]:checked')).toHaveCount(105);
+  await page.getByLabel('Title').fill('Everything, renamed');
+  await page.getByRole('button', { name: 'Save collection' }).last().click();
+  await page.waitForURL(new RegExp(`/${artist.username}/collection/${created._id}$`));
+  const saved: string[] = [];
+  for (let offset = 0; offset < 105; offset += 100) {
+    const detail = await apiCall<{ title: string; items: { data: Item[]; total: number } }>(
+      request,
+      'GET',
+      `/collections/${created._id}?limit=100&offset=${offset}`,
+      { token: artist.token },
+    );
+    expect(detail.title).toBe('Everything, renamed');
+    expect(detail.items.total).toBe(105);
+    saved.push(...detail.items.data.map((item) => item._id));
+  }
+  expect(saved).toEqual(ids);
   await context.close();
 });
