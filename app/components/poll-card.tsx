@@ -1,7 +1,7 @@
 import { Form, useNavigation } from '@remix-run/react';
 import type { Poll } from '#contract/content';
 import { ErrorList, Spinner, SubmitButton } from './form-parts';
-import { LocalTime } from './messages';
+import { LocalTime } from './local-time';
 
 /**
  * A poll as a plain form (radio answers and "Vote"), or its results as bars once the fan has voted, once it has

@@ -593,6 +593,25 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       const seen = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token });
       expect(seen.body.data).toMatchObject({ code, revokedAt: revoked.body.data.revokedAt });
     });
+
+    it('the artist’s list of codes, kept in the read cache, changes at once with each code given out, revoked or renamed', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, presale);
+      const list = async () => (await call(t.url, 'GET', `/content/${item._id}/presale-codes`, { token: artist.token })).body.data;
+      expect(await list()).toEqual({ data: [], total: 0 });
+      const { code } = (await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data;
+      expect(await list()).toMatchObject({ total: 1, data: [{ code, revokedAt: null, fan: { _id: fan.id } }] });
+      await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: otherFan.token });
+      const both = await list();
+      expect(both.total).toBe(2);
+      expect(both.data.map((c: { fan: { _id: string } }) => c.fan._id).sort()).toEqual([fan.id, otherFan.id].sort());
+      const mine = both.data.find((c: { code: string }) => c.code === code);
+      await call(t.url, 'DELETE', `/content/${item._id}/presale-codes/${mine._id}`, { token: artist.token });
+      expect((await list()).data.find((c: { code: string }) => c.code === code).revokedAt).not.toBeNull();
+      const renamed = await call(t.url, 'PUT', '/users/me/name', { token: fan.token, body: { name: 'Renamed Fan' } });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      expect((await list()).data.find((c: { code: string }) => c.code === code).fan.name).toBe('Renamed Fan');
+    });
   });
 });
 
