@@ -125,7 +125,7 @@ function PollClosing({ poll }: { poll: Poll }) {
       <p className="flex items-center gap-2 text-sm text-white/80">
         <span className="rounded-full bg-white/15 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wider text-white">Closed</span>
         <span>
-          Final results · <LocalTime iso={poll.closesAt} style="long" />
+          Final results · closed <LocalTime iso={poll.closesAt} style="long" />
         </span>
       </p>
     );

@@ -281,6 +281,10 @@ const ROWS: Record<string, Row> = {
     request: (w) => ({ method: 'POST', path: `/polls/${w.pollId}/vote`, body: { answerId: w.answerId } }),
     expect: { ...readContent, owner: 403 },
   },
+  'DELETE /polls/:pollId/vote': {
+    request: (w) => ({ method: 'DELETE', path: `/polls/${w.pollId}/vote` }),
+    expect: { ...readContent, owner: 403 },
+  },
   'GET /content/:id/transcript': { request: (w) => ({ method: 'GET', path: `/content/${w.post}/transcript` }), expect: readContent },
   // The shared post has no track: its artist is told a transcript needs one; everyone else is refused first.
   'PUT /content/:id/transcript': {

@@ -75,6 +75,7 @@ const ROWS: Record<string, () => Target[]> = {
 
 const INTENTS = [
   'vote',
+  'unvote',
   'comment',
   'delete-comment',
   'bookmark',
