@@ -22,7 +22,8 @@ export const PARTS = ['weight', 'paint', 'throughput', 'realtime', 'load', 'fano
 
 const HELP = `node scripts/bench/index.mjs [options]
   --weight-only        only the page-weight part (CI: does not depend on the machine's speed)
-  --only=a,b           parts to run: weight, throughput, paint, realtime, load, fanout, media (memory comes with throughput)
+  --only=a,b           parts to run: weight, throughput, paint, realtime, load, fanout, media (memory comes with throughput;
+                       fanout and media start apps of their own; media: transcodes, page p99 during one, tus cut twice)
   --duration=S         seconds per autocannon run (default 10)
   --connections=a,b    autocannon connection counts (default 10,50)
   --clients=N          realtime clients (default 1000; RSS is also sampled at 2N)
