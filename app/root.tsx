@@ -101,7 +101,7 @@ export interface PageHandle {
 export default function App() {
   const { user, messages, notifications, lite, ENV } = useLoaderData<typeof loader>();
   const footer = useMatches().every((match) => (match.handle as PageHandle | undefined)?.footer !== false);
-  useOfflineWorker(lite, user?.id ?? null);
+  useOfflineWorker(lite);
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />

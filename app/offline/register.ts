@@ -1,35 +1,15 @@
 import { useEffect } from 'react';
-import { CHECK_MESSAGE } from './message';
-
-const WORKER = '/sw.js';
 
 /**
- * Registers the service worker (docs/listening.md "Offline") once the page has loaded, and has it check the saved
- * tracks: on every full page load, when the signed-in fan changes (a logout deletes them) and when the browser comes
- * back online. Lite mode registers nothing. A few hundred bytes in the root: the worker does the work.
+ * Registers the service worker (/sw.js, docs/listening.md "Offline") once the page has loaded: the worker does the
+ * rest by itself (it sees the pages the fan opens, and checks the saved tracks then). Lite mode registers nothing.
  */
-export function useOfflineWorker(lite: boolean, userId: string | null) {
+export function useOfflineWorker(lite: boolean) {
   useEffect(() => {
     if (lite || !('serviceWorker' in navigator)) return;
-    let live = true;
-    const check = (force: boolean) =>
-      navigator.serviceWorker.ready.then((registration) => {
-        if (live) registration.active?.postMessage({ type: CHECK_MESSAGE, userId, force });
-      });
-    const start = () => {
-      navigator.serviceWorker.register(WORKER, { scope: '/' }).then(
-        () => check(false),
-        () => undefined,
-      );
-    };
-    const online = () => void check(true);
-    if (document.readyState === 'complete') start();
-    else window.addEventListener('load', start, { once: true });
-    window.addEventListener('online', online);
-    return () => {
-      live = false;
-      window.removeEventListener('load', start);
-      window.removeEventListener('online', online);
-    };
-  }, [lite, userId]);
+    const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
+    return () => window.removeEventListener('load', register);
+  }, [lite]);
 }

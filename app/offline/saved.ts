@@ -14,7 +14,7 @@ export const OFFLINE_PAGE = '/offline';
 export const OFFLINE_CHECK = '/offline/check';
 /** At most this many items are asked about at once (a fan with more keeps the rest until a later check). */
 export const CHECK_LIMIT = 100;
-/** A page load asks the worker to check; it asks the api at most this often unless told to (the offline page). */
+/** The worker asks the api at most this often as the fan opens pages; the offline page has it ask at once. */
 export const CHECK_INTERVAL_MS = 60_000;
 
 const AUDIO_PREFIX = '/offline/audio/';

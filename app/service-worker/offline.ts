@@ -1,64 +1,62 @@
 import { CHECK_MESSAGE } from '../offline/message';
-import { checkIsDue, idsToAsk, OFFLINE_CACHE, OFFLINE_CHECK, readOfflineCheck, tracksToRemove, audioKey, trackKey } from '../offline/saved';
+import { audioKey, checkIsDue, idsToAsk, OFFLINE_CACHE, OFFLINE_CHECK, readOfflineCheck, trackKey, tracksToRemove } from '../offline/saved';
 import { savedTracks } from '../offline/store';
 import type { WorkerScope } from './scope';
 
-/** What a page posts: the signed-in fan as the page knows it (null: nobody; undefined: the page cannot tell), and whether to ask the api now. */
-interface CheckRequest {
-  type: typeof CHECK_MESSAGE;
-  userId?: string | null;
-  force?: boolean;
-}
-
-function readCheckRequest(data: unknown): CheckRequest | null {
-  if (!data || typeof data !== 'object' || (data as { type?: unknown }).type !== CHECK_MESSAGE) return null;
-  const { userId, force } = data as Record<string, unknown>;
-  return {
-    type: CHECK_MESSAGE,
-    userId: userId === null || typeof userId === 'string' ? userId : undefined,
-    force: force === true,
-  };
-}
+/** Where the account menu's "Log out" posts, and where the guards send a visitor whose session ended. */
+const LOGOUT = '/logout';
 
 /**
- * The access rule of saved tracks, applied each time the app is online (docs/listening.md "Offline"): every page load
- * posts CHECK_MESSAGE; the worker asks the web tier which saved items the fan can still open and deletes the others.
- * A page that says nobody is signed in (after logging out) has every saved track deleted at once.
+ * The access rule of saved tracks, applied each time the app is online (docs/listening.md "Offline"). The worker sees
+ * every page the fan opens (a full load or a client-side navigation): at most once a minute it then asks the web
+ * tier which saved items the fan can still open and deletes the others. The offline page asks for a check at once
+ * (CHECK_MESSAGE) and waits for it. A logout deletes every saved track. The pages themselves only register the worker.
  */
 export function keepSavedTracksTrue(scope: WorkerScope, fetchCheck: (ids: string[]) => Promise<Response> = defaultFetch) {
   let lastCheckedAt: number | undefined;
-  let running: Promise<void> | undefined;
+  let running: Promise<void> = Promise.resolve();
 
-  const check = async (request: CheckRequest) => {
-    const cache = await caches.open(OFFLINE_CACHE);
+  const open = () => caches.open(OFFLINE_CACHE);
+  const remove = (cache: Cache, ids: string[]) =>
+    Promise.all(ids.flatMap((id) => [cache.delete(trackKey(id)), cache.delete(audioKey(id))]));
+
+  const check = async (force: boolean) => {
+    const now = Date.now();
+    if (!checkIsDue(lastCheckedAt, now, force)) return;
+    const cache = await open();
     const saved = await savedTracks(cache);
     if (!saved.length) return;
-    const remove = (ids: string[]) => Promise.all(ids.flatMap((id) => [cache.delete(trackKey(id)), cache.delete(audioKey(id))]));
-    if (request.userId === null) {
-      await remove(saved.map((track) => track.itemId));
-      return;
-    }
-    const now = Date.now();
-    if (!checkIsDue(lastCheckedAt, now, Boolean(request.force))) return;
     const asked = idsToAsk(saved);
     // Offline, or an answer we cannot read: nothing is known, so everything stays.
     const response = await fetchCheck(asked).catch(() => null);
     const answer = response?.ok ? readOfflineCheck(await response.json().catch(() => null)) : null;
     if (!answer) return;
     lastCheckedAt = now;
-    await remove(tracksToRemove(saved, asked, answer));
+    await remove(cache, tracksToRemove(saved, asked, answer));
   };
 
+  const removeAll = async () => {
+    const cache = await open();
+    await remove(
+      cache,
+      (await savedTracks(cache)).map((track) => track.itemId),
+    );
+  };
+
+  /** One piece of work at a time, in order, whatever the last one's outcome. */
+  const queue = (work: () => Promise<void>) => (running = running.then(work).catch(() => undefined));
+
+  scope.addEventListener('fetch', (event) => {
+    const url = new URL(event.request.url);
+    if (url.origin !== scope.location.origin) return;
+    if (url.pathname === LOGOUT) event.waitUntil(queue(removeAll));
+    else if (event.request.mode === 'navigate' || url.searchParams.has('_data')) event.waitUntil(queue(() => check(false)));
+  });
+
   scope.addEventListener('message', (event) => {
-    const request = readCheckRequest(event.data);
-    if (!request) return;
-    // One check at a time; a page waiting on it (the offline page) is told when it is over, whatever the outcome.
-    const work = (running ?? Promise.resolve())
-      .then(() => check(request))
-      .catch(() => undefined)
-      .then(() => event.ports[0]?.postMessage({ type: CHECK_MESSAGE, done: true }));
-    running = work;
-    event.waitUntil(work);
+    if ((event.data as { type?: unknown } | null)?.type !== CHECK_MESSAGE) return;
+    // The page waiting on it is told when it is over, whatever the outcome.
+    event.waitUntil(queue(() => check(true)).then(() => event.ports[0]?.postMessage({ type: CHECK_MESSAGE, done: true })));
   });
 }
 

@@ -21,6 +21,10 @@ export interface MessageEventLike extends WaitingEvent {
   ports: readonly { postMessage(message: unknown): void }[];
 }
 
+export interface FetchEventLike extends WaitingEvent {
+  request: Request;
+}
+
 export interface WindowClientLike {
   url: string;
   focus(): Promise<unknown>;
@@ -42,4 +46,5 @@ export interface WorkerScope {
   addEventListener(type: 'push', handler: (event: PushEventLike) => void): void;
   addEventListener(type: 'notificationclick', handler: (event: NotificationClickLike) => void): void;
   addEventListener(type: 'message', handler: (event: MessageEventLike) => void): void;
+  addEventListener(type: 'fetch', handler: (event: FetchEventLike) => void): void;
 }
