@@ -12,7 +12,7 @@ export const OFFLINE_CACHE = 'stagedoor-offline';
 export const OFFLINE_PAGE = '/offline';
 /** The web tier's answer to "which of these items may the signed-in fan still open?". */
 export const OFFLINE_CHECK = '/offline/check';
-/** At most this many items are asked about at once (a fan with more keeps the rest until a later check). */
+/** At most this many items are asked about in one request (the web tier reads each of them). */
 export const CHECK_LIMIT = 100;
 /** The worker asks the api at most this often as the fan opens pages; the offline page has it ask at once. */
 export const CHECK_INTERVAL_MS = 60_000;
@@ -88,12 +88,12 @@ export function tracksToRemove(saved: SavedTrack[], asked: string[], answer: Off
     .map((track) => track.itemId);
 }
 
-/** The ids to ask about: the fan's own, the oldest checked first, at most CHECK_LIMIT. */
-export function idsToAsk(saved: SavedTrack[]) {
-  return [...saved]
-    .sort((a, b) => a.savedAt.localeCompare(b.savedAt))
-    .slice(0, CHECK_LIMIT)
-    .map((track) => track.itemId);
+/** The ids to ask about, CHECK_LIMIT to a request. */
+export function checkBatches(saved: SavedTrack[]) {
+  const ids = saved.map((track) => track.itemId);
+  const batches: string[][] = [];
+  for (let start = 0; start < ids.length; start += CHECK_LIMIT) batches.push(ids.slice(start, start + CHECK_LIMIT));
+  return batches;
 }
 
 /** Whether a page load's request to check should reach the api now. */

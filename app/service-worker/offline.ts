@@ -1,5 +1,14 @@
 import { CHECK_MESSAGE } from '../offline/message';
-import { audioKey, checkIsDue, idsToAsk, OFFLINE_CACHE, OFFLINE_CHECK, readOfflineCheck, trackKey, tracksToRemove } from '../offline/saved';
+import {
+  audioKey,
+  checkIsDue,
+  checkBatches,
+  OFFLINE_CACHE,
+  OFFLINE_CHECK,
+  readOfflineCheck,
+  trackKey,
+  tracksToRemove,
+} from '../offline/saved';
 import { savedTracks } from '../offline/store';
 import type { WorkerScope } from './scope';
 
@@ -26,13 +35,14 @@ export function keepSavedTracksTrue(scope: WorkerScope, fetchCheck: (ids: string
     const cache = await open();
     const saved = await savedTracks(cache);
     if (!saved.length) return;
-    const asked = idsToAsk(saved);
-    // Offline, or an answer we cannot read: nothing is known, so everything stays.
-    const response = await fetchCheck(asked).catch(() => null);
-    const answer = response?.ok ? readOfflineCheck(await response.json().catch(() => null)) : null;
-    if (!answer) return;
+    for (const asked of checkBatches(saved)) {
+      // Offline, or an answer we cannot read: nothing is known, so everything stays.
+      const response = await fetchCheck(asked).catch(() => null);
+      const answer = response?.ok ? readOfflineCheck(await response.json().catch(() => null)) : null;
+      if (!answer) return;
+      await remove(cache, tracksToRemove(saved, asked, answer));
+    }
     lastCheckedAt = now;
-    await remove(cache, tracksToRemove(saved, asked, answer));
   };
 
   const removeAll = async () => {

@@ -6,7 +6,7 @@ import {
   CHECK_LIMIT,
   checkIsDue,
   formatSize,
-  idsToAsk,
+  checkBatches,
   OFFLINE_CACHE,
   readOfflineCheck,
   readSavedTrack,
@@ -52,13 +52,11 @@ describe('saved tracks', () => {
     expect(tracksToRemove(tracks, asked, { userId: null, playable: [] })).toEqual(['kept', 'refunded', 'deleted', 'not-asked', 'theirs']);
   });
 
-  it('are asked about oldest first, at most CHECK_LIMIT at once', () => {
-    const many = Array.from({ length: CHECK_LIMIT + 5 }, (_, i) =>
-      saved(`t${i}`, 'fan-1', new Date(Date.UTC(2026, 0, 1, 0, 0, CHECK_LIMIT + 5 - i)).toISOString()),
-    );
-    const ids = idsToAsk(many);
-    expect(ids).toHaveLength(CHECK_LIMIT);
-    expect(ids[0]).toBe(`t${CHECK_LIMIT + 4}`);
+  it('are asked about CHECK_LIMIT to a request, all of them', () => {
+    const many = Array.from({ length: CHECK_LIMIT + 5 }, (_, i) => saved(`t${i}`));
+    const batches = checkBatches(many);
+    expect(batches.map((batch) => batch.length)).toEqual([CHECK_LIMIT, 5]);
+    expect(batches.flat()).toEqual(many.map((track) => track.itemId));
   });
 
   it('take only a well-formed answer from the web tier', () => {
