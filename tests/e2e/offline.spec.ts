@@ -68,6 +68,7 @@ test('the worker installs, a saved track plays with the network off, and is gone
   request,
 }) => {
   const track = await newTrack(request, 'Lighthouse demo');
+  const deleted = await newTrack(request, 'Demo the artist takes back');
   const fan = await payingFan(request, artist);
   const context = await signedIn(browser, fan.token);
   const page = await context.newPage();
@@ -81,13 +82,26 @@ test('the worker installs, a saved track plays with the network off, and is gone
   await saveForOffline(page, track);
   expect(await offlineStoreKeys(page)).toEqual(expect.arrayContaining([`/offline/audio/${track._id}`, `/offline/tracks/${track._id}`]));
 
-  // Online, the offline page checks with the api first: the fan may still open it, so it stays.
+  await saveForOffline(page, deleted);
+
+  // Online, the offline page checks with the api first: the fan may still open both, so they stay.
+  await goOnlineAndOpenSaved(context, page);
+  await expect(savedTitles(page)).toHaveText([deleted.title, track.title]);
+  await expectNoA11yViolations(page);
+  // The artist deletes one: it goes at the next check.
+  await apiCall(request, 'DELETE', `/content/${deleted._id}`, { token: artist.token });
   await goOnlineAndOpenSaved(context, page);
   await expect(savedTitles(page)).toHaveText([track.title]);
-  await expectNoA11yViolations(page);
 
-  // No network: any page is the offline page, and the track plays.
+  // No network: a client-side navigation (Remix's data request fails) reloads into the offline page…
+  await page.goto(`/${artist.username}/vault`);
+  await page.getByRole('link', { name: track.title }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: track.title })).toBeVisible();
   await context.setOffline(true);
+  await page.getByRole('link', { name: 'Back to the vault' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Saved for offline' })).toBeVisible();
+  await expect(page).toHaveURL(/\/offline$/);
+  // …and so does any page loaded, where the track plays.
   await page.goto(`/${artist.username}/vault`);
   await expect(page.getByRole('heading', { level: 1, name: 'Saved for offline' })).toBeVisible();
   await expect(page.getByRole('status')).toHaveText('You’re offline. Your saved tracks still play.');
