@@ -18,6 +18,7 @@ import { createCacheForDb } from './cache/broadcast.js';
 import { operatorRefund, OperatorRefundSchema, type OperatorRefund } from './payments/refunds.js';
 import { createStripeGateway } from './payments/stripe-gateway.js';
 import { createTestGateway } from './payments/test-gateway.js';
+import { endMembership, EndMembershipSchema, type EndedMembership } from './subscriptions/end.js';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -34,6 +35,7 @@ Usage: ${USAGE} <command> [options]
 Commands:
   create-artist   Create an artist account (isPerformer) with a profile
   create-promo    Create a promo code for an artist's fan club (percent or amount off the first year)
+  end-membership  End a fan's membership of an artist's fan club today, without a refund
   jobs            List background jobs by state; retry failed ones (the dead letters)
   refund          Refund a fan's latest payment to an artist (all of it, or an amount), by Stripe or the test gateway
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
@@ -79,6 +81,17 @@ Options:
   --amount        optional: how much to give back in major units, e.g. 10 or 4.99 (default: all that is left)
   --keep-access   a full refund leaves the membership running
   --reason        optional: what the fan is told (default "Refunded by Stagedoor support.")
+  -h, --help      show this help`;
+
+const END_MEMBERSHIP_HELP = `Usage: ${USAGE} end-membership --artist U --fan EMAIL
+
+Ends the fan's running membership of the artist's fan club today, without a refund (a membership given in error, a
+fan's own request by mail): it stops renewing and its year ends now. When the artist lets fans keep what they paid
+for, the items published before today stay the fan's; use refund to take the money (and the access) back instead.
+
+Options:
+  --artist        the artist's username
+  --fan           the fan's email address
   -h, --help      show this help`;
 
 const JOBS_HELP = `Usage: ${USAGE} jobs [--state S] [--limit N] | --retry ID | --retry-failed
@@ -139,6 +152,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (command === 'seed') return await seedCommand(rest, io);
     if (command === 'jobs') return await jobsCommand(rest, io);
     if (command === 'refund') return await refundCommand(rest, io);
+    if (command === 'end-membership') return await endMembershipCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
     if (error instanceof CliError) {
@@ -414,6 +428,43 @@ async function refundCommand(args: string[], io: CliIo) {
     `Refunded ${result.refunded} of ${result.paid} to ${result.fan} for ${result.artist}'s fan club; ` +
       `${result.endedAccess ? 'their membership has ended' : 'their membership carries on'}${via}.`,
   );
+  return 0;
+}
+
+async function endMembershipCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('end-membership', args, {
+    artist: { type: 'string' },
+    fan: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(END_MEMBERSHIP_HELP);
+    return 0;
+  }
+  for (const flag of ['artist', 'fan'] as const) {
+    if (values[flag] === undefined) throw new CliError(`--${flag} is required. Usage: ${USAGE} end-membership --artist U --fan EMAIL`, 2);
+  }
+  const input = { artist: values.artist, fan: values.fan };
+  const parsed = EndMembershipSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(`--${String(issue.path[0] ?? 'arguments')}: ${issue.message}`, 2);
+  }
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<EndedMembership>(config, {
+    path: '/admin/memberships/end',
+    body: input,
+    direct: async (db) => {
+      // The running servers' caches hear of the change through the database, as with a refund.
+      const { cache, close } = createCacheForDb(db, (error) => io.err(`cache: ${(error as Error).message}`));
+      try {
+        return await endMembership({ db, cache }, parsed.data);
+      } finally {
+        await close();
+      }
+    },
+  });
+  io.out(`Ended ${result.fan}'s membership of ${result.artist}'s fan club on ${result.endedAt.slice(0, 10)}, without a refund${via}.`);
   return 0;
 }
 

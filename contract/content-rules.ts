@@ -21,6 +21,8 @@ export const contentMessages = {
   scheduleTimeRequired: 'Please enter time in 24-hour format (e.g., 14:00).',
   scheduleTimeInvalid: 'Invalid time format. Please use 24-hour format (e.g., 14:00).',
   scheduleTooSoon: 'Scheduled time and date must be at least 10 minutes in the future.',
+  pollClosesInPast: 'Please choose a closing time in the future.',
+  pollClosesBeforePublish: 'Please choose a closing time after the post is published.',
 } as const;
 
 /** Spec §9. */
@@ -99,6 +101,11 @@ export function defaultSchedule(now: Date = new Date()) {
   return { date: formatScheduleDate(at), time: formatScheduleTime(at) };
 }
 
+/** Whether a poll closing at `closesAt` (ISO or Date; none: never) has closed at `now`. */
+export function isPollClosed(closesAt: string | Date | null | undefined, now: Date = new Date()) {
+  return closesAt != null && new Date(closesAt).getTime() <= now.getTime();
+}
+
 /** Spec §5: at least 10 minutes after now (exactly 10 minutes is accepted). */
 export function isFarEnoughAhead(at: Date, now: Date) {
   return at.getTime() - now.getTime() >= SCHEDULE_MIN_LEAD_MINUTES * 60_000;
@@ -127,10 +134,10 @@ export function commentTextError(text: string | undefined): string | undefined {
 export const COLLECTION_TITLE_MAX = 100;
 export const COLLECTION_DESCRIPTION_MAX = 1000;
 
-/** What a vote is told (the poll card's form and POST /polls/{id}/vote). */
+/** What a vote is told (the poll card's form and POST and DELETE /polls/{id}/vote). */
 export const pollMessages = {
   answerRequired: 'Please choose an answer.',
-  alreadyVoted: 'You have already voted in this poll.',
+  closed: 'This poll has closed, so votes can no longer be cast or changed.',
   ownPoll: "Artists can't vote in their own polls.",
   notFound: 'This poll could not be found.',
 } as const;

@@ -71,47 +71,85 @@ const PollAnswerSchema = z.object({
   text: z.optional(z.string()),
 });
 
-/** Spec §3 Poll: enabled (default false), title, answers of id and text. The rules apply only when enabled. */
-export const PollSchema = z.pipe(
-  z
-    .object({
-      enabled: CheckboxSchema,
-      title: z.optional(z.string()),
-      answers: z._default(z.array(PollAnswerSchema), []),
-    })
-    .check(
-      z.superRefine((poll, ctx) => {
-        if (!poll.enabled) return;
-        const title = (poll.title ?? '').trim();
-        if (!title) ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleRequired });
-        else if (characterCount(title) > POLL_TEXT_MAX)
-          ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleTooLong });
-        if (poll.answers.length < POLL_ANSWERS_MIN)
-          ctx.addIssue({ code: 'custom', path: ['answers'], message: contentMessages.pollAnswersTooFew });
-        else if (poll.answers.length > POLL_ANSWERS_MAX)
-          ctx.addIssue({ code: 'custom', path: ['answers'], message: contentMessages.pollAnswersTooMany });
-        poll.answers.forEach((answer, index) => {
-          const text = (answer.text ?? '').trim();
-          if (!text) ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerRequired });
-          else if (characterCount(text) > POLL_TEXT_MAX)
-            ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerTooLong });
-        });
-      }),
-    ),
-  z.transform((poll) => ({
-    enabled: poll.enabled,
-    title: (poll.title ?? '').trim(),
-    answers: poll.answers.map((answer) => ({ id: answer.id || undefined, text: (answer.text ?? '').trim() })),
-  })),
-);
+export interface ScheduleOptions {
+  /** The clock the 10-minute rule and the poll's closing time read; tests pass a fixed instant. */
+  now?: () => Date;
+}
+
+/**
+ * When the poll's closing time is typed (DD/MM/YYYY and HH:MM in GMT, as the schedule's): undefined for neither
+ * (the poll never closes), else the instant, or the field and message of what is wrong.
+ */
+function pollClosing(poll: { closeDate?: string; closeTime?: string }) {
+  const dateText = (poll.closeDate ?? '').trim();
+  const timeText = (poll.closeTime ?? '').trim();
+  if (!dateText && !timeText) return undefined;
+  const date = parseScheduleDate(dateText);
+  const time = parseScheduleTime(timeText);
+  const issues: { path: string; message: string }[] = [];
+  if (!date) issues.push({ path: 'closeDate', message: contentMessages.scheduleDateRequired });
+  if (!timeText) issues.push({ path: 'closeTime', message: contentMessages.scheduleTimeRequired });
+  else if (!time) issues.push({ path: 'closeTime', message: contentMessages.scheduleTimeInvalid });
+  return date && time ? { at: scheduleInstant(date, time), issues } : { at: undefined, issues };
+}
+
+/**
+ * Spec §3 Poll: enabled (default false), title, answers of id and text; the rules apply only when enabled. Beyond the
+ * spec, an optional closing time (closeDate, closeTime: both empty for a poll that never closes), which must be in the
+ * future; `closesKept` is the closing time the poll has now (ISO, from the edit form), which an edit may keep once it
+ * has passed. The output adds `closesAt`, the closing instant.
+ */
+export function createPollSchema({ now = () => new Date() }: ScheduleOptions = {}) {
+  return z.pipe(
+    z
+      .object({
+        enabled: CheckboxSchema,
+        title: z.optional(z.string()),
+        answers: z._default(z.array(PollAnswerSchema), []),
+        closeDate: z.optional(z.string()),
+        closeTime: z.optional(z.string()),
+        closesKept: z.optional(z.string()),
+      })
+      .check(
+        z.superRefine((poll, ctx) => {
+          if (!poll.enabled) return;
+          const title = (poll.title ?? '').trim();
+          if (!title) ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleRequired });
+          else if (characterCount(title) > POLL_TEXT_MAX)
+            ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleTooLong });
+          if (poll.answers.length < POLL_ANSWERS_MIN)
+            ctx.addIssue({ code: 'custom', path: ['answers'], message: contentMessages.pollAnswersTooFew });
+          else if (poll.answers.length > POLL_ANSWERS_MAX)
+            ctx.addIssue({ code: 'custom', path: ['answers'], message: contentMessages.pollAnswersTooMany });
+          poll.answers.forEach((answer, index) => {
+            const text = (answer.text ?? '').trim();
+            if (!text) ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerRequired });
+            else if (characterCount(text) > POLL_TEXT_MAX)
+              ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerTooLong });
+          });
+          const closing = pollClosing(poll);
+          for (const issue of closing?.issues ?? []) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+          const kept = poll.closesKept ? Date.parse(poll.closesKept) : NaN;
+          if (closing?.at && closing.at.getTime() <= now().getTime() && closing.at.getTime() !== kept)
+            ctx.addIssue({ code: 'custom', path: ['closeTime'], message: contentMessages.pollClosesInPast });
+        }),
+      ),
+    z.transform((poll) => ({
+      enabled: poll.enabled,
+      title: (poll.title ?? '').trim(),
+      answers: poll.answers.map((answer) => ({ id: answer.id || undefined, text: (answer.text ?? '').trim() })),
+      closeDate: (poll.closeDate ?? '').trim(),
+      closeTime: (poll.closeTime ?? '').trim(),
+      closesKept: poll.closesKept || undefined,
+      closesAt: poll.enabled ? pollClosing(poll)?.at : undefined,
+    })),
+  );
+}
+
+export const PollSchema = createPollSchema();
 
 export type PollInput = z.input<typeof PollSchema>;
 export type PollValue = z.output<typeof PollSchema>;
-
-export interface ScheduleOptions {
-  /** The clock the 10-minute rule reads; tests pass a fixed instant. */
-  now?: () => Date;
-}
 
 /**
  * Spec §3 schedule {enabled, date, time}. Switched off, the values are kept and not validated (spec §4).
@@ -182,19 +220,34 @@ export const PresaleSchema = z
     }),
   );
 
+type PostOutputs = {
+  poll: z.output<ReturnType<typeof createPollSchema>>;
+  schedule: z.output<ReturnType<typeof createScheduleSchema>>;
+};
+
+/** A scheduled post's poll closes after the post comes out (the schedule's own rules say when that is). */
+export function pollClosesAfterPublication(
+  post: PostOutputs,
+  ctx: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
+) {
+  const { poll, schedule } = post;
+  if (poll.enabled && poll.closesAt && schedule.at && poll.closesAt.getTime() <= schedule.at.getTime())
+    ctx.addIssue({ code: 'custom', path: ['poll', 'closeTime'], message: contentMessages.pollClosesBeforePublish });
+}
+
 function postShape(options: ScheduleOptions) {
   return {
     title: PostTitleSchema,
     content: CaptionSchema,
     tags: TagsSchema,
-    poll: z.prefault(PollSchema, { enabled: false, answers: [] }),
+    poll: z.prefault(createPollSchema(options), { enabled: false, answers: [] }),
     schedule: z.prefault(createScheduleSchema(options), { enabled: false }),
   };
 }
 
 /** The post form of spec §3 as the web sends it (the thumbnail is the uploaded file). */
 export function createPostSchema(options: ScheduleOptions = {}) {
-  return z.object({ ...postShape(options), thumbnail: ThumbnailSchema });
+  return z.object({ ...postShape(options), thumbnail: ThumbnailSchema }).check(z.superRefine(pollClosesAfterPublication));
 }
 
 export const PostSchema = createPostSchema();
@@ -204,13 +257,15 @@ const MediaIdSchema = z.nullish(z.string().check(z.trim(), z.minLength(1), z.max
 
 /** The same rules as the API reads them: the files arrive first through POST /media, so the body names them. */
 export function createPostBodySchema(options: ScheduleOptions = {}) {
-  return z.object({
-    ...postShape(options),
-    draft: z._default(z.boolean(), false),
-    thumbnailId: MediaIdSchema,
-    mediaId: MediaIdSchema,
-    presale: z.nullish(PresaleSchema),
-  });
+  return z
+    .object({
+      ...postShape(options),
+      draft: z._default(z.boolean(), false),
+      thumbnailId: MediaIdSchema,
+      mediaId: MediaIdSchema,
+      presale: z.nullish(PresaleSchema),
+    })
+    .check(z.superRefine(pollClosesAfterPublication));
 }
 
 export type PostValue = z.output<ReturnType<typeof createPostSchema>>;

@@ -33,6 +33,11 @@ export interface Media {
   height: number | null;
   /** What fans are served: the processed stream once ready (the original before, for its artist only). */
   url: string;
+  /**
+   * A processed video's progressive MP4 (one rung of its ladder, H.264/AAC, with Range), signed for the viewer: for a
+   * browser that plays no HLS with JavaScript off. In the item's own answer (GET /content/{id}) only; null elsewhere.
+   */
+  fallbackUrl: string | null;
   /** The file as uploaded: in answers to its artist only, for audio and video (null otherwise). */
   originalUrl: string | null;
   /** Images: the 480 px list size. */
@@ -52,6 +57,10 @@ export interface Poll {
   enabled: boolean;
   title: string;
   answers: PollAnswer[];
+  /** When the poll closes (ISO), or null for a poll that never does. */
+  closesAt: string | null;
+  /** Closed: votes are refused and everyone sees the final results. */
+  closed: boolean;
   totalVotes: number | null;
   votedAnswerId: string | null;
   showResults: boolean;

@@ -13,6 +13,8 @@ export const tag = {
   fanSubscriptions: (userId: string) => `subscriptions:${userId}`,
   /** An artist's items with their media, polls (and votes), presales and comment counts. */
   content: (artistId: string) => `content:${artistId}`,
+  /** The codes given out for one ticket presale (the artist's list of them). */
+  presaleCodes: (itemId: string) => `presale-codes:${itemId}`,
   /** One fan's own marks on content: bookmarks and poll votes. */
   marks: (userId: string) => `marks:${userId}`,
   /** An artist's collections and their items. */

@@ -1,7 +1,7 @@
 import { CONTENT_TYPE_LABELS, itemViewForMedia, type ContentType } from '#contract/content-types';
 import type { ContentItem, Poll } from '#contract/content';
 import { HIGHLIGHT } from '#contract/search';
-import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
+import { formatScheduleDate, formatScheduleTime, isPollClosed } from '#contract/content-rules';
 import { notKept } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
@@ -145,10 +145,13 @@ export async function listItems(db: Queryable, options: ItemListOptions) {
   return { rows, total: count[0]?.total ?? 0 };
 }
 
+const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
+
 interface PollRow {
   id: string;
   itemId: string;
   title: string;
+  closesAt: Date | null;
 }
 
 interface AnswerRow {
@@ -174,7 +177,10 @@ export interface PollEntry {
 export async function loadPolls(db: Queryable, itemIds: string[]) {
   const result = new Map<string, PollEntry>();
   if (itemIds.length === 0) return result;
-  const polls = await db.query<PollRow>(`SELECT id, item_id AS "itemId", title FROM polls WHERE item_id = ANY($1::text[])`, [itemIds]);
+  const polls = await db.query<PollRow>(
+    `SELECT id, item_id AS "itemId", title, closes_at AS "closesAt" FROM polls WHERE item_id = ANY($1::text[])`,
+    [itemIds],
+  );
   const pollIds = polls.map((poll) => poll.id);
   const answers = pollIds.length
     ? await db.query<AnswerRow>(
@@ -216,15 +222,18 @@ export function loadMarks(reads: Reads, viewerId: string): Promise<Marks> {
 }
 
 /**
- * A poll as the API sends it. Results (votes per answer, total) are shown to the artist and to a fan who has
- * voted; before voting a fan sees the question and the answers only.
+ * A poll as the API sends it. Results (votes per answer, total) are shown to the artist, to a fan who has voted, and
+ * to everyone once the poll has closed; before voting a fan sees the question and the answers only.
  */
-export function serializePoll(entry: PollEntry & { votedAnswerId: string | null }, owner: boolean): Poll {
-  const showResults = owner || entry.votedAnswerId !== null;
+export function serializePoll(entry: PollEntry & { votedAnswerId: string | null }, owner: boolean, now = new Date()): Poll {
+  const closed = isPollClosed(entry.poll.closesAt, now);
+  const showResults = owner || closed || entry.votedAnswerId !== null;
   return {
     _id: entry.poll.id,
     enabled: true,
     title: entry.poll.title,
+    closesAt: iso(entry.poll.closesAt),
+    closed,
     answers: entry.answers.map((answer) => ({ _id: answer.id, text: answer.text, votes: showResults ? answer.votes : null })),
     totalVotes: showResults ? entry.answers.reduce((sum, answer) => sum + answer.votes, 0) : null,
     votedAnswerId: entry.votedAnswerId,
@@ -241,8 +250,6 @@ async function loadPresales(db: Queryable, itemIds: string[]) {
   );
   return new Map(rows.map((row) => [row.itemId, row]));
 }
-
-const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
 /**
  * Content items as every viewer sees them, with their media (signed links), poll and presale details loaded in a
@@ -351,6 +358,8 @@ export function viewerKey(items: readonly { details: ItemDetails }[], owner: boo
     if (marks.bookmarks.has(details.row.id)) key += ` b${index}`;
     const voted = details.poll ? marks.votes.get(details.poll.poll.id) : undefined;
     if (voted) key += ` v${index}:${voted}`;
+    // A poll that has closed since the list was read shows its results to everyone.
+    if (details.poll && isPollClosed(details.poll.poll.closesAt)) key += ` c${index}`;
   }
   return key;
 }

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { POSTS_TYPES, VAULT_CATEGORIES, type ContentType } from '#contract/content-types';
 import { listeningMessages } from '#contract/listening';
 import { SEARCH_MAX } from '#contract/search';
-import { CaptionSchema, createPostBodySchema, presaleMessages, type PostBodyValue } from '#contract/content-schemas';
+import {
+  CaptionSchema,
+  contentMessages,
+  createPostBodySchema,
+  isPollClosed,
+  presaleMessages,
+  type PostBodyValue,
+} from '#contract/content-schemas';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, fieldErrors, ok, okJsonBody, parse, sendJsonBody, type FieldErrors } from '../http.js';
@@ -121,6 +128,20 @@ async function checkMedia(db: Queryable, viewer: Viewer, body: PostBodyValue) {
 }
 
 /**
+ * A closing time that has passed is kept only as the poll already had it (an edit of a closed poll); the schema let
+ * it through on the form's word (`closesKept`), so the stored poll is asked.
+ */
+async function checkPollClosing(db: Queryable, body: PostBodyValue, existing: ItemRow | undefined) {
+  const closesAt = body.poll.enabled ? body.poll.closesAt : undefined;
+  if (!closesAt || !isPollClosed(closesAt)) return;
+  const kept = existing
+    ? await one<{ closesAt: Date | null }>(db, 'SELECT closes_at AS "closesAt" FROM polls WHERE item_id = $1', [existing.id])
+    : undefined;
+  if (!kept?.closesAt || new Date(kept.closesAt).getTime() !== closesAt.getTime())
+    invalid({ 'poll.closeTime': [contentMessages.pollClosesInPast] });
+}
+
+/**
  * Where an item stands after a save. A draft keeps the schedule it was given; publishing now keeps the original
  * date of an item that was already published (an edit does not bump it to the top); a schedule sets the time.
  */
@@ -140,9 +161,9 @@ async function savePoll(tx: Queryable, itemId: string, poll: PostBodyValue['poll
   }
   const saved = await one<{ id: string }>(
     tx,
-    `INSERT INTO polls (item_id, title) VALUES ($1, $2)
-     ON CONFLICT (item_id) DO UPDATE SET title = EXCLUDED.title RETURNING id`,
-    [itemId, poll.title],
+    `INSERT INTO polls (item_id, title, closes_at) VALUES ($1, $2, $3)
+     ON CONFLICT (item_id) DO UPDATE SET title = EXCLUDED.title, closes_at = EXCLUDED.closes_at RETURNING id`,
+    [itemId, poll.title, poll.closesAt ?? null],
   );
   const pollId = saved!.id;
   const existing = new Set(
@@ -200,6 +221,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
     const caption = CaptionSchema.safeParse(content);
     if (!caption.success) invalid({ content: Object.values(fieldErrors(caption.error)).flat() });
     await checkMedia(db, viewer, body);
+    await checkPollClosing(db, body, existing);
     const { state, scheduled, publishAt } = publication(body, existing);
     const params = [body.tags, body.title, content, body.thumbnailId ?? null, body.mediaId ?? null, state, scheduled, publishAt];
     const saved = `RETURNING id, state, publish_at AS "publishAt", notified_at AS "notifiedAt", media_pending AS "mediaPending"`;

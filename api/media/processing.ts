@@ -13,13 +13,15 @@ import type { RunningJob } from '../jobs/queue.js';
 import { announceWhenVisible } from '../notifications/fanout.js';
 import type { ContentServices } from '../content/services.js';
 import { run, type MediaTools } from './ffmpeg.js';
+import { FALLBACK_FILE } from './signing.js';
 
 /**
  * After an audio or video upload (docs/media.md): one job per file on the durable queue probes it, makes what fans
  * are served, and marks it ready; the items that waited for it then become visible and are announced.
  *
  *   audio → loudness-normalised AAC in MP4 (.m4a, 160 kb/s) and its waveform peaks
- *   video → an HLS ladder in H.264/AAC (360p, 720p, 1080p as the source allows), a poster frame, and its peaks
+ *   video → an HLS ladder in H.264/AAC (360p, 720p, 1080p as the source allows), one rung of it as a progressive
+ *           MP4 (for browsers without HLS and without JavaScript), a poster frame, and its peaks
  *
  * The original stays for the artist. What a run writes goes under keys made from the file's own key, so a run taken
  * again (its process died) writes the same files over, and only the first to finish marks the file ready.
@@ -230,6 +232,14 @@ async function encodeVideo(
     ]),
   ].join('\n');
   await fs.promises.writeFile(path.join(outDir, 'master.m3u8'), `${master}\n`);
+  // The progressive fallback: the 720p rung (or the only one below it) copied out of its segments into one MP4,
+  // index first, for a browser that plays no HLS with JavaScript off. No second encode: the same H.264 and AAC.
+  const fallback = Math.min(1, rungs.length - 1);
+  await run(tools.ffmpeg, [
+    ...['-hide_banner', '-nostdin', '-v', 'error', '-progress', 'pipe:1', '-i', path.join(outDir, `v${fallback}`, 'index.m3u8')],
+    ...['-map', '0', '-c', 'copy', ...(probed.audio ? ['-bsf:a', 'aac_adtstoasc'] : []), '-movflags', '+faststart'],
+    ...['-f', 'mp4', path.join(outDir, FALLBACK_FILE)],
+  ]);
 }
 
 /** A still from a second in (or the middle of a shorter video), as a WebP at most LARGE_WIDTH wide. */

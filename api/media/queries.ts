@@ -6,7 +6,7 @@ import type { MediaStorage } from '../storage/storage.js';
 import type { ImageVariants } from './images.js';
 import { keptCondition, VISIBLE } from '../content/access.js';
 import type { KeptPeriod } from '../subscriptions/kept.js';
-import type { MediaAudience, MediaSigner, MediaVariant } from './signing.js';
+import { watchingLifeSeconds, type MediaAudience, type MediaSigner, type MediaVariant } from './signing.js';
 
 export interface MediaRow {
   id: string;
@@ -149,11 +149,17 @@ export function playsAsHls(media: Pick<Media, 'kind' | 'status' | 'mimeType'>) {
 export const HLS_MIME = 'application/vnd.apple.mpegurl';
 
 /**
- * The item answer of one viewer (GET /content/{id}): a video's master playlist signed for them, short-lived. Shared
- * answers (lists) carry its unsigned address, which plays nothing: a video plays from its item.
+ * The item answer of one viewer (GET /content/{id}): a video's master playlist signed for them, short-lived, and its
+ * progressive MP4 signed for them for as long as watching takes. Shared answers (lists) carry the playlist's unsigned
+ * address, which plays nothing, and no MP4: a video plays from its item.
  */
 export function forViewer(media: Media, signer: MediaSigner, viewerId: string): Media {
-  return playsAsHls(media) ? { ...media, url: signer.hlsUrl(media._id, viewerId) } : media;
+  if (!playsAsHls(media)) return media;
+  return {
+    ...media,
+    url: signer.hlsUrl(media._id, viewerId),
+    fallbackUrl: signer.fallbackUrl(media._id, viewerId, watchingLifeSeconds(media.duration)),
+  };
 }
 
 /**
@@ -179,6 +185,7 @@ export function serializeMedia(row: MediaRow, signer: MediaSigner, audience: Med
     width: row.width,
     height: row.height,
     url: hls ? signer.hlsUrl(row.id) : signer.url(row.id, served.variant, audience),
+    fallbackUrl: null,
     originalUrl: audience === 'artist' && row.kind !== 'image' ? signer.url(row.id, 'original', audience) : null,
     thumbnailUrl: row.thumbKey ? signer.url(row.id, 'thumb', audience) : null,
     largeUrl: row.largeKey ? signer.url(row.id, 'large', audience) : null,

@@ -34,6 +34,17 @@ export type LinkCheck = 'valid' | 'expired' | 'invalid';
 /** How long the link to a video's master playlist lives: time to open the item and press play. */
 export const HLS_MASTER_SECONDS = 15 * 60;
 
+/** A video's progressive MP4 (one rung of its ladder), beside its playlists (api/media/processing.ts). */
+export const FALLBACK_FILE = 'fallback.mp4';
+
+/**
+ * How long the links inside the playlists, and the progressive MP4's, live: half an hour, or twice the video's
+ * length when that is longer (watching it may take that).
+ */
+export function watchingLifeSeconds(duration: number | null) {
+  return Math.max(30 * 60, Math.ceil((duration ?? 0) * 2));
+}
+
 /** A viewer's signed HLS link (api/media/hls.ts): the playlist or segment `path`, for one viewer, until `expires`. */
 export function hlsSignature(secret: Buffer, id: string, path: string, viewerId: string, expires: number) {
   return createHmac('sha256', secret).update(`${id}\nhls\n${path}\n${viewerId}\n${expires}`).digest('base64url');
@@ -47,6 +58,8 @@ export interface MediaSigner {
   hlsQuery(id: string, path: string, viewerId: string, expires: number): string;
   /** A viewer's link to a video's master playlist, for HLS_MASTER_SECONDS; without a viewer, the unsigned address. */
   hlsUrl(id: string, viewerId?: string): string;
+  /** A viewer's link to a video's progressive MP4 (FALLBACK_FILE beside its ladder), good for `lifeSeconds`. */
+  fallbackUrl(id: string, viewerId: string, lifeSeconds: number): string;
   checkHls(id: string, path: string, viewerId: string | undefined, expires: string | undefined, sig: string | undefined): LinkCheck;
 }
 
@@ -70,6 +83,10 @@ export function createMediaSigner(secret: Buffer, baseUrl: string, clock: () => 
       const master = `${baseUrl}/media/${encodeURIComponent(id)}/hls/master.m3u8`;
       if (!viewerId) return master;
       return `${master}?${hlsQuery(id, 'master.m3u8', viewerId, Math.floor(clock() / 1000) + HLS_MASTER_SECONDS)}`;
+    },
+    fallbackUrl(id, viewerId, lifeSeconds) {
+      const expires = Math.floor(clock() / 1000) + lifeSeconds;
+      return `${baseUrl}/media/${encodeURIComponent(id)}/hls/${FALLBACK_FILE}?${hlsQuery(id, FALLBACK_FILE, viewerId, expires)}`;
     },
     checkHls(id, path, viewerId, expires, sig) {
       if (!viewerId || !expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';

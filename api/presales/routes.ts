@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { requireOwnItem, requireReadableItem } from '../content/guard.js';
 import { paging } from '../content/params.js';
 import type { ContentServices } from '../content/services.js';
-import { one, type Queryable } from '../db/client.js';
+import { tag } from '../cache/tags.js';
+import type { Reads } from '../context.js';
+import { one } from '../db/client.js';
 import { forbidden, notFound, ok, parse } from '../http.js';
 
 const presaleCodeMessages = {
@@ -41,7 +43,7 @@ function serializeCode(row: CodeRow) {
 const CODE_COLUMNS = `id, code, created_at AS "createdAt", revoked_at AS "revokedAt"`;
 
 /** The fan's code for the item, made on first request; a code that collides with another is drawn again. */
-async function codeFor(db: Queryable, itemId: string, userId: string) {
+async function codeFor({ db, cache }: Reads, itemId: string, userId: string) {
   for (let attempt = 0; ; attempt++) {
     const existing = await one<CodeRow>(db, `SELECT ${CODE_COLUMNS} FROM presale_codes WHERE item_id = $1 AND user_id = $2`, [
       itemId,
@@ -55,7 +57,10 @@ async function codeFor(db: Queryable, itemId: string, userId: string) {
          ON CONFLICT (item_id, user_id) DO NOTHING RETURNING ${CODE_COLUMNS}`,
         [itemId, userId, newPresaleCode()],
       );
-      if (created) return created;
+      if (created) {
+        await cache.invalidate(tag.presaleCodes(itemId));
+        return created;
+      }
     } catch (error) {
       // 23505: the code (not the fan) already exists; a fresh draw almost surely does not.
       if ((error as { code?: string }).code !== '23505' || attempt >= 5) throw error;
@@ -78,7 +83,7 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
     const { item, access } = await requireReadableItem(services, request, request.params.id);
     if (item.type !== 'ticketPresale') throw notFound(presaleCodeMessages.notPresale);
     if (access.owner) throw forbidden(presaleCodeMessages.artistsOwn);
-    return ok(serializeCode(await codeFor(db, item.id, access.viewer.id)));
+    return ok(serializeCode(await codeFor(services, item.id, access.viewer.id)));
   });
 
   /** The artist's list of codes given out for a presale, each with its fan, to trace a leaked code. */
@@ -87,21 +92,27 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
     const query = parse(CodesQuery, request.query);
     const code = query.code ? query.code.toUpperCase() : null;
     const where = `p.item_id = $1 AND ($2::text IS NULL OR p.code = $2)`;
-    const [rows, count] = await Promise.all([
-      db.query<CodeRow & { fanId: string; fanUsername: string; fanName: string; fanAvatar: string }>(
-        `SELECT p.id, p.code, p.created_at AS "createdAt", p.revoked_at AS "revokedAt",
-                u.id AS "fanId", u.username AS "fanUsername", u.name AS "fanName", u.avatar AS "fanAvatar"
-           FROM presale_codes p JOIN users u ON u.id = p.user_id
-          WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT $3 OFFSET $4`,
-        [item.id, code, query.limit, query.offset],
-      ),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM presale_codes p WHERE ${where}`, [item.id, code]),
-    ]);
+    // A page of the list is kept until a code is given out or revoked (tag.presaleCodes) or one of its fans changes
+    // their name or picture (tag.user): an artist watching a presale open reads it again and again.
+    const { rows, total } = await services.cache.read(`presale-codes:${item.id}:${code ?? ''}:${query.offset}:${query.limit}`, async () => {
+      const [rows, count] = await Promise.all([
+        db.query<CodeRow & { fanId: string; fanUsername: string; fanName: string; fanAvatar: string }>(
+          `SELECT p.id, p.code, p.created_at AS "createdAt", p.revoked_at AS "revokedAt",
+                  u.id AS "fanId", u.username AS "fanUsername", u.name AS "fanName", u.avatar AS "fanAvatar"
+             FROM presale_codes p JOIN users u ON u.id = p.user_id
+            WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT $3 OFFSET $4`,
+          [item.id, code, query.limit, query.offset],
+        ),
+        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM presale_codes p WHERE ${where}`, [item.id, code]),
+      ]);
+      const fans = new Set(rows.map((row) => row.fanId));
+      return { value: { rows, total: count[0]?.total ?? 0 }, tags: [tag.presaleCodes(item.id), ...[...fans].map(tag.user)] };
+    });
     const data = rows.map((row) => ({
       ...serializeCode(row),
       fan: { _id: row.fanId, username: row.fanUsername, name: row.fanName, avatar: row.fanAvatar },
     }));
-    return ok({ data, total: count[0]?.total ?? 0 });
+    return ok({ data, total });
   });
 
   /** Revoke a code (the artist tells the ticket seller to refuse it); the fan sees it as revoked. */
@@ -114,6 +125,7 @@ export function presaleRoutes(app: FastifyInstance, services: ContentServices) {
       [request.params.codeId, item.id],
     );
     if (!row) throw notFound(presaleCodeMessages.codeNotFound);
+    await services.cache.invalidate(tag.presaleCodes(item.id));
     return ok(serializeCode(row));
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tag } from '../cache/tags.js';
-import type { ApiContext } from '../context.js';
+import type { Reads } from '../context.js';
 import { one } from '../db/client.js';
 import { notFound } from '../http.js';
 
@@ -14,7 +14,13 @@ export const EndMembershipSchema = z.object({
  * it stops renewing and its year ends today, as a year that ran out would. What was paid for stays the fan's when
  * the artist keeps paid items (decision 014); a refund (POST /admin/refunds) is the way to take it back.
  */
-export async function endMembership(ctx: ApiContext, input: z.output<typeof EndMembershipSchema>) {
+export interface EndedMembership {
+  artist: string;
+  fan: string;
+  endedAt: string;
+}
+
+export async function endMembership(ctx: Reads, input: z.output<typeof EndMembershipSchema>): Promise<EndedMembership> {
   const row = await one<{ userId: string; expiresAt: Date }>(
     ctx.db,
     `UPDATE subscriptions s SET status = 'expired', auto_renew = false, expires_at = least(s.expires_at, now()), updated_at = now()

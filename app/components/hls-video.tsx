@@ -12,19 +12,24 @@ function playsHlsNatively(element: HTMLVideoElement) {
 /**
  * A video served as HLS (docs/media.md). Safari plays the playlist itself (the `<source>`, JavaScript or not). Other
  * browsers get hls.js, loaded when the fan presses play (about 150 KB: a fan who only reads the caption never
- * downloads it, and no page without a video ever does). The playlist's link is signed for the viewer and
- * short-lived, so nothing is fetched before play (preload="none").
+ * downloads it, and no page without a video ever does). With JavaScript off they play the second `<source>`, one
+ * rung of the ladder as a progressive MP4 (`fallbackSrc`). The links are signed for the viewer and short-lived, so
+ * nothing is fetched before play (preload="none").
  */
 export function HlsVideo({
   src,
+  fallbackSrc,
   startAt,
   title,
   children,
   ...video
-}: VideoHTMLAttributes<HTMLVideoElement> & { src: string; title: string; startAt?: number | null; children?: ReactNode } & Record<
-    `data-${string}`,
-    string
-  >) {
+}: VideoHTMLAttributes<HTMLVideoElement> & {
+  src: string;
+  fallbackSrc?: string | null;
+  title: string;
+  startAt?: number | null;
+  children?: ReactNode;
+} & Record<`data-${string}`, string>) {
   const ref = useRef<HTMLVideoElement>(null);
   const hydrated = useHydrated();
   const [needsPlayer, setNeedsPlayer] = useState(false);
@@ -55,6 +60,7 @@ export function HlsVideo({
     <div className="relative">
       <video ref={ref} {...video}>
         <source src={startAt ? `${src}#t=${startAt}` : src} type={HLS_TYPE} />
+        {fallbackSrc ? <source src={startAt ? `${fallbackSrc}#t=${startAt}` : fallbackSrc} type="video/mp4" /> : null}
         {children}
       </video>
       {hydrated && needsPlayer ? (

@@ -86,7 +86,7 @@ export function MediaPlayer({
     return (
       <div className="overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
         {media.mimeType === HLS_TYPE ? (
-          <HlsVideo {...shared} preload="none" src={media.url} startAt={startAt} title={item.title}>
+          <HlsVideo {...shared} preload="none" src={media.url} fallbackSrc={media.fallbackUrl} startAt={startAt} title={item.title}>
             {captions}
           </HlsVideo>
         ) : (

@@ -1,15 +1,20 @@
-import { getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
+import { getInputProps, useInputControl, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import { useState, type ChangeEvent } from 'react';
 import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '#contract/content-rules';
 import type { CheckboxInput } from '#contract/content-schemas';
 import { CheckboxField, InputField } from './forms';
 import { ErrorList } from './form-parts';
+import { Calendar } from './schedule-calendar';
+import { maskDate, maskTime } from './schedule-widget';
 import { useHydrated } from './use-hydrated';
 
 export interface PollFields {
   enabled?: CheckboxInput;
   title?: string;
   answers?: { id?: string; text?: string }[];
+  closeDate?: string;
+  closeTime?: string;
+  closesKept?: string;
 }
 
 const secondaryButton =
@@ -30,7 +35,7 @@ export function PollEditor<Schema extends Record<string, unknown>>({
   field: FieldMetadata<PollFields | undefined, Schema, string[]>;
 }) {
   const hydrated = useHydrated();
-  const { enabled, title, answers } = field.getFieldset();
+  const { enabled, title, answers, closeDate, closeTime, closesKept } = field.getFieldset();
   const [on, setOn] = useState(enabled.initialValue === 'on' || enabled.initialValue === 'true');
   const list = answers.getFieldList();
 
@@ -83,7 +88,75 @@ export function PollEditor<Schema extends Record<string, unknown>>({
               {list.length} of {POLL_ANSWERS_MAX} answers
             </p>
           </div>
+          <PollClosingFields date={closeDate} time={closeTime} kept={closesKept} hydrated={hydrated} />
         </div>
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The poll's optional closing time, written as the schedule's (DD/MM/YYYY with the same calendar, HH:MM in GMT):
+ * both empty, the poll stays open. `kept` carries the closing time the poll has now through an edit, so a poll that
+ * has closed can be edited without choosing a new one (the schema lets a passed time through only when it is that).
+ */
+function PollClosingFields<Schema extends Record<string, unknown>>({
+  date,
+  time,
+  kept,
+  hydrated,
+}: {
+  date: FieldMetadata<string | undefined, Schema, string[]>;
+  time: FieldMetadata<string | undefined, Schema, string[]>;
+  kept: FieldMetadata<string | undefined, Schema, string[]>;
+  hydrated: boolean;
+}) {
+  const dateControl = useInputControl(date);
+  const timeControl = useInputControl(time);
+  const { key: keptKey, ...keptProps } = getInputProps(kept, { type: 'hidden' });
+  const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
+  // Labels unlike the schedule's ("Date (DD/MM/YYYY)"), so each field has a name of its own on the page.
+  return (
+    <fieldset className="space-y-3 border-t border-white/10 pt-4">
+      <legend className="float-left text-base font-semibold text-white">Closing time (optional)</legend>
+      <p className="clear-left text-sm text-white/70">
+        Fans can vote, and change their vote, until then; after it the poll shows its final results. Leave both empty to keep the poll open.
+      </p>
+      <input key={keptKey} {...keptProps} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          field={date}
+          label="Closes on (DD/MM/YYYY)"
+          inputProps={{
+            ...typed,
+            value: dateControl.value ?? '',
+            onChange: (event) => dateControl.change(maskDate(event.currentTarget.value)),
+            onBlur: dateControl.blur,
+            placeholder: 'DD/MM/YYYY',
+            maxLength: 10,
+          }}
+          addon={
+            hydrated ? (
+              <Calendar
+                label="Choose the closing date from the calendar"
+                value={dateControl.value}
+                onChange={(value) => dateControl.change(value)}
+              />
+            ) : null
+          }
+        />
+        <InputField
+          field={time}
+          label="Closes at (HH:MM, GMT)"
+          inputProps={{
+            ...typed,
+            value: timeControl.value ?? '',
+            onChange: (event) => timeControl.change(maskTime(event.currentTarget.value)),
+            onBlur: timeControl.blur,
+            placeholder: 'HH:MM',
+            maxLength: 5,
+          }}
+        />
       </div>
     </fieldset>
   );

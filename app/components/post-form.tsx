@@ -16,7 +16,14 @@ export interface PostFormDefaults {
   title?: string;
   content?: string;
   tags?: string;
-  poll?: { enabled?: string; title?: string; answers?: { id?: string; text?: string }[] };
+  poll?: {
+    enabled?: string;
+    title?: string;
+    answers?: { id?: string; text?: string }[];
+    closeDate?: string;
+    closeTime?: string;
+    closesKept?: string;
+  };
   schedule?: { enabled?: string; date?: string; time?: string };
   presale?: { ticketUrl?: string; saleStartsAt?: string; saleEndsAt?: string };
   thumbnailId?: string;

@@ -29,7 +29,13 @@ interface CalendarProps {
 }
 
 /** The calendar behind the date input: a popover with a month grid and a year picker. */
-export function Calendar({ value, onChange, now = () => new Date(), yearRange = YEAR_RANGE }: CalendarProps) {
+export function Calendar({
+  value,
+  onChange,
+  now = () => new Date(),
+  yearRange = YEAR_RANGE,
+  label = 'Choose a date from the calendar',
+}: CalendarProps & { label?: string }) {
   return (
     <Popover className="relative">
       <PopoverButton className="flex h-full items-center rounded-lg border border-white/25 bg-white/5 px-3 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
@@ -40,7 +46,7 @@ export function Calendar({ value, onChange, now = () => new Date(), yearRange = 
             clipRule="evenodd"
           />
         </svg>
-        <span className="sr-only">Choose a date from the calendar</span>
+        <span className="sr-only">{label}</span>
       </PopoverButton>
       {/* Placed by CSS under its button rather than anchored (an anchored panel goes to a portal at the end of the
           body, outside the page's landmarks); the grid takes the focus as it opens (useFocusOnOpen). */}

@@ -10,7 +10,7 @@ import { START_BUTTON, StartConversationForm } from '~/components/start-conversa
 import { POSTS_TYPES } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
-import { intentErrors } from '~/utils/content-action';
+import { pollErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
 import { listCollections, listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
@@ -112,9 +112,7 @@ export default function ArtistHome() {
               {posts.data.length ? (
                 posts.data.map((item) => (
                   <PostCard key={item._id} artistUsername={artist.username} item={item} from="home">
-                    {item.poll ? (
-                      <PollCard poll={item.poll} itemId={item._id} errors={intentErrors(result, 'vote', item.poll._id)('answerId')} />
-                    ) : null}
+                    {item.poll ? <PollCard poll={item.poll} itemId={item._id} errors={pollErrors(result, item.poll._id)} /> : null}
                   </PostCard>
                 ))
               ) : (

@@ -7,12 +7,20 @@ import { StudioPage } from '~/components/studio-page';
 import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
+import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { formKindFor, isoToGmtInput } from '~/utils/content-form';
 import { editContentAction, getContent, type OwnContentItem } from '~/utils/content-create.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Edit “${data.item.title}” | Stagedoor` : 'Edit | Stagedoor' },
 ];
+
+/** The poll's closing time as the form writes it (GMT), and as it is now, so an edit may keep it once it has passed. */
+function pollClosingDefaults(closesAt: string | null) {
+  if (!closesAt) return {};
+  const instant = new Date(closesAt);
+  return { closeDate: formatScheduleDate(instant), closeTime: formatScheduleTime(instant), closesKept: closesAt };
+}
 
 /** The item as the post form's values (strings, a checkbox as 'on'), with its files kept by id. */
 function formDefaults(item: OwnContentItem): PostFormDefaults {
@@ -23,7 +31,12 @@ function formDefaults(item: OwnContentItem): PostFormDefaults {
     content: item.content,
     tags: item.type,
     poll: item.poll
-      ? { enabled: 'on', title: item.poll.title, answers: item.poll.answers.map((answer) => ({ id: answer._id, text: answer.text })) }
+      ? {
+          enabled: 'on',
+          title: item.poll.title,
+          answers: item.poll.answers.map((answer) => ({ id: answer._id, text: answer.text })),
+          ...pollClosingDefaults(item.poll.closesAt),
+        }
       : undefined,
     schedule: schedule ? { enabled: schedule.enabled ? 'on' : undefined, date: schedule.date, time: schedule.time } : undefined,
     presale: item.presale

@@ -1,6 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import { Pager } from '~/components/content-card';
+import { inputClassName } from '~/components/form-parts';
 import { ConversationList } from '~/components/messages';
 import { START_BUTTON, StartConversationForm } from '~/components/start-conversation';
 import * as z from 'zod/mini';
@@ -9,7 +11,8 @@ import { invariantResponse, isOwnArtist, requireSubscriber, requireUser } from '
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply } from '~/utils/form-reply.server';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
-import { conversationHref, mapConversation, upsertConversation } from '~/utils/messages';
+import { readOffset } from '~/utils/content-params';
+import { conversationHref, findConversations, INBOX_PAGE_SIZE, mapConversation, upsertConversation } from '~/utils/messages';
 import { fetchConversations, openConversation } from '~/utils/messages.server';
 import { getSocket } from '~/utils/realtime.client';
 import { useRealtimeEvent } from '~/utils/use-realtime';
@@ -19,12 +22,25 @@ export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 
 /**
  * /{artist}/account/messages (spec §2): the viewer's conversations, newest activity first. A fan sees their
- * conversations with the artists they write to; the artist sees every fan who wrote.
+ * conversations with the artists they write to; the artist sees every fan who wrote. The list is fetched whole (spec
+ * §9) and shown a page at a time (INBOX_PAGE_SIZE, `?offset=`), with `?q=` finding a fan by name: an artist with
+ * hundreds of fans writing gets a page that stays quick, and the fan they look for without scrolling.
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
-  const [user, conversations] = await Promise.all([requireUser(api), fetchConversations(api)]);
-  return { viewer: { id: user.id, artist: user.artist, username: user.username }, conversations };
+  const search = new URL(args.request.url).searchParams;
+  const query = (search.get('q') ?? '').trim().slice(0, 100);
+  const [user, all] = await Promise.all([requireUser(api), fetchConversations(api)]);
+  const found = findConversations(all, query);
+  const offset = readOffset(search);
+  return {
+    viewer: { id: user.id, artist: user.artist, username: user.username },
+    conversations: found.slice(offset, offset + INBOX_PAGE_SIZE),
+    offset,
+    total: found.length,
+    everyone: all.length,
+    query,
+  };
 }
 
 /**
@@ -57,17 +73,22 @@ export default function Messages() {
   const layout = useRouteLoaderData<typeof subscribedLoader>('routes/_auth._subscribed');
   const actionData = useActionData<typeof action>();
   const { artistUsername = '' } = useParams();
-  const { viewer } = data;
+  const { viewer, offset, total, everyone, query } = data;
   const [conversations, setConversations] = useState(data.conversations);
   useEffect(() => setConversations(data.conversations), [data.conversations]);
   const revalidator = useRevalidator();
 
-  useRealtimeEvent<MessageCreatedEvent | MessageDeletedEvent>(RealtimeEvent.messageCreated, ({ conversation }) =>
-    setConversations((current) => upsertConversation(current, mapConversation(conversation))),
-  );
-  useRealtimeEvent<MessageDeletedEvent>(RealtimeEvent.messageDeleted, ({ conversation }) =>
-    setConversations((current) => upsertConversation(current, mapConversation(conversation))),
-  );
+  // The first page of the whole inbox takes in the conversation a message moves to the top; a later page or a search
+  // only updates the conversations it shows.
+  const live = offset === 0 && !query;
+  const update = (conversation: Parameters<typeof mapConversation>[0]) =>
+    setConversations((current) =>
+      live || current.some((c) => c.id === conversation._id)
+        ? upsertConversation(current, mapConversation(conversation)).slice(0, live ? INBOX_PAGE_SIZE : undefined)
+        : current,
+    );
+  useRealtimeEvent<MessageCreatedEvent | MessageDeletedEvent>(RealtimeEvent.messageCreated, ({ conversation }) => update(conversation));
+  useRealtimeEvent<MessageDeletedEvent>(RealtimeEvent.messageDeleted, ({ conversation }) => update(conversation));
   useRealtimeEvent<ConversationReadEvent>(RealtimeEvent.conversationRead, ({ conversationId, readerId }) => {
     if (readerId !== viewer.id) return;
     setConversations((current) => current.map((c) => (c.id === conversationId ? { ...c, numUnreadMessages: 0 } : c)));
@@ -85,8 +106,16 @@ export default function Messages() {
           {actionData.error['']}
         </p>
       ) : null}
+      {everyone > INBOX_PAGE_SIZE || query ? <InboxSearch query={query} total={total} /> : null}
       <div className="mt-6">
-        {conversations.length ? (
+        {query && !total ? (
+          <p className="rounded-2xl border border-dashed border-white/25 px-6 py-10 text-center text-lg text-white/85">
+            No conversation with a name like “{query}”.{' '}
+            <Link to="?" className="underline">
+              Show every conversation
+            </Link>
+          </p>
+        ) : conversations.length ? (
           <>
             {/* A fan who writes to other artists but not yet to this one starts that conversation here too. */}
             {layout && !layout.isOwner && !conversations.some((c) => c.recipient.username === layout.artist.username) ? (
@@ -98,12 +127,55 @@ export default function Messages() {
               </div>
             ) : null}
             <ConversationList conversations={conversations} viewer={viewer} />
+            <Pager
+              offset={offset}
+              limit={INBOX_PAGE_SIZE}
+              total={total}
+              label="Conversation pages"
+              hrefFor={(next) => `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(next ? { offset: String(next) } : {}) })}`}
+            />
           </>
         ) : (
           <EmptyInbox artistView={viewer.artist} artistUsername={artistUsername} />
         )}
       </div>
     </div>
+  );
+}
+
+/** A plain GET form: finds a conversation by the other member's name or username, with JavaScript off too. */
+function InboxSearch({ query, total }: { query: string; total: number }) {
+  return (
+    <>
+      <Form method="get" role="search" aria-label="Conversations" className="mt-6 flex max-w-xl gap-3">
+        <label htmlFor="inbox-q" className="sr-only">
+          A name or username
+        </label>
+        <input
+          id="inbox-q"
+          name="q"
+          type="search"
+          defaultValue={query}
+          maxLength={100}
+          placeholder="Find by name"
+          className={inputClassName(false)}
+        />
+        <button
+          type="submit"
+          className="shrink-0 rounded-full bg-accent px-6 py-2.5 text-base font-semibold text-navy hover:bg-accent-dark focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          Find
+        </button>
+      </Form>
+      {query ? (
+        <p className="mt-3 text-sm text-white/75">
+          {total === 1 ? '1 conversation' : `${total} conversations`} with a name like “{query}”.{' '}
+          <Link to="?" className="underline">
+            Show all
+          </Link>
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -7,7 +7,7 @@ import { listSearch, readOffset, readPostsFilters, readSearch, readSort, FEED_PA
 import { SearchAndFilters } from '~/components/search-box';
 import { POSTS_FILTERS, typesForPostsFilters, type PostsFilter } from '#contract/content-types';
 import { apiFor } from '~/utils/api.server';
-import { intentErrors } from '~/utils/content-action';
+import { pollErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
 import { listContent, toCardPage } from '~/utils/content.server';
 import type { loader as subscribedLoader } from './_auth._subscribed';
@@ -78,9 +78,7 @@ export default function Posts() {
           <div className="space-y-6">
             {items.data.map((item) => (
               <PostCard key={item._id} artistUsername={artist.username} item={item} from="posts">
-                {item.poll ? (
-                  <PollCard poll={item.poll} itemId={item._id} errors={intentErrors(result, 'vote', item.poll._id)('answerId')} />
-                ) : null}
+                {item.poll ? <PollCard poll={item.poll} itemId={item._id} errors={pollErrors(result, item.poll._id)} /> : null}
               </PostCard>
             ))}
           </div>

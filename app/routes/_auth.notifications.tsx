@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix
 import * as z from 'zod/mini';
 import { NOTIFICATIONS_PAGE_SIZE, NotificationEvent, type NotificationResponse } from '#contract/notifications';
 import { EmptyNote, Pager } from '~/components/content-card';
-import { LocalTime } from '~/components/messages';
+import { LocalTime } from '~/components/local-time';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser, safeRedirect } from '~/utils/auth.server';
 import { readOffset } from '~/utils/content-params';

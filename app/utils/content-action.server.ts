@@ -19,6 +19,7 @@ const answer = z.string({ error: pollMessages.answerRequired }).check(z.minLengt
 /** The plain forms of the content pages, told apart by `intent`; each names the item (or poll) it concerns. */
 const ContentIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('vote'), pollId: id, answerId: answer }),
+  z.object({ intent: z.literal('unvote'), pollId: id }),
   z.object({ intent: z.literal('comment'), itemId: id, text: CommentSchema.shape.text, at: CommentMomentField }),
   z.object({ intent: z.literal('delete-comment'), itemId: id, commentId: id }),
   z.object({ intent: z.literal('bookmark'), itemId: id, bookmarked: z.optional(z.enum(['true', 'false'])) }),
@@ -36,8 +37,8 @@ export type ContentIntent = z.output<typeof ContentIntentSchema>['intent'];
 const enc = encodeURIComponent;
 
 /**
- * The action of every content page (the artist home, posts, an item): vote, comment, delete a comment, bookmark,
- * revoke a presale code. Success redirects back to the same page at the part that changed (post/redirect/get); a
+ * The action of every content page (the artist home, posts, an item): vote (or change or remove one's vote), comment,
+ * delete a comment, bookmark, revoke a presale code. Success redirects back to the same page at the part that changed (post/redirect/get); a
  * refusal, of the form or of the api, is the form's submission reply with the message on its field.
  */
 export async function contentAction({ request, context, params }: ActionFunctionArgs) {
@@ -56,6 +57,9 @@ export async function contentAction({ request, context, params }: ActionFunction
     switch (value.intent) {
       case 'vote':
         await api.post(`/polls/${enc(value.pollId)}/vote`, { answerId: value.answerId });
+        return back(`#poll-${value.pollId}`);
+      case 'unvote':
+        await api.delete(`/polls/${enc(value.pollId)}/vote`);
         return back(`#poll-${value.pollId}`);
       case 'comment': {
         const at = parseAt(value.at) ?? undefined;
@@ -96,6 +100,7 @@ export async function contentAction({ request, context, params }: ActionFunction
 /** Where each intent's refusal is shown. */
 const FIELD_OF: Record<ContentIntent, string> = {
   vote: 'answerId',
+  unvote: 'answerId',
   comment: 'text',
   'delete-comment': 'comments',
   bookmark: 'bookmark',

@@ -9,3 +9,8 @@ export function intentErrors(result: SubmissionResult<string[]> | undefined, int
   const mine = sent?.intent === intent && (target === undefined || sent.itemId === target || sent.pollId === target);
   return (field: string) => (mine ? (result?.error?.[field] ?? undefined) : undefined);
 }
+
+/** A poll card's messages: of its vote, or of taking its vote back. */
+export function pollErrors(result: SubmissionResult<string[]> | undefined, pollId: string) {
+  return intentErrors(result, 'vote', pollId)('answerId') ?? intentErrors(result, 'unvote', pollId)('answerId');
+}

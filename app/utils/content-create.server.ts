@@ -42,7 +42,12 @@ export interface OwnContentItem {
   schedule?: { enabled: boolean; date: string; time: string };
   thumbnail: MediaItem | null;
   media: MediaItem | null;
-  poll: { _id: string; title: string; answers: { _id: string; text: string; votes: number | null }[] } | null;
+  poll: {
+    _id: string;
+    title: string;
+    answers: { _id: string; text: string; votes: number | null }[];
+    closesAt: string | null;
+  } | null;
   presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
 }
 

@@ -5,7 +5,8 @@ import {
   CheckboxSchema,
   contentMessages,
   createScheduleSchema,
-  PollSchema,
+  createPollSchema,
+  pollClosesAfterPublication,
   PostTitleSchema,
   PresaleSchema,
   formatScheduleDate,
@@ -91,13 +92,14 @@ export function createPostFormSchema(kind: PostFormKind, options: ScheduleOption
       title: PostTitleSchema,
       content: CaptionSchema,
       tags: kind === 'text' ? TagsSchema : kind === 'vault' ? VaultCategorySchema : z.optional(z.string()),
-      poll: z.prefault(PollSchema, { enabled: false, answers: [] }),
+      poll: z.prefault(createPollSchema(options), { enabled: false, answers: [] }),
       schedule: z.prefault(createScheduleSchema(options), { enabled: false }),
       presale: PresaleFieldsSchema,
       ...fileFields,
     })
     .check(
       z.superRefine((form, ctx) => {
+        pollClosesAfterPublication(form, ctx);
         if (kind !== 'text' && !form.media && !form.mediaId) {
           ctx.addIssue({
             code: 'custom',
@@ -123,6 +125,12 @@ export function createEditFormSchema(kind: PostFormKind, options: ScheduleOption
   return z.discriminatedUnion('intent', [createPostFormSchema(kind, options), z.object({ intent: z.literal('delete') })]);
 }
 
+/** The poll as the api reads it: what was typed (the api reads it with the same schema). */
+function pollBody(poll: PostFormValue['poll']): PostBody['poll'] {
+  const { enabled, title, answers, closeDate, closeTime, closesKept } = poll;
+  return { enabled, title, answers, closeDate, closeTime, closesKept };
+}
+
 function presaleBody(presale: PostFormValue['presale']) {
   return {
     ticketUrl: presale?.ticketUrl ?? '',
@@ -143,7 +151,7 @@ export function postBody(kind: PostFormKind, value: PostFormValue, draft: boolea
     title: value.title,
     content: value.content,
     tags,
-    poll: value.poll.enabled ? value.poll : { enabled: false, answers: [] },
+    poll: value.poll.enabled ? pollBody(value.poll) : { enabled: false, answers: [] },
     schedule: { enabled: value.schedule.enabled, date: value.schedule.date, time: value.schedule.time },
     draft,
     thumbnailId: kind === 'image' || value.removeThumbnail ? null : value.thumbnailId || null,

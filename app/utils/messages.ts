@@ -88,6 +88,19 @@ export function removeMessage(current: Message[], messageId: string): Message[] 
 }
 
 /** Puts a conversation's new state into the list (from an event), newest activity first, empty ones dropped. */
+/** How many conversations the inbox shows at a time: an artist's can hold every fan who wrote. */
+export const INBOX_PAGE_SIZE = 50;
+
+/** The conversations whose other member's name or username holds every word of the query, in the inbox's order. */
+export function findConversations(conversations: Conversation[], query: string): Conversation[] {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return conversations;
+  return conversations.filter(({ recipient }) => {
+    const haystack = `${recipient.name} ${recipient.username}`.toLocaleLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+}
+
 export function upsertConversation(current: Conversation[], conversation: Conversation): Conversation[] {
   const rest = current.filter((c) => c.id !== conversation.id);
   const list = conversation.lastMessage ? [conversation, ...rest] : rest;

@@ -18,6 +18,7 @@ import { measureRealtime, realtimeTables } from './realtime.mjs';
 import { writeDocs } from './docs.mjs';
 import { measureLoad } from './load.mjs';
 import { fanoutReport, measureFanout } from './fanout.mjs';
+import { measureMedia, mediaReport } from './media.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const parts = new Set(args.only ?? PARTS);
@@ -87,7 +88,9 @@ try {
   // PostgreSQL for throughput, and for realtime and load, which run once, on the last database.
   const onPg = ['throughput', 'realtime', 'load'].some((p) => parts.has(p));
   const databases = [];
-  if (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p))) databases.push({ db: 'pglite' });
+  // Fan-out and media start apps of their own: alone, they need none of these.
+  const onShared = ['weight', 'paint', 'throughput', 'realtime', 'load'].some((p) => parts.has(p));
+  if (onShared && (!args.pg || !onPg || ['weight', 'paint', 'throughput'].some((p) => parts.has(p)))) databases.push({ db: 'pglite' });
   if (args.pg && onPg) databases.push({ db: 'pg', pgUrl: args.pg });
   else if (onPg)
     results.notes.push(
@@ -248,6 +251,27 @@ try {
         results.tables.push(report.table);
         results.checks.push(...report.checks);
       }
+    }
+  }
+
+  // Media runs on an app of its own: it processes real uploads (ffmpeg) and takes a 200 MB tus upload through a
+  // proxy that cuts its connection. PostgreSQL when there is one, else PGlite.
+  if (parts.has('media')) {
+    console.log('media: an audio and a 1080p video transcode, the artist home during one, 200 MB through tus cut twice …');
+    const media = await timed('media', () =>
+      measureMedia({
+        pgUrl: args.pg,
+        webPort: ports.web,
+        apiPort: ports.api,
+        inspectPort: ports.inspect,
+        logDir,
+        onStop: (stop) => cleanups.push(stop),
+      }),
+    );
+    if (media) {
+      const report = mediaReport(media);
+      results.tables.push(report.table);
+      results.checks.push(...report.checks);
     }
   }
 } catch (error) {

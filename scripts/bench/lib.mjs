@@ -18,11 +18,11 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Every part, in the order they run; the default is all of them. */
-export const PARTS = ['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout'];
+export const PARTS = ['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout', 'media'];
 
 const HELP = `node scripts/bench/index.mjs [options]
   --weight-only        only the page-weight part (CI: does not depend on the machine's speed)
-  --only=a,b           parts to run: weight, throughput, paint, realtime, load, fanout (memory comes with throughput)
+  --only=a,b           parts to run: weight, throughput, paint, realtime, load, fanout, media (memory comes with throughput)
   --duration=S         seconds per autocannon run (default 10)
   --connections=a,b    autocannon connection counts (default 10,50)
   --clients=N          realtime clients (default 1000; RSS is also sampled at 2N)

@@ -2,7 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENTS_PER_MINUTE } from '../../api/comments/routes';
-import { pollMessages } from '../../contract/content-rules';
+import { contentMessages, formatScheduleDate, formatScheduleTime, pollMessages } from '../../contract/content-rules';
 import { interactionMessages } from '#contract/content-schemas';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { COMPRESS_MIN_BYTES } from '../../api/http';
@@ -33,6 +33,13 @@ async function create(artist: TestUser, body: Record<string, unknown> = {}) {
 }
 
 const POLL = { enabled: true, title: 'Which city next?', answers: [{ text: 'Lisbon' }, { text: 'Oslo' }, { text: 'Lagos' }] };
+const DAY = 86_400_000;
+
+/** A closing time as the post form writes it (DD/MM/YYYY and HH:MM, GMT). */
+function gmt(at: Date) {
+  return { closeDate: formatScheduleDate(at), closeTime: formatScheduleTime(at) };
+}
+const closingIn = (ms: number) => gmt(new Date(Date.now() + ms));
 
 /** The whole file runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (reported skipped otherwise). */
 describeEachDatabase('polls, comments, bookmarks, collections and presale codes', (database) => {
@@ -44,7 +51,7 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
   });
 
   describe(`polls`, () => {
-    it('a fan sees no results before voting, votes once, and gets the results', async () => {
+    it('a fan sees no results before voting, votes, and gets the results', async () => {
       const { artist, fan, otherFan } = await cast();
       const item = await create(artist, { tags: 'poll', poll: POLL });
       const before = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.poll;
@@ -60,10 +67,6 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(voted.status).toBe(200);
       expect(voted.body.data).toMatchObject({ showResults: true, totalVotes: 1, votedAnswerId: oslo._id });
       expect(voted.body.data.answers.map((answer: { votes: number }) => answer.votes)).toEqual([0, 1, 0]);
-
-      const again = await call(t.url, 'POST', `/polls/${before._id}/vote`, { token: fan.token, body: { answerId: lisbon._id } });
-      expect(again.status).toBe(409);
-      expect(again.body.message).toBe(pollMessages.alreadyVoted);
 
       await call(t.url, 'POST', `/polls/${before._id}/vote`, { token: otherFan.token, body: { answerId: lisbon._id } });
       const after = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.poll;
@@ -94,6 +97,119 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
         body: { answerId: draft.poll.answers[0]._id },
       });
       expect(hidden.status).toBe(404);
+    });
+
+    it('a fan changes or removes their vote while the poll is open, and the counts stay exact', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, { tags: 'poll', poll: { ...POLL, ...closingIn(2 * DAY) } });
+      const pollId = item.poll._id;
+      const [lisbon, oslo, lagos] = item.poll.answers;
+      expect(item.poll).toMatchObject({ closed: false, closesAt: expect.any(String) });
+      const vote = (user: TestUser, answerId: string) =>
+        call(t.url, 'POST', `/polls/${pollId}/vote`, { token: user.token, body: { answerId } });
+      const counts = (poll: { answers: { votes: number }[] }) => poll.answers.map((answer) => answer.votes);
+
+      expect((await vote(fan, oslo._id)).status).toBe(200);
+      await vote(otherFan, oslo._id);
+      const changed = await vote(fan, lisbon._id);
+      expect(changed.status).toBe(200);
+      expect(changed.body.data).toMatchObject({ votedAnswerId: lisbon._id, totalVotes: 2, showResults: true });
+      expect(counts(changed.body.data)).toEqual([1, 1, 0]);
+      // The same answer again changes nothing.
+      expect(counts((await vote(fan, lisbon._id)).body.data)).toEqual([1, 1, 0]);
+
+      // Many changes at once still leave one vote per fan.
+      await Promise.all([lagos, oslo, lisbon, lagos, oslo, lagos].map((answer) => vote(fan, answer._id)));
+      const artistView = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data.poll;
+      expect(artistView.totalVotes).toBe(2);
+      const [{ answerId: kept }] = await t.db.query<{ answerId: string }>(
+        'SELECT answer_id AS "answerId" FROM poll_votes WHERE poll_id = $1 AND user_id = $2',
+        [pollId, fan.id],
+      );
+      expect(artistView.answers.find((answer: { _id: string }) => answer._id === kept).votes).toBe(kept === oslo._id ? 2 : 1);
+
+      const removed = await call(t.url, 'DELETE', `/polls/${pollId}/vote`, { token: fan.token });
+      expect(removed.status).toBe(200);
+      expect(removed.body.data).toMatchObject({ votedAnswerId: null, showResults: false, totalVotes: null });
+      const mine = (await call(t.url, 'GET', `/content/${item._id}`, { token: fan.token })).body.data.poll;
+      expect(mine).toMatchObject({ votedAnswerId: null, showResults: false });
+      expect((await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data.poll.totalVotes).toBe(1);
+      // Nothing left to remove is no error; the artist has no vote to remove.
+      expect((await call(t.url, 'DELETE', `/polls/${pollId}/vote`, { token: fan.token })).status).toBe(200);
+      expect((await call(t.url, 'DELETE', `/polls/${pollId}/vote`, { token: artist.token })).status).toBe(403);
+    });
+
+    it('refuses votes once the poll has closed, and shows everyone the final results', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, { tags: 'poll', poll: { ...POLL, ...closingIn(DAY) } });
+      const pollId = item.poll._id;
+      const [lisbon, oslo] = item.poll.answers;
+      await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: fan.token, body: { answerId: oslo._id } });
+      // Its time comes (set behind the api's back, which clears the api's read cache) while fans' lists are cached.
+      await t.db.query(`UPDATE polls SET closes_at = now() + interval '2 seconds' WHERE id = $1`, [pollId]);
+      const listPoll = async (user: TestUser) => {
+        const list = (await call(t.url, 'GET', `/performers/${artist.username}/content`, { token: user.token })).body.data.data;
+        return list.find((entry: { _id: string }) => entry._id === item._id).poll;
+      };
+      const open = await listPoll(otherFan);
+      expect(open).toMatchObject({ closed: false, showResults: false });
+      await new Promise((resolve) => setTimeout(resolve, Date.parse(open.closesAt) - Date.now() + 100));
+
+      const late = await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: otherFan.token, body: { answerId: lisbon._id } });
+      expect(late.status).toBe(409);
+      expect(late.body.message).toBe(pollMessages.closed);
+      const change = await call(t.url, 'POST', `/polls/${pollId}/vote`, { token: fan.token, body: { answerId: lisbon._id } });
+      expect(change.status).toBe(409);
+      const removal = await call(t.url, 'DELETE', `/polls/${pollId}/vote`, { token: fan.token });
+      expect(removal.status).toBe(409);
+      expect(removal.body.message).toBe(pollMessages.closed);
+
+      // A fan who never voted sees the final results, in the item and in the artist's list.
+      const final = (await call(t.url, 'GET', `/content/${item._id}`, { token: otherFan.token })).body.data.poll;
+      expect(final).toMatchObject({ closed: true, showResults: true, votedAnswerId: null, totalVotes: 1 });
+      expect(final.answers.map((answer: { votes: number }) => answer.votes)).toEqual([0, 1, 0]);
+      expect(await listPoll(otherFan)).toMatchObject({ closed: true, showResults: true, totalVotes: 1 });
+    });
+
+    it('validates the closing time, and an edit may change it or keep one that has passed', async () => {
+      const { artist } = await cast();
+      const refused = (body: Record<string, unknown>) =>
+        call(t.url, 'POST', '/content', { token: artist.token, body: { title: 'Item', content: 'Words', tags: 'poll', ...body } });
+      const past = await refused({ poll: { ...POLL, ...closingIn(-DAY) } });
+      expect(past.status).toBe(400);
+      expect(past.body.errors).toEqual({ 'poll.closeTime': [contentMessages.pollClosesInPast] });
+      const halfTyped = await refused({ poll: { ...POLL, closeDate: '', closeTime: '18:00' } });
+      expect(halfTyped.body.errors).toEqual({ 'poll.closeDate': [contentMessages.scheduleDateRequired] });
+      const publishAt = gmt(new Date(Date.now() + 3 * DAY));
+      const beforePublish = await refused({
+        poll: { ...POLL, ...closingIn(DAY) },
+        schedule: { enabled: true, date: publishAt.closeDate, time: publishAt.closeTime },
+      });
+      expect(beforePublish.body.errors).toEqual({ 'poll.closeTime': [contentMessages.pollClosesBeforePublish] });
+
+      const item = await create(artist, { tags: 'poll', poll: { ...POLL, ...closingIn(DAY) } });
+      const put = (poll: Record<string, unknown>) =>
+        call(t.url, 'PUT', `/content/${item._id}`, { token: artist.token, body: { title: 'Item', content: 'Words', tags: 'poll', poll } });
+      const answers = item.poll.answers.map((answer: { _id: string; text: string }) => ({ id: answer._id, text: answer.text }));
+      const later = closingIn(5 * DAY);
+      const moved = await put({ ...POLL, answers, ...later });
+      expect(moved.status).toBe(200);
+      expect(gmt(new Date(moved.body.data.poll.closesAt))).toEqual(later);
+      const opened = await put({ ...POLL, answers });
+      expect(opened.body.data.poll.closesAt).toBeNull();
+
+      await put({ ...POLL, answers, ...closingIn(DAY) });
+      await t.db.query(`UPDATE polls SET closes_at = date_trunc('minute', now()) - interval '1 hour' WHERE item_id = $1`, [item._id]);
+      const closed = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data.poll;
+      expect(closed.closed).toBe(true);
+      const kept = await put({ ...POLL, title: 'Renamed', answers, ...gmt(new Date(closed.closesAt)), closesKept: closed.closesAt });
+      expect(kept.status).toBe(200);
+      expect(kept.body.data.poll).toMatchObject({ title: 'Renamed', closesAt: closed.closesAt, closed: true });
+      // The form's word for the time it had is checked against the poll.
+      const earlier = new Date(new Date(closed.closesAt).getTime() - DAY);
+      const forged = await put({ ...POLL, answers, ...gmt(earlier), closesKept: earlier.toISOString() });
+      expect(forged.status).toBe(400);
+      expect(forged.body.errors).toEqual({ 'poll.closeTime': [contentMessages.pollClosesInPast] });
     });
   });
 
@@ -476,6 +592,25 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect(revoked.body.data.revokedAt).not.toBeNull();
       const seen = await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token });
       expect(seen.body.data).toMatchObject({ code, revokedAt: revoked.body.data.revokedAt });
+    });
+
+    it('the artist’s list of codes, kept in the read cache, changes at once with each code given out, revoked or renamed', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const item = await create(artist, presale);
+      const list = async () => (await call(t.url, 'GET', `/content/${item._id}/presale-codes`, { token: artist.token })).body.data;
+      expect(await list()).toEqual({ data: [], total: 0 });
+      const { code } = (await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: fan.token })).body.data;
+      expect(await list()).toMatchObject({ total: 1, data: [{ code, revokedAt: null, fan: { _id: fan.id } }] });
+      await call(t.url, 'GET', `/content/${item._id}/presale-code`, { token: otherFan.token });
+      const both = await list();
+      expect(both.total).toBe(2);
+      expect(both.data.map((c: { fan: { _id: string } }) => c.fan._id).sort()).toEqual([fan.id, otherFan.id].sort());
+      const mine = both.data.find((c: { code: string }) => c.code === code);
+      await call(t.url, 'DELETE', `/content/${item._id}/presale-codes/${mine._id}`, { token: artist.token });
+      expect((await list()).data.find((c: { code: string }) => c.code === code).revokedAt).not.toBeNull();
+      const renamed = await call(t.url, 'PUT', '/users/me/name', { token: fan.token, body: { name: 'Renamed Fan' } });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      expect((await list()).data.find((c: { code: string }) => c.code === code).fan.name).toBe('Renamed Fan');
     });
   });
 });

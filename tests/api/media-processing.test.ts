@@ -42,6 +42,57 @@ async function makeMp4(seconds: number, size = '640x360') {
   return fs.readFileSync(file);
 }
 
+/**
+ * An ffmpeg here that encodes HEVC (libx265), to make a phone's HEVC MOV: the app's own (FFMPEG_PATH or the npm
+ * package's), else the system's. The app only decodes HEVC; making a sample needs the encoder, which not every
+ * build has: without one the HEVC case is skipped and says why.
+ */
+async function findHevcEncoder(): Promise<{ ffmpeg?: string; reason: string }> {
+  const tried: string[] = [];
+  for (const ffmpeg of [...new Set([tools.ffmpeg, 'ffmpeg'])]) {
+    try {
+      const { stdout } = await run(ffmpeg, ['-hide_banner', '-encoders']);
+      if (/\blibx265\b/.test(stdout)) return { ffmpeg, reason: '' };
+      tried.push(`${ffmpeg} (no libx265 in -encoders)`);
+    } catch {
+      tried.push(`${ffmpeg} (could not run)`);
+    }
+  }
+  return { reason: `no ffmpeg here encodes HEVC to make the sample: ${tried.join(', ')}` };
+}
+const hevc = await findHevcEncoder();
+
+/**
+ * A MOV as a phone records it: a test picture and a tone, `codec` HEVC (tagged hvc1, as an iPhone writes it) or H.264,
+ * AAC sound, in a QuickTime file.
+ */
+async function makeMov(seconds: number, codec: 'hevc' | 'h264', size = '1280x720') {
+  const file = path.join(work, `phone-${codec}-${seconds}.mov`);
+  const video =
+    codec === 'hevc'
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-tag:v', 'hvc1']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast'];
+  await run(codec === 'hevc' ? hevc.ffmpeg! : tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
+    ...video,
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mov', file],
+  ]);
+  return fs.readFileSync(file);
+}
+
+/**
+ * The codec of the first video stream of a file fetched from the api (an HLS segment, say) and its duration, as the
+ * app's ffmpeg reads them (its ffprobe 4.1 crashes on MPEG-TS).
+ */
+async function readVideo(bytes: Buffer) {
+  const file = path.join(work, `probe-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(file, bytes);
+  const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-']);
+  const [, h, m, sec] = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr) ?? [];
+  return { codec: /Stream #0:\d+[^:]*: Video: (\w+)/.exec(stderr)?.[1], duration: Number(h) * 3600 + Number(m) * 60 + Number(sec) };
+}
+
 let t: TestApi;
 
 async function post(artist: ContentUser, mediaId: string, extra: Record<string, unknown> = {}) {
@@ -121,12 +172,76 @@ describeEachDatabase('media processing', (database) => {
     expect(poster.headers.get('content-type')).toBe('image/webp');
   });
 
+  /**
+   * A phone's MOV (HEVC when an encoder here can make one, H.264 otherwise): its duration, the types fans are served,
+   * and an HLS ladder in H.264 that every browser decodes.
+   */
+  async function checkPhoneMov(codec: 'hevc' | 'h264') {
+    const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
+    await subscribe(t, fan, artist);
+    const uploaded = await upload(t, artist.token, await makeMov(3, codec), { filename: 'IMG_0042.MOV', kind: 'video' });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    expect(uploaded.body.data).toMatchObject({ kind: 'video', mime: 'video/quicktime', status: 'processing' });
+    const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
+    const media = (await whenProcessed(t, fan, item._id)).media;
+    expect(media.status, media.failureReason).toBe('ready');
+    expect(Math.abs(media.duration - 3)).toBeLessThan(0.1);
+    expect(media).toMatchObject({ width: 1280, height: 720, mime: 'video/quicktime', mimeType: 'application/vnd.apple.mpegurl' });
+    expect(media.peaks).toHaveLength(PEAKS_POINTS);
+
+    const master = await fetch(localLink(t, media.url));
+    expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const masterText = await master.text();
+    expect(masterText).toContain('RESOLUTION=640x360');
+    expect(masterText).toContain('RESOLUTION=1280x720');
+    const rung = masterText.split('\n').find((line) => line.startsWith('v1/index.m3u8?'))!;
+    const rungUrl = new URL(rung, master.url);
+    const playlist = await fetch(rungUrl);
+    expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const segments = (await playlist.text()).split('\n').filter((line) => line.startsWith('seg'));
+    expect(segments).toHaveLength(1);
+    const segment = await fetch(new URL(segments[0], rungUrl));
+    expect(segment.headers.get('content-type')).toBe('video/mp2t');
+    // Whatever the phone recorded, fans are served H.264.
+    expect((await readVideo(Buffer.from(await segment.arrayBuffer()))).codec).toBe('h264');
+    // The progressive MP4, for a browser without HLS and JavaScript off: the 720p rung in one file, with Range.
+    const fallback = new URL(localLink(t, media.fallbackUrl));
+    expect(fallback.pathname).toBe(`/media/${media._id}/hls/fallback.mp4`);
+    const start = await fetch(fallback, { headers: { range: 'bytes=0-99' } });
+    expect(start.status).toBe(206);
+    expect(start.headers.get('content-type')).toBe('video/mp4');
+    const whole = Buffer.from(await (await fetch(fallback)).arrayBuffer());
+    expect(start.headers.get('content-range')).toBe(`bytes 0-99/${whole.length}`);
+    const progressive = await readVideo(whole);
+    expect(progressive.codec).toBe('h264');
+    expect(Math.abs(progressive.duration - 3)).toBeLessThan(0.1);
+    // The artist keeps the MOV as it was.
+    const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
+    const original = await fetch(localLink(t, own.media.originalUrl));
+    expect(original.headers.get('content-type')).toBe('video/quicktime');
+    expect((await readVideo(Buffer.from(await original.arrayBuffer()))).codec).toBe(codec);
+  }
+
+  it('video: an H.264 MOV from a phone is processed into HLS', { timeout: 180_000 }, async () => {
+    await checkPhoneMov('h264');
+  });
+
+  it(
+    `video: an HEVC MOV from a phone comes out as H.264 HLS${hevc.ffmpeg ? '' : ` (skipped: ${hevc.reason})`}`,
+    { timeout: 180_000 },
+    async (ctx) => {
+      if (!hevc.ffmpeg) ctx.skip(hevc.reason);
+      await checkPhoneMov('hevc');
+    },
+  );
+
   it('video is served as HLS through links signed for one fan, short-lived', { timeout: 180_000 }, async () => {
     const [artist, fan, other] = await Promise.all([createArtist(t), createFan(t), createFan(t)]);
     await Promise.all([subscribe(t, fan, artist), subscribe(t, other, artist)]);
     const uploaded = await upload(t, artist.token, await makeMp4(6, '1280x720'), { filename: 'phone.mp4', kind: 'video' });
     const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
-    const media = (await whenProcessed(t, fan, item._id)).media;
+    // The 720p ladder is the longest job here: on a busy machine it may take minutes, not seconds.
+    const media = (await whenProcessed(t, fan, item._id, 150_000)).media;
     expect(media.mimeType).toBe('application/vnd.apple.mpegurl');
     const master = new URL(localLink(t, media.url));
     expect(master.pathname).toBe(`/media/${media._id}/hls/master.m3u8`);
@@ -172,14 +287,24 @@ describeEachDatabase('media processing', (database) => {
     const refused = await fetch(expired);
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe('This link to the video has expired. Reload the page to play it.');
-    // A list is shared by every fan: it carries the playlist's unsigned address, which plays nothing.
+    // The progressive MP4's link is the fan's too, for as long as watching may take.
+    const fallback = new URL(localLink(t, media.fallbackUrl));
+    expect(fallback.searchParams.get('v')).toBe(fan.id);
+    expect(Number(fallback.searchParams.get('expires')) - Date.now() / 1000).toBeGreaterThan(25 * 60);
+    expect((await fetch(fallback, { headers: { range: 'bytes=100-' } })).status).toBe(206);
+    const movedFallback = new URL(fallback);
+    movedFallback.searchParams.set('v', other.id);
+    expect((await fetch(movedFallback)).status).toBe(403);
+    // A list is shared by every fan: it carries the playlist's unsigned address, which plays nothing, and no MP4.
     const list = await call(t.url, 'GET', `/performers/${artist.username}/content`, { token: fan.token });
     const listed = list.body.data.data[0].media;
     expect(listed.url).toBe(`${t.config.publicApiUrl}/media/${media._id}/hls/master.m3u8`);
+    expect(listed.fallbackUrl).toBeNull();
     expect((await fetch(localLink(t, listed.url))).status).toBe(403);
-    // A fan whose subscription lapsed cannot start it again.
+    // A fan whose subscription lapsed cannot start it again, nor go on with the MP4.
     await t.db.query(`UPDATE subscriptions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [fan.id]);
     expect((await fetch(master)).status).toBe(403);
+    expect((await fetch(fallback, { headers: { range: 'bytes=100-' } })).status).toBe(403);
   });
 
   it('a corrupt file fails with a reason the artist sees; fans never see its item, nor are told of it', { timeout: 60_000 }, async () => {

@@ -19,6 +19,7 @@ function Harness({ defaultValue }: { defaultValue?: Omit<PollFields, 'enabled'> 
   return (
     <form {...getFormProps(form)}>
       <PollEditor form={form} field={fields.poll} />
+      <button type="submit">Publish</button>
     </form>
   );
 }
@@ -91,5 +92,53 @@ describe('poll editor', () => {
     const ids = [...document.querySelectorAll<HTMLInputElement>('input[type="hidden"][name$=".id"]')].map((input) => input.value);
     expect(ids).toEqual(['a1', 'a2', 'a3']);
     expect(within(screen.getByRole('list', { name: 'Answers' })).getAllByRole('button', { name: /^Remove answer/ })).toHaveLength(3);
+  });
+
+  it('takes an optional closing time as the schedule does, and refuses one that has passed', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(screen.getByRole('checkbox', { name: 'Add a poll' }));
+    await user.type(screen.getByRole('textbox', { name: 'Poll question' }), 'Opener?');
+    await user.type(answerBoxes()[0], 'Yes');
+    await user.type(answerBoxes()[1], 'No');
+    const date = screen.getByRole('textbox', { name: 'Closes on (DD/MM/YYYY)' });
+    const time = screen.getByRole('textbox', { name: 'Closes at (HH:MM, GMT)' });
+    expect(screen.getByRole('button', { name: 'Choose the closing date from the calendar' })).toBeInTheDocument();
+    await user.type(date, '01012020');
+    await user.type(time, '1830');
+    expect(date).toHaveValue('01/01/2020');
+    expect(time).toHaveValue('18:30');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(time).toHaveAccessibleDescription('Please choose a closing time in the future.');
+    await user.clear(date);
+    await user.type(date, '01012099');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(screen.queryByText('Please choose a closing time in the future.')).not.toBeInTheDocument();
+  });
+
+  it('keeps the closing time an edited poll has, even once it has passed', async () => {
+    const user = userEvent.setup();
+    const kept = '2020-01-01T18:30:00.000Z';
+    render(
+      <Harness
+        defaultValue={{
+          enabled: 'on',
+          title: 'Opener?',
+          answers: [{ text: 'Yes' }, { text: 'No' }],
+          closeDate: '01/01/2020',
+          closeTime: '18:30',
+          closesKept: kept,
+        }}
+      />,
+    );
+    expect(document.querySelector<HTMLInputElement>('input[name="poll.closesKept"]')?.value).toBe(kept);
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(screen.queryByText('Please choose a closing time in the future.')).not.toBeInTheDocument();
+    // Another time that has passed is not the one the poll has.
+    const time = screen.getByRole('textbox', { name: 'Closes at (HH:MM, GMT)' });
+    await user.clear(time);
+    await user.type(time, '1700');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(time).toHaveAccessibleDescription('Please choose a closing time in the future.');
   });
 });

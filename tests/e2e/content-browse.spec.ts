@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { apiBase, expectNoA11yViolations, registerFan, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
@@ -211,6 +211,74 @@ test('the fan votes in a poll on the posts page and sees the results', async ({ 
   await expect(results).toContainText('1 vote');
   await expect(page.getByRole('button', { name: 'Vote' })).toHaveCount(0);
   await expectNoA11yViolations(page);
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A poll of its own closing in three days (DD/MM/YYYY and HH:MM in GMT, as the post form writes it). */
+async function closingPoll(request: APIRequestContext, title: string) {
+  const at = new Date(Date.now() + 3 * 86_400_000);
+  return createItem(request, {
+    title,
+    content: '<p>Vote now, change your mind later.</p>',
+    tags: 'post',
+    poll: {
+      enabled: true,
+      title: `${title}?`,
+      answers: [{ text: 'Lisbon' }, { text: 'Oslo' }, { text: 'Lagos' }],
+      closeDate: `${pad(at.getUTCDate())}/${pad(at.getUTCMonth() + 1)}/${at.getUTCFullYear()}`,
+      closeTime: `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`,
+    },
+  });
+}
+
+/** Votes, changes the vote and removes it on the item page, as a fan does with JavaScript on or off. */
+async function changeMind(page: Page, item: Item, question: string) {
+  await page.goto(`/${artist.username}/vault/${item._id}?type=post&from=posts`);
+  const card = page.getByRole('region', { name: question });
+  await expect(card.getByText('Closes in 3 days')).toBeVisible();
+  await card.getByRole('group', { name: question }).getByLabel('Lisbon').check();
+  await card.getByRole('button', { name: 'Vote', exact: true }).click();
+  const answer = (text: string) => card.getByRole('listitem').filter({ hasText: text });
+  await expect(answer('Lisbon')).toContainText('Your vote');
+  await expect(card).toContainText('1 vote');
+  await expectNoA11yViolations(page);
+
+  // The results stay; the vote can be changed until the poll closes.
+  await card.getByText('Changed your mind?').click();
+  await expect(card.getByRole('radio', { name: 'Lisbon' })).toBeChecked();
+  await card.getByRole('radio', { name: 'Oslo' }).check();
+  await expectNoA11yViolations(page);
+  await card.getByRole('button', { name: 'Change vote' }).click();
+  await expect(answer('Oslo')).toContainText('Your vote');
+  await expect(answer('Oslo')).toContainText('100%');
+  await expect(answer('Lisbon')).toContainText('0%');
+  await expect(card).toContainText('1 vote');
+
+  await card.getByText('Changed your mind?').click();
+  await card.getByRole('button', { name: 'Remove my vote' }).click();
+  await expect(card.getByRole('button', { name: 'Vote', exact: true })).toBeVisible();
+  await expect(card.getByText('Your vote')).toHaveCount(0);
+  await expect(card.getByText('Closes in 3 days')).toBeVisible();
+}
+
+test('the fan changes their mind in a poll that closes: a new answer, then no vote at all', async ({ page, context, request }) => {
+  const item = await closingPoll(request, `Next city ${uniqueName('p')}`);
+  await signIn(context, fan.token);
+  await changeMind(page, item, `${item.title}?`);
+  // The artist's view counts no vote left.
+  const artistView = await request.get(`${apiBase}/content/${item._id}`, { headers: auth(artist.token) });
+  expect(((await artistView.json()) as { data: { poll: { totalVotes: number } } }).data.poll.totalVotes).toBe(0);
+});
+
+test('without JavaScript the fan changes and removes their vote through plain forms', async ({ browser, request }) => {
+  const item = await closingPoll(request, `Plain city ${uniqueName('p')}`);
+  const plainFan = await registerFan(request, apiBase, 'plain');
+  await joinFree(request, plainFan);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await signIn(context, plainFan.token);
+  await changeMind(await context.newPage(), item, `${item.title}?`);
+  await context.close();
 });
 
 test('the fan comments on an item, sees the comment, and deletes it', async ({ page, context }) => {

@@ -36,7 +36,7 @@ interface Item {
   publishAt: string;
   thumbnail: { kind: string } | null;
   media: { _id: string; kind: string; mime: string } | null;
-  poll: { title: string; answers: { text: string }[] } | null;
+  poll: { title: string; answers: { text: string }[]; closesAt?: string | null } | null;
   presale?: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
 }
 
@@ -238,9 +238,12 @@ test.describe('an artist with JavaScript', () => {
 
   test('a resumable upload shows its progress and can be cancelled', async ({ page }) => {
     await openForm(page, '/novaricci/account/add-to-vault');
-    // The api's answers to the upload's data are held back, so the upload is still under way when the artist cancels.
+    // The upload's data is held back until the artist has cancelled, so the upload is still under way when they do
+    // (held for a fixed time, a slow accessibility scan on a busy machine let it finish first).
+    let release = () => {};
+    const cancelled = new Promise<void>((resolve) => (release = resolve));
     await page.route(`${apiBase}/uploads/*`, async (route) => {
-      if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 5000));
+      if (route.request().method() === 'PATCH') await cancelled;
       await route.continue().catch(() => undefined);
     });
     const deleted = page.waitForRequest((request) => request.url().startsWith(`${apiBase}/uploads/`) && request.method() === 'DELETE');
@@ -250,6 +253,7 @@ test.describe('an artist with JavaScript', () => {
     await expectNoA11yViolations(page);
     await page.getByRole('button', { name: 'Cancel upload' }).click();
     await deleted;
+    release();
     await expect(progress).toHaveCount(0);
     await expect(page.getByLabel('Audio or video file')).toHaveValue('');
   });
@@ -338,6 +342,70 @@ test.describe('an artist with JavaScript', () => {
     await expect(schedule.getByText('Please enter time in 24-hour format (e.g., 14:00).')).toBeVisible();
     await expectNoA11yViolations(page);
     await expect(page).toHaveURL('/novaricci/account/create-text');
+  });
+
+  test("edits a poll's closing time on the item's edit page, with the schedule's date rules", async ({ page, request }) => {
+    const closes = gmt(new Date(Date.now() + 3 * 86_400_000));
+    const created = await request.post(`${apiBase}/content`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        title: `Encore vote ${uniqueName('e')}`,
+        content: 'Pick one.',
+        tags: 'post',
+        poll: {
+          enabled: true,
+          title: 'Encore?',
+          answers: [{ text: 'Yes' }, { text: 'Louder' }],
+          closeDate: closes.date,
+          closeTime: closes.time,
+        },
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const id = ((await created.json()) as { data: { _id: string } }).data._id;
+
+    await openForm(page, `/novaricci/account/content/${id}/edit`);
+    const poll = page.getByRole('group', { name: 'Poll' });
+    const date = poll.getByLabel('Closes on (DD/MM/YYYY)');
+    const time = poll.getByLabel('Closes at (HH:MM, GMT)');
+    await expect(date).toHaveValue(closes.date);
+    await expect(time).toHaveValue(closes.time);
+    await expectNoA11yViolations(page);
+
+    const publish = page.getByRole('button', { name: 'Publish' });
+    const past = gmt(new Date(Date.now() - 86_400_000));
+    await date.fill(past.date);
+    await publish.click();
+    await expect(time).toHaveAccessibleDescription('Please choose a closing time in the future.');
+    // Scheduled in five days, the poll cannot close in three.
+    const schedule = page.getByRole('group', { name: 'Scheduling' });
+    await schedule.getByRole('checkbox', { name: 'Schedule post' }).check();
+    const publishAt = gmt(new Date(Date.now() + 5 * 86_400_000));
+    await schedule.getByLabel('Date (DD/MM/YYYY)').fill(publishAt.date);
+    await schedule.getByLabel('Time (HH:MM, GMT)').fill(publishAt.time);
+    await date.fill(closes.date);
+    await publish.click();
+    await expect(time).toHaveAccessibleDescription('Please choose a closing time after the post is published.');
+    await expectNoA11yViolations(page);
+    await schedule.getByRole('checkbox', { name: 'Schedule post' }).uncheck();
+
+    // The calendar fills the closing date: the 15th of next month.
+    await poll.getByRole('button', { name: 'Choose the closing date from the calendar' }).click();
+    const calendar = page.getByRole('main').getByLabel('Calendar');
+    await calendar.getByRole('button', { name: 'Next month' }).click();
+    await calendar.getByRole('button', { name: /^\w+day 15 / }).click();
+    await expect(date).toHaveValue(/^15\/\d\d\/\d{4}$/);
+    await time.fill('20:30');
+    await publish.click();
+    await expect(page).toHaveURL(/\/novaricci\/account\/create-text-success\?id=/);
+
+    const [day, month, year] = (await getItem(request, token, id)).poll!.closesAt!.slice(0, 10).split('-').reverse();
+    expect(day).toBe('15');
+    const next = new Date();
+    next.setUTCDate(1);
+    next.setUTCMonth(next.getUTCMonth() + 1);
+    expect(`${month}/${year}`).toBe(`${String(next.getUTCMonth() + 1).padStart(2, '0')}/${next.getUTCFullYear()}`);
+    expect((await getItem(request, token, id)).poll!.closesAt).toMatch(/T20:30:00\.000Z$/);
   });
 
   test('a missing id on the success page says so', async ({ page }) => {

@@ -1,5 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import { INBOX_PAGE_SIZE } from '../../app/utils/messages';
 import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
+import { apiCall, newArtist, signedIn } from './money-world';
 
 /** The seeded free artist (README "Demo logins"): a fan subscribes without a card. */
 const ARTIST = { username: 'juniperlane', name: 'Juniper Lane', email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!' };
@@ -277,5 +279,52 @@ test('a message typed offline goes by itself, once, when the connection comes ba
   });
   const texts = ((await stored.json()) as { data: { data: { text: string }[] } }).data.data.map((m) => m.text);
   expect(texts.filter((t) => t === text)).toHaveLength(1);
+  await context.close();
+});
+
+test('an artist with more fans writing than a page holds pages through the inbox and finds a fan by name, without JavaScript', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const artist = await newArtist(request, '0');
+  const fans: Fan[] = [];
+  // INBOX_PAGE_SIZE (50) and two more, each with a conversation of their own; the last one written is the newest.
+  for (let i = 0; i < INBOX_PAGE_SIZE + 2; i++) {
+    const fan = await registerFan(request);
+    await apiCall(request, 'POST', '/payment/subscribe/performers', { token: fan.token, data: { type: 'free', performerId: artist.id } });
+    const conversation = await apiCall<{ _id: string }>(request, 'POST', '/conversations', {
+      token: fan.token,
+      data: { source: 'performer', sourceId: artist.id },
+    });
+    await apiCall(request, 'POST', `/messages/conversations/${conversation._id}`, {
+      token: fan.token,
+      data: { text: `Hello from fan ${i}`, fileIds: [], type: 'text' },
+    });
+    fans.push(fan);
+  }
+  const context = await signedIn(browser, artist.token, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/account/messages`);
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list.getByRole('listitem')).toHaveCount(INBOX_PAGE_SIZE);
+  await expect(list.getByRole('listitem').first()).toContainText(`Hello from fan ${INBOX_PAGE_SIZE + 1}`);
+  const pages = page.getByRole('navigation', { name: 'Conversation pages' });
+  await expect(pages).toContainText(`1–${INBOX_PAGE_SIZE} of ${INBOX_PAGE_SIZE + 2}`);
+  await pages.getByRole('link', { name: 'Next page' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  await expect(list.getByRole('listitem').last()).toContainText('Hello from fan 0');
+  await expectNoA11yViolations(page);
+
+  await page.getByRole('searchbox').fill(fans[7].username);
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?q=${fans[7].username}$`));
+  await expect(page.getByText(`1 conversation with a name like “${fans[7].username}”`)).toBeVisible();
+  await list.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: fans[7].username })).toBeVisible();
+  await expect(page.getByTestId('message').filter({ hasText: 'Hello from fan 7' })).toHaveCount(1);
+
+  await page.goto(`/${artist.username}/account/messages?q=nobody-by-this-name`);
+  await expect(page.getByText('No conversation with a name like “nobody-by-this-name”.')).toBeVisible();
   await context.close();
 });

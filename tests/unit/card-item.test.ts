@@ -14,6 +14,7 @@ const media = (kind: Media['kind'], id: string): Media => ({
   peaks: null,
   poster: null,
   originalUrl: null,
+  fallbackUrl: null,
   width: kind === 'image' ? 1600 : null,
   height: kind === 'image' ? 1067 : null,
   url: `https://api.example/media/${id}?sig=a`,

@@ -9,7 +9,7 @@ import {
   postFormMessages,
 } from '~/utils/content-form';
 import { formFieldErrors, placeFieldErrors, successPath } from '~/utils/content-create.server';
-import { contentMessages, presaleMessages } from '#contract/content-schemas';
+import { contentMessages, createPostBodySchema, presaleMessages } from '#contract/content-schemas';
 
 const now = () => new Date('2026-06-17T13:45:00Z');
 const errors = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -113,10 +113,20 @@ describe('the creation forms', () => {
 
   it('keeps a poll on every form, so editing a vault file or a photo does not drop its votes', () => {
     const poll = { enabled: true, title: 'Name this song', answers: [{ id: 'a1', text: 'Night Bus' }, { text: 'Glass Jaw' }] };
+    const sent = { ...poll, closeDate: '', closeTime: '' };
     const vault = createPostFormSchema('vault', { now }).parse({ title: 'T', content: 'C', tags: 'session', mediaId: 'm1', poll });
-    expect(postBody('vault', vault, false).poll).toEqual(poll);
+    expect(postBody('vault', vault, false).poll).toEqual(sent);
     const photo = createPostFormSchema('image', { now }).parse({ title: 'T', content: 'C', mediaId: 'm1', poll });
-    expect(postBody('image', photo, false).poll).toEqual(poll);
+    expect(postBody('image', photo, false).poll).toEqual(sent);
+  });
+
+  it('sends the poll closing time as typed, for the api to read with the same schema', () => {
+    const poll = { enabled: 'on', title: 'Q', answers: [{ text: 'a' }, { text: 'b' }], closeDate: ' 20/06/2026 ', closeTime: '18:00' };
+    const value = createPostFormSchema('text', { now }).parse({ title: 'T', content: 'C', tags: 'post', poll });
+    expect(value.poll.closesAt).toEqual(new Date('2026-06-20T18:00:00Z'));
+    const body = postBody('text', value, false);
+    expect(body.poll).toEqual({ enabled: true, title: 'Q', answers: poll.answers, closeDate: '20/06/2026', closeTime: '18:00' });
+    expect(createPostBodySchema({ now }).parse(body).poll.closesAt).toEqual(value.poll.closesAt);
   });
 
   it('shows an api field error the form has no field for in the form alert', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CaptionSchema,
   contentMessages as m,
+  createPollSchema,
   createPostBodySchema,
   createPostSchema,
   createScheduleSchema,
@@ -126,7 +127,54 @@ describe('poll (spec §5)', () => {
         { id: 'x', text: 'a' },
         { id: undefined, text: 'b' },
       ],
+      closeDate: '',
+      closeTime: '',
+      closesKept: undefined,
+      closesAt: undefined,
     });
+  });
+});
+
+describe('poll closing time', () => {
+  const schema = createPollSchema({ now: () => NOW });
+  const open = { enabled: true, title: 'Q', answers: [{ text: 'a' }, { text: 'b' }] };
+  const closing = (closeDate: string, closeTime: string, extra: object = {}) =>
+    schema.safeParse({ ...open, closeDate, closeTime, ...extra });
+
+  it('is optional: both empty, the poll never closes', () => {
+    expect(schema.parse(open).closesAt).toBeUndefined();
+    expect(schema.parse({ ...open, closeDate: ' ', closeTime: '' }).closesAt).toBeUndefined();
+  });
+  it('is a DD/MM/YYYY date and an HH:MM time in GMT, with the schedule messages', () => {
+    expect(schema.parse({ ...open, closeDate: '16/06/2025', closeTime: '18:30' }).closesAt).toEqual(new Date('2025-06-16T18:30:00Z'));
+    expect(errors(closing('', '18:30'))).toEqual({ closeDate: [m.scheduleDateRequired] });
+    expect(errors(closing('31/06/2025', '18:30'))).toEqual({ closeDate: [m.scheduleDateRequired] });
+    expect(errors(closing('16/06/2025', ''))).toEqual({ closeTime: [m.scheduleTimeRequired] });
+    expect(errors(closing('16/06/2025', '24:00'))).toEqual({ closeTime: [m.scheduleTimeInvalid] });
+  });
+  it('must be in the future, unless it is the closing time the poll already has', () => {
+    expect(errors(closing('15/06/2025', '12:00'))).toEqual({ closeTime: ['Please choose a closing time in the future.'] });
+    expect(closing('15/06/2025', '12:01').success).toBe(true);
+    expect(closing('15/06/2025', '11:00', { closesKept: '2025-06-15T11:00:00.000Z' }).success).toBe(true);
+    expect(errors(closing('15/06/2025', '10:00', { closesKept: '2025-06-15T11:00:00.000Z' }))).toEqual({
+      closeTime: [m.pollClosesInPast],
+    });
+  });
+  it('is not read while the poll is off', () => {
+    const off = schema.safeParse({ enabled: false, closeDate: '99/99/9999', closeTime: 'x' });
+    expect(off.success && off.data.closesAt).toBe(undefined);
+  });
+  it('comes after a scheduled post is published, in the form and in the api body', () => {
+    const post = {
+      ...valid,
+      poll: { ...open, closeDate: '16/06/2025', closeTime: '09:00' },
+      schedule: { enabled: true, date: '16/06/2025', time: '09:00' },
+    };
+    for (const form of [createPostSchema({ now: () => NOW }), createPostBodySchema({ now: () => NOW })]) {
+      expect(errors(form.safeParse(post))).toEqual({ 'poll.closeTime': ['Please choose a closing time after the post is published.'] });
+      expect(form.safeParse({ ...post, poll: { ...post.poll, closeTime: '09:01' } }).success).toBe(true);
+      expect(form.safeParse({ ...post, schedule: { ...post.schedule, enabled: false } }).success).toBe(true);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import type { ConversationResponse, MessageResponse } from '#contract/messages';
 import {
+  findConversations,
   mapConversation,
   mapConversations,
   mapMessage,
@@ -61,6 +62,17 @@ describe('Conversation (spec §3)', () => {
     ]);
     const emptied = mapConversation({ _id: 'c1', recipientInfo: artist, totalNotSeenMessages: 0 });
     expect(upsertConversation([newer, older], emptied).map((c) => c.id)).toEqual(['old']);
+  });
+
+  it('finds conversations by every word of the other member’s name or username, in the inbox’s order', () => {
+    const fan = (id: string, name: string, username: string) =>
+      mapConversation({ ...withMessage, _id: id, recipientInfo: { _id: id, name, username, avatar: '' } });
+    const inbox = [fan('1', 'Ada Lovelace', 'ada'), fan('2', 'Grace Hopper', 'amazinggrace'), fan('3', 'Ada Hopper', 'hop')];
+    expect(findConversations(inbox, '').map((c) => c.id)).toEqual(['1', '2', '3']);
+    expect(findConversations(inbox, '  HOPPER ').map((c) => c.id)).toEqual(['2', '3']);
+    expect(findConversations(inbox, 'ada hop').map((c) => c.id)).toEqual(['3']);
+    expect(findConversations(inbox, 'grace').map((c) => c.id)).toEqual(['2']);
+    expect(findConversations(inbox, 'nobody')).toEqual([]);
   });
 });
 

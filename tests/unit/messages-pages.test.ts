@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, dayOf, formatTime } from '~/components/messages';
+import { dayLabel, dayOf, formatTime } from '~/components/local-time';
 import { MessageTextSchema } from '#contract/message-schemas';
 import { messageErrors, messageTextError } from '#contract/messages';
 import { conversationHref } from '~/utils/messages';

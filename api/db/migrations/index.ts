@@ -9,6 +9,8 @@ import { sql as money } from './0008_money.js';
 import { sql as mediaProcessing } from './0009_media_processing.js';
 import { sql as listening } from './0010_listening.js';
 import { sql as way } from './0011_way.js';
+import { sql as pollClosing } from './0012_poll_closing.js';
+import { sql as presaleOrder } from './0013_presale_order.js';
 
 /** Every migration in the order it is applied. Never edit one that has shipped: add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -23,4 +25,6 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '0009_media_processing', sql: mediaProcessing },
   { id: '0010_listening', sql: listening },
   { id: '0011_way', sql: way },
+  { id: '0012_poll_closing', sql: pollClosing },
+  { id: '0013_presale_order', sql: presaleOrder },
 ];

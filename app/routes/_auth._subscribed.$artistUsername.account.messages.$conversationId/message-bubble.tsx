@@ -1,6 +1,6 @@
 import { Form, useFetcher } from '@remix-run/react';
 import { useState } from 'react';
-import { LocalTime } from '~/components/messages';
+import { LocalTime } from '~/components/local-time';
 import { useHydrated } from '~/components/use-hydrated';
 import type { Message } from '~/utils/messages';
 import type { clientAction } from './route';

@@ -11,7 +11,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
-import { DaySeparator, dayOf } from '~/components/messages';
+import { dayOf } from '~/components/local-time';
+import { DaySeparator } from '~/components/messages';
 import type { PageHandle } from '~/root';
 import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';

@@ -10,7 +10,7 @@ import { safeRedirect } from '~/utils/auth.server';
 import { readOffset, readOrigin, COMMENTS_PAGE_SIZE } from '~/utils/content-params';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
-import { intentErrors } from '~/utils/content-action';
+import { intentErrors, pollErrors } from '~/utils/content-action';
 import { contentAction } from '~/utils/content-action.server';
 import { getCollection, getItem, getPresaleCode, getTranscript, listComments, listPresaleCodes } from '~/utils/content.server';
 import { Transcript } from '~/components/listening/transcript';
@@ -196,7 +196,7 @@ export default function VaultItem() {
           </div>
         ) : null}
 
-        {item.poll ? <PollCard poll={item.poll} itemId={item._id} errors={errorsFor('vote', 'answerId')} /> : null}
+        {item.poll ? <PollCard poll={item.poll} itemId={item._id} errors={pollErrors(result, item.poll._id)} /> : null}
       </article>
 
       <div className="mt-12 border-t border-white/10 pt-8">

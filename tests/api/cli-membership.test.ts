@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../../api/cli';
+import { openDb } from '../../api/db/client';
+
+/** The CLI's end-membership on the embedded database (no server running): the demo fan's membership ends today. */
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function capture(env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: env as NodeJS.ProcessEnv };
+  return { io, out, err };
+}
+
+describe('npm run cli -- end-membership', () => {
+  it('ends a running membership today without a refund, once, and refuses bad input with one line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-end-'));
+    dirs.push(dir);
+    const env = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+    const seeded = capture(env);
+    expect(await runCli(['seed'], seeded.io), seeded.err.join('\n')).toBe(0);
+
+    const db = await openDb({ dataDir: dir });
+    const membership = async () => {
+      const [row] = await db.query<{ username: string; status: string; autoRenew: boolean; expiresAt: Date; refunds: number }>(
+        `SELECT a.username, s.status, s.auto_renew AS "autoRenew", s.expires_at AS "expiresAt",
+                (SELECT count(*)::int FROM refunds) AS refunds
+           FROM subscriptions s JOIN users a ON a.id = s.artist_id JOIN users f ON f.id = s.user_id
+          WHERE f.email = 'fan@stagedoor.test' ORDER BY a.username LIMIT 1`,
+      );
+      return row;
+    };
+    const before = await membership();
+    await db.close();
+    expect(before.status).toBe('active');
+
+    const ended = capture(env);
+    expect(
+      await runCli(['end-membership', '--artist', before.username, '--fan', 'FAN@stagedoor.test'], ended.io),
+      ended.err.join('\n'),
+    ).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ended.out).toEqual([`Ended FAN@stagedoor.test's membership of ${before.username}'s fan club on ${today}, without a refund.`]);
+
+    const db2 = await openDb({ dataDir: dir });
+    const [after] = await db2.query<{ status: string; autoRenew: boolean; expiresAt: Date }>(
+      `SELECT s.status, s.auto_renew AS "autoRenew", s.expires_at AS "expiresAt"
+         FROM subscriptions s JOIN users a ON a.id = s.artist_id JOIN users f ON f.id = s.user_id
+        WHERE f.email = 'fan@stagedoor.test' AND a.username = $1`,
+      [before.username],
+    );
+    const [{ refunds }] = await db2.query<{ refunds: number }>('SELECT count(*)::int AS refunds FROM refunds');
+    await db2.close();
+    expect(after.status).toBe('expired');
+    expect(after.autoRenew).toBe(false);
+    expect(new Date(after.expiresAt).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(refunds).toBe(before.refunds);
+
+    const again = capture(env);
+    expect(await runCli(['end-membership', '--artist', before.username, '--fan', 'fan@stagedoor.test'], again.io)).toBe(1);
+    expect(again.err).toEqual(['error: This fan has no running membership of this artist’s fan club.']);
+    const missing = capture(env);
+    expect(await runCli(['end-membership', '--artist', before.username], missing.io)).toBe(2);
+    expect(missing.err[0]).toBe('error: --fan is required. Usage: npm run cli -- end-membership --artist U --fan EMAIL');
+    const help = capture(env);
+    expect(await runCli(['end-membership', '--help'], help.io)).toBe(0);
+    expect(help.out[0]).toContain('without a refund');
+  }, 120_000);
+});
