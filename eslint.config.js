@@ -25,7 +25,18 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['build/**', 'public/build/**', 'node_modules/**', 'data/**', '.cache/**', 'test-results/**'] },
+  {
+    ignores: [
+      'build/**',
+      'public/build/**',
+      'public/sw.js',
+      'public/offline.js',
+      'node_modules/**',
+      'data/**',
+      '.cache/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

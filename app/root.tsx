@@ -25,6 +25,7 @@ import { fetchUnreadCounts } from './utils/notifications.server';
 import { messagesHref } from './utils/messages.server';
 import { isLiteMode } from './utils/lite-mode.server';
 import { PlayerSlot } from './components/player/player-slot';
+import { useOfflineWorker } from './offline/register';
 import { useNonce } from './utils/nonce';
 import type { loader as subscribedLoader } from './routes/_auth._subscribed';
 
@@ -67,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {data && !data.lite ? <link rel="manifest" href="/manifest.webmanifest" /> : null}
       </head>
       <body className="min-h-full bg-navy-dark font-sans text-white antialiased">
         <a
@@ -99,6 +101,7 @@ export interface PageHandle {
 export default function App() {
   const { user, messages, notifications, lite, ENV } = useLoaderData<typeof loader>();
   const footer = useMatches().every((match) => (match.handle as PageHandle | undefined)?.footer !== false);
+  useOfflineWorker(lite);
   return (
     <PaymentProvider publishableKey={ENV.STRIPE_PUBLISHABLE_KEY}>
       <ProgressBar />

@@ -43,6 +43,12 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // The saved tracks (docs/listening.md "Offline"): a static page, so that the service worker can keep it and show it
+  // with no network; served here for a browser whose worker is not running yet.
+  const offlinePage = path.join(root, 'public/offline.html');
+  app.get('/offline', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(offlinePage);
+  });
 
   app.use(sameSiteBounce);
   // A few pages at a time, the others in line (server/admission.ts).

@@ -1,4 +1,5 @@
 import { PlayAll } from '~/components/player/play-all';
+import { SaveForOffline } from '~/components/offline/save-for-offline';
 import { trackOf } from '~/components/player/track';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
@@ -89,7 +90,10 @@ export default function CollectionPage() {
         <p className="mt-5 max-w-3xl whitespace-pre-line text-lg leading-relaxed text-white/85">{collection.description}</p>
       ) : null}
 
-      <PlayAll tracks={tracks} className="mt-6" />
+      <div className="mt-6 flex flex-wrap items-start gap-3">
+        <PlayAll tracks={tracks} />
+        <SaveForOffline tracks={tracks} />
+      </div>
       <div className="mt-8">
         <FilterBar
           basePath={basePath}

@@ -21,6 +21,7 @@ const RESOURCE_ROUTES = new Set([
   '/:artistUsername/account/earnings.csv',
   '/:artistUsername/vault/:id/captions.vtt',
   '/account/export.json',
+  '/offline/check',
 ]);
 
 /** Filled in beforeAll: ids of things that exist. */
@@ -101,6 +102,9 @@ const ROWS: Record<string, Row> = {
   '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/export.json': { path: '/account/export.json', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
+  // The service worker's access check of saved tracks (docs/listening.md "Offline"): JSON for anyone, nobody's
+  // items playable when signed out.
+  '/offline/check': { path: '/offline/check?id={item}', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/email/confirm': {
     path: '/account/email/confirm?token=nope',
     anonymous: 200,

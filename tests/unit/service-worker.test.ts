@@ -1,14 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import type { PushPayload } from '#contract/notifications';
+import { listenForPushes } from '~/service-worker/push';
+import type { WorkerScope } from '~/service-worker/scope';
 
 /**
- * public/sw.js, run as a browser runs it: a fresh global with `self`, its registration and its clients, and the
- * events a push service and a click deliver. (Chromium delivers a real push to it in tests/e2e/notifications.spec.ts.)
+ * The service worker's push handling (app/service-worker/push.ts, bundled into /sw.js), given a stand-in for the
+ * worker's global: its registration and its clients, and the events a push service and a click deliver. (Chromium
+ * delivers a real push to the built worker in tests/e2e/notifications.spec.ts.)
  */
-const source = fs.readFileSync(path.resolve('public/sw.js'), 'utf8');
 const ORIGIN = 'https://stagedoor.example';
 
 function loadWorker(windows: { url: string; focus: () => Promise<unknown> }[] = []) {
@@ -22,7 +21,7 @@ function loadWorker(windows: { url: string; focus: () => Promise<unknown> }[] = 
     registration: { showNotification: async (title: string, options: Record<string, unknown>) => void shown.push({ title, options }) },
     clients: { claim: vi.fn(), matchAll: async () => windows, openWindow },
   };
-  vm.runInNewContext(source, { self, URL });
+  listenForPushes(self as unknown as WorkerScope);
   /** Dispatches an event and waits for what it handed to waitUntil. */
   const dispatch = async (type: string, event: Record<string, unknown>) => {
     let work: Promise<unknown> = Promise.resolve();

@@ -18,6 +18,8 @@ import { TranscriptForm } from './transcript-form';
 import { isHttpError } from '~/utils/api.server';
 import { readStartAt } from '#contract/listening';
 import { backLink } from './back-link';
+import { SaveForOffline } from '~/components/offline/save-for-offline';
+import { trackOf } from '~/components/player/track';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },
@@ -96,6 +98,7 @@ export default function VaultItem() {
     return `/${artistUsername}/vault/${item._id}?${search}`;
   };
   const playable = item.media?.kind === 'audio' || item.media?.kind === 'video';
+  const track = trackOf(item, pageHref(0));
   const momentHref = (at: number) => `${pageHref(comments.offset, at)}#player`;
   const markers = comments.data.flatMap((comment) =>
     comment.at === null ? [] : [{ id: comment._id, at: comment.at, label: comment.text.slice(0, 80), href: momentHref(comment.at) }],
@@ -150,6 +153,7 @@ export default function VaultItem() {
               markers={markers}
               captionsSrc={cues.length ? `/${artistUsername}/vault/${item._id}/captions.vtt` : undefined}
             />
+            {track ? <SaveForOffline tracks={[track]} className="mt-4" /> : null}
             {cues.length ? <Transcript itemId={item._id} cues={cues} momentHref={momentHref} /> : null}
             {isOwner && playable ? (
               <TranscriptForm
