@@ -4,8 +4,7 @@ import { POLL_ANSWERS_MAX, POLL_ANSWERS_MIN } from '#contract/content-rules';
 import type { CheckboxInput } from '#contract/content-schemas';
 import { CheckboxField, InputField } from './forms';
 import { ErrorList } from './form-parts';
-import { Calendar } from './schedule-calendar';
-import { maskDate, maskTime } from './schedule-widget';
+import { DateTimeInputs } from './schedule-widget';
 import { useHydrated } from './use-hydrated';
 
 export interface PollFields {
@@ -114,7 +113,6 @@ function PollClosingFields<Schema extends Record<string, unknown>>({
   const dateControl = useInputControl(date);
   const timeControl = useInputControl(time);
   const { key: keptKey, ...keptProps } = getInputProps(kept, { type: 'hidden' });
-  const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
   // Labels unlike the schedule's ("Date (DD/MM/YYYY)"), so each field has a name of its own on the page.
   return (
     <fieldset className="space-y-3 border-t border-white/10 pt-4">
@@ -123,41 +121,14 @@ function PollClosingFields<Schema extends Record<string, unknown>>({
         Fans can vote, and change their vote, until then; after it the poll shows its final results. Leave both empty to keep the poll open.
       </p>
       <input key={keptKey} {...keptProps} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <InputField
-          field={date}
-          label="Closes on (DD/MM/YYYY)"
-          inputProps={{
-            ...typed,
-            value: dateControl.value ?? '',
-            onChange: (event) => dateControl.change(maskDate(event.currentTarget.value)),
-            onBlur: dateControl.blur,
-            placeholder: 'DD/MM/YYYY',
-            maxLength: 10,
-          }}
-          addon={
-            hydrated ? (
-              <Calendar
-                label="Choose the closing date from the calendar"
-                value={dateControl.value}
-                onChange={(value) => dateControl.change(value)}
-              />
-            ) : null
-          }
-        />
-        <InputField
-          field={time}
-          label="Closes at (HH:MM, GMT)"
-          inputProps={{
-            ...typed,
-            value: timeControl.value ?? '',
-            onChange: (event) => timeControl.change(maskTime(event.currentTarget.value)),
-            onBlur: timeControl.blur,
-            placeholder: 'HH:MM',
-            maxLength: 5,
-          }}
-        />
-      </div>
+      <DateTimeInputs
+        date={date}
+        time={time}
+        dateControl={dateControl}
+        timeControl={timeControl}
+        labels={{ date: 'Closes on (DD/MM/YYYY)', time: 'Closes at (HH:MM, GMT)', calendar: 'Choose the closing date from the calendar' }}
+        hydrated={hydrated}
+      />
     </fieldset>
   );
 }

@@ -51,8 +51,6 @@ export function ScheduleWidget<Schema extends Record<string, unknown>>({
     }
   }
 
-  const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
-
   return (
     <fieldset>
       <legend className="sr-only">Scheduling</legend>
@@ -62,35 +60,76 @@ export function ScheduleWidget<Schema extends Record<string, unknown>>({
           <p className="text-sm text-white/70">Tick it to publish at a later date and time (GMT), at least 10 minutes from now.</p>
         ) : null}
         <div hidden={hydrated && !on}>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <InputField
-              field={date}
-              label="Date (DD/MM/YYYY)"
-              inputProps={{
-                ...typed,
-                value: dateControl.value ?? '',
-                onChange: (event) => dateControl.change(maskDate(event.currentTarget.value)),
-                onBlur: dateControl.blur,
-                placeholder: 'DD/MM/YYYY',
-                maxLength: 10,
-              }}
-              addon={hydrated ? <Calendar value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null}
-            />
-            <InputField
-              field={time}
-              label="Time (HH:MM, GMT)"
-              inputProps={{
-                ...typed,
-                value: timeControl.value ?? '',
-                onChange: (event) => timeControl.change(maskTime(event.currentTarget.value)),
-                onBlur: timeControl.blur,
-                placeholder: 'HH:MM',
-                maxLength: 5,
-              }}
-            />
-          </div>
+          <DateTimeInputs
+            date={date}
+            time={time}
+            dateControl={dateControl}
+            timeControl={timeControl}
+            labels={{ date: 'Date (DD/MM/YYYY)', time: 'Time (HH:MM, GMT)' }}
+            hydrated={hydrated}
+          />
         </div>
       </div>
     </fieldset>
+  );
+}
+
+/** What DateTimeInputs needs of a conform input control. */
+interface TextControl {
+  value: string | undefined;
+  change: (value: string) => void;
+  blur: () => void;
+}
+
+/**
+ * A date (DD/MM/YYYY, masked as typed, with the calendar once hydrated) and a time (HH:MM, GMT) side by side: the
+ * schedule's and the poll's closing time. The controls are the caller's, who may fill them in (a proposed time).
+ */
+export function DateTimeInputs<Schema extends Record<string, unknown>>({
+  date,
+  time,
+  dateControl,
+  timeControl,
+  labels,
+  hydrated,
+}: {
+  date: FieldMetadata<string | undefined, Schema, string[]>;
+  time: FieldMetadata<string | undefined, Schema, string[]>;
+  dateControl: TextControl;
+  timeControl: TextControl;
+  labels: { date: string; time: string; calendar?: string };
+  hydrated: boolean;
+}) {
+  const typed = { inputMode: 'numeric', autoComplete: 'off' } as const;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <InputField
+        field={date}
+        label={labels.date}
+        inputProps={{
+          ...typed,
+          value: dateControl.value ?? '',
+          onChange: (event) => dateControl.change(maskDate(event.currentTarget.value)),
+          onBlur: dateControl.blur,
+          placeholder: 'DD/MM/YYYY',
+          maxLength: 10,
+        }}
+        addon={
+          hydrated ? <Calendar label={labels.calendar} value={dateControl.value} onChange={(value) => dateControl.change(value)} /> : null
+        }
+      />
+      <InputField
+        field={time}
+        label={labels.time}
+        inputProps={{
+          ...typed,
+          value: timeControl.value ?? '',
+          onChange: (event) => timeControl.change(maskTime(event.currentTarget.value)),
+          onBlur: timeControl.blur,
+          placeholder: 'HH:MM',
+          maxLength: 5,
+        }}
+      />
+    </div>
   );
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../api/cli';
+import { runCli } from '../../api/cli';
+import { captureCli } from '../helpers/process';
 import { openDb } from '../../api/db/client';
 
 /** The CLI's end-membership on the embedded database (no server running): the demo fan's membership ends today. */
@@ -12,19 +13,12 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function capture(env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: env as NodeJS.ProcessEnv };
-  return { io, out, err };
-}
-
 describe('npm run cli -- end-membership', () => {
   it('ends a running membership today without a refund, once, and refuses bad input with one line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-end-'));
     dirs.push(dir);
     const env = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
-    const seeded = capture(env);
+    const seeded = captureCli(env);
     expect(await runCli(['seed'], seeded.io), seeded.err.join('\n')).toBe(0);
 
     const db = await openDb({ dataDir: dir });
@@ -41,7 +35,7 @@ describe('npm run cli -- end-membership', () => {
     await db.close();
     expect(before.status).toBe('active');
 
-    const ended = capture(env);
+    const ended = captureCli(env);
     expect(
       await runCli(['end-membership', '--artist', before.username, '--fan', 'FAN@stagedoor.test'], ended.io),
       ended.err.join('\n'),
@@ -63,13 +57,13 @@ describe('npm run cli -- end-membership', () => {
     expect(new Date(after.expiresAt).getTime()).toBeLessThanOrEqual(Date.now());
     expect(refunds).toBe(before.refunds);
 
-    const again = capture(env);
+    const again = captureCli(env);
     expect(await runCli(['end-membership', '--artist', before.username, '--fan', 'fan@stagedoor.test'], again.io)).toBe(1);
     expect(again.err).toEqual(['error: This fan has no running membership of this artist’s fan club.']);
-    const missing = capture(env);
+    const missing = captureCli(env);
     expect(await runCli(['end-membership', '--artist', before.username], missing.io)).toBe(2);
     expect(missing.err[0]).toBe('error: --fan is required. Usage: npm run cli -- end-membership --artist U --fan EMAIL');
-    const help = capture(env);
+    const help = captureCli(env);
     expect(await runCli(['end-membership', '--help'], help.io)).toBe(0);
     expect(help.out[0]).toContain('without a refund');
   }, 120_000);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../api/cli';
+import { runCli } from '../../api/cli';
+import { captureCli } from '../helpers/process';
 import { openDb } from '../../api/db/client';
 import { uniqueName } from '../helpers/api';
 
@@ -13,20 +14,13 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function capture(env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: env as NodeJS.ProcessEnv };
-  return { io, out, err };
-}
-
 describe('npm run cli -- create-promo', () => {
   it('creates a percent or amount code for an artist, and refuses bad input with one line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-promo-'));
     dirs.push(dir);
     const env = { DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_WEB_URL: 'http://web.test' };
     const artist = uniqueName('promoartist');
-    const created = capture(env);
+    const created = captureCli(env);
     const args = [
       'create-artist',
       '--username',
@@ -42,31 +36,31 @@ describe('npm run cli -- create-promo', () => {
     ];
     expect(await runCli(args, created.io), created.err.join('\n')).toBe(0);
 
-    const percent = capture(env);
+    const percent = captureCli(env);
     expect(
       await runCli(['create-promo', '--artist', artist, '--code', 'SUMMER26', '--percent-off', '20', '--max-redemptions', '5'], percent.io),
     ).toBe(0);
     expect(percent.out[0]).toBe(`Created promo code SUMMER26 for ${artist}: 20% off the first year, for 5 payments.`);
     expect(percent.out[1]).toBe(`Share it as: http://web.test/${artist}/subscribe?promo=SUMMER26`);
 
-    const amount = capture(env);
+    const amount = captureCli(env);
     expect(
       await runCli(['create-promo', '--artist', artist, '--code', 'FIVE', '--amount-off', '5', '--expires-at', '2030-01-31'], amount.io),
     ).toBe(0);
     expect(amount.out[0]).toContain('$5.00 off the first year, until 2030-01-31T00:00:00.000Z');
 
-    const both = capture(env);
+    const both = captureCli(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'BOTH', '--amount-off', '5', '--percent-off', '5'], both.io)).toBe(
       2,
     );
     expect(both.err[0]).toBe('error: --percent-off: Give either a percent off (1 to 100) or an amount off, not both.');
-    const tooMuch = capture(env);
+    const tooMuch = captureCli(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'MORE', '--percent-off', '150'], tooMuch.io)).toBe(2);
     expect(tooMuch.err[0]).toBe('error: --percent-off: The percent off must be from 1 to 100.');
-    const again = capture(env);
+    const again = captureCli(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'summer26', '--percent-off', '10'], again.io)).toBe(1);
     expect(again.err[0]).toBe(`error: ${artist} already has the promo code "summer26".`);
-    const nobody = capture(env);
+    const nobody = captureCli(env);
     expect(await runCli(['create-promo', '--artist', 'nosuchartist', '--code', 'X123', '--percent-off', '10'], nobody.io)).toBe(1);
     expect(nobody.err[0]).toBe('error: There is no artist with the username "nosuchartist".');
 

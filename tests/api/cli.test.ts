@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN_HEADER } from '../../api/admin/routes';
-import { parseCreateArtistArgs, runCli, type CliIo } from '../../api/cli';
+import { parseCreateArtistArgs, runCli } from '../../api/cli';
 import { openDb, type Db } from '../../api/db/client';
-import { runCliProcess } from '../helpers/process';
+import { captureCli, runCliProcess } from '../helpers/process';
 import { acquireLock, adminTokenFile, DatabaseLockedError, lockFile, readLock, writeAdminToken } from '../../api/db/lock';
 import { PRICE_MESSAGE } from '../../api/performers/create';
 import { messages } from '#contract/accounts';
@@ -30,13 +30,6 @@ const tempDir = () => {
 afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function capture(env: Record<string, string | undefined>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: { ...env } as NodeJS.ProcessEnv };
-  return { io, out, err };
-}
 
 const artistArgs = (username: string, extra: string[] = []) => [
   'create-artist',
@@ -87,7 +80,7 @@ describe('cli arguments', () => {
     const at = args.indexOf(override[0]);
     // --flag=value, the one spelling that also carries a value starting with "-".
     args.splice(at, 2, `${override[0]}=${override[1]}`);
-    const { io, out, err } = capture({});
+    const { io, out, err } = captureCli({});
     expect(await runCli(args, io)).toBe(2);
     expect(err).toEqual([`error: ${message}`]);
     expect(out).toEqual([]);
@@ -106,7 +99,7 @@ describe('cli arguments', () => {
       [['destroy-everything'], /^error: Unknown command "destroy-everything"\. Run "npm run cli -- --help"/],
     ];
     for (const [args, line] of cases) {
-      const { io, err } = capture({});
+      const { io, err } = captureCli({});
       expect(await runCli(args, io), args.join(' ')).toBe(2);
       expect(err).toHaveLength(1);
       expect(err[0]).toMatch(line);
@@ -121,7 +114,7 @@ describe('cli arguments', () => {
       [['create-artist', '--help'], 'Usage: npm run cli -- create-artist'],
       [['seed', '-h'], 'Usage: npm run cli -- seed'],
     ] as const) {
-      const { io, out, err } = capture({});
+      const { io, out, err } = captureCli({});
       expect(await runCli([...args], io)).toBe(0);
       expect(out.join('\n')).toContain(heading);
       expect(err).toEqual([]);
@@ -165,7 +158,7 @@ describeEachDatabase('cli on the database itself', (database) => {
 
   it('creates an artist with a profile, then refuses the same username or email', async () => {
     const username = uniqueName('artist');
-    const { io, out, err } = capture(env);
+    const { io, out, err } = captureCli(env);
     expect(await runCli(artistArgs(username), io)).toBe(0);
     expect(err).toEqual([]);
     expect(out).toEqual([
@@ -179,10 +172,10 @@ describeEachDatabase('cli on the database itself', (database) => {
     );
     expect(row).toEqual({ isPerformer: true, cents: 4999, name: `Artist ${username}` });
 
-    const again = capture(env);
+    const again = captureCli(env);
     expect(await runCli(artistArgs(username), again.io)).toBe(1);
     expect(again.err).toEqual(['error: --username: That username is already taken. Please choose another.']);
-    const sameEmail = capture(env);
+    const sameEmail = captureCli(env);
     const args = artistArgs(uniqueName('other'));
     args[args.indexOf('--email') + 1] = `${username}@example.com`;
     expect(await runCli(args, sameEmail.io)).toBe(1);
@@ -194,19 +187,19 @@ describeEachDatabase('cli on the database itself', (database) => {
     const username = uniqueName('free');
     const args = artistArgs(username);
     args[args.indexOf('--yearly-price') + 1] = '0';
-    const { io, out } = capture(env);
+    const { io, out } = captureCli(env);
     expect(await runCli(args, io)).toBe(0);
     expect(out[0]).toContain('free to join');
   });
 
   it('seeds, and seeding again leaves everything as it was', async () => {
-    const first = capture(env);
+    const first = captureCli(env);
     expect(await runCli(['seed'], first.io)).toBe(0);
     expect(first.out).toEqual([
       'Seeded demo content: created novaricci, thelatenights, juniperlane, demofan.',
       'Added demo content (posts, vault items, a collection) for novaricci, thelatenights, juniperlane.',
     ]);
-    const second = capture(env);
+    const second = captureCli(env);
     expect(await runCli(['seed'], second.io)).toBe(0);
     expect(second.out).toEqual(['Already there, left as they were: novaricci, thelatenights, juniperlane, demofan.']);
     const [counts] = await query<{ artists: number; subscriptions: number }>(

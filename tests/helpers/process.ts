@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import type { CliIo } from '../../api/cli';
 
 /** A loopback port nobody is listening on right now. */
 export function freePort(): Promise<number> {
@@ -99,4 +100,12 @@ export function exited(child: ChildProcess) {
   return new Promise<void>((resolve) =>
     child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
   );
+}
+
+/** The CLI's output in memory, for `runCli(args, io)` in the test's own process. */
+export function captureCli(env: Record<string, string | undefined>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: { ...env } as NodeJS.ProcessEnv };
+  return { io, out, err };
 }

@@ -61,7 +61,8 @@ describe('bench options', () => {
   });
 
   it('runs the load part by default and alone with --only load, for --load-duration seconds', () => {
-    expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout']);
+    expect(PARTS).toEqual(['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout', 'media']);
+    expect(parseArgs(['--only=media']).only).toEqual(['media']);
     expect(parseArgs([]).only).toBeNull();
     expect(parseArgs([]).loadDuration).toBe(60);
     const args = parseArgs([
