@@ -48,6 +48,10 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'static',
   'assets',
   'gift',
+  // Offline listening: the offline page and its check, the web app manifest and its icons.
+  'offline',
+  'manifest',
+  'icons',
   // The api: route prefixes and the realtime socket (socket.io).
   'admin',
   'auth',
