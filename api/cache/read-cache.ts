@@ -73,16 +73,20 @@ export function createReadCache({ announce, clock = Date.now, maxEntries = MAX_E
   const loading = new Map<string, Promise<unknown>>();
   const invalidatedAt = new Map<string, number>();
   let seq = 0;
+  /** The seq of the last clear: a load that started before it may have read what was there before and is not kept. */
+  let clearedAt = 0;
   let enabled = true;
   const counts = { hits: 0, misses: 0, invalidations: 0 };
 
-  const valid = (entry: Entry) => entry.until > clock() && entry.tags.every((tag) => (invalidatedAt.get(tag) ?? 0) <= entry.startSeq);
+  const valid = (entry: Entry) =>
+    entry.until > clock() && entry.startSeq >= clearedAt && entry.tags.every((tag) => (invalidatedAt.get(tag) ?? 0) <= entry.startSeq);
 
   function clear() {
     entries.clear();
     loading.clear();
     invalidatedAt.clear();
     seq += 1;
+    clearedAt = seq;
   }
 
   function invalidateLocally(tags: readonly string[]) {

@@ -57,6 +57,20 @@ describe('read cache', () => {
     expect(fresh.runs).toBe(1);
   });
 
+  it('never keeps what a load read before the cache was cleared while it ran (a write outside the api, a flood of tags)', async () => {
+    const cache = createReadCache();
+    const source = { value: 'before' };
+    const slow = heldLoad(source);
+    const first = cache.read('k', slow.load);
+    source.value = 'after';
+    cache.clear();
+    slow.release();
+    expect(await first).toBe('before');
+    const fresh = loader(source);
+    expect(await cache.read('k', fresh)).toBe('after');
+    expect(fresh.runs).toBe(1);
+  });
+
   it('shares one load between concurrent readers, but a reader after a write does not join a load from before it', async () => {
     const cache = createReadCache();
     const source = { value: 'before' };
