@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
 import WebSocket from 'ws';
@@ -197,6 +198,29 @@ export async function api(app, method, pathname, { token, body, headers = {} } =
     if (!res.ok) throw new Error(`${method} ${pathname} → ${res.status} ${json.message ?? ''}`);
     return json.data;
   }
+}
+
+/**
+ * The artist home as the seed fan sees it, 10 connections, for `seconds`; with `until`, stopped sooner when that
+ * promise settles. The fan-out and media parts measure the page while their work runs.
+ */
+/** How many connections browseArtistHome keeps open. */
+export const BROWSE_CONNECTIONS = 10;
+
+export function browseArtistHome(app, token, { seconds, until }) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${app.webUrl}/${ARTIST}`,
+        connections: BROWSE_CONNECTIONS,
+        duration: seconds,
+        timeout: 10,
+        headers: { cookie: `stagedoor=${token}`, accept: 'text/html' },
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (until) until.finally(() => instance.stop());
+  });
 }
 
 export async function login(app, username, password) {

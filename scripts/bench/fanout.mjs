@@ -5,16 +5,14 @@
 //
 // The 10,000 fans are inserted in SQL (registering them through the api would hash 10,000 passwords), so the part
 // runs on PostgreSQL only; the post is published through the api as the artist would.
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { api, ARTIST, ARTIST_EMAILS, ARTIST_PASSWORD, FAN, startApp } from './app.mjs';
+import { api, ARTIST, ARTIST_EMAILS, ARTIST_PASSWORD, BROWSE_CONNECTIONS, browseArtistHome, FAN, startApp } from './app.mjs';
 import { sleep } from './lib.mjs';
 
 export const FANOUT_FANS = 10_000;
 export const FANOUT_BUDGET_S = 300;
 export const FANOUT_P99_RATIO = 2;
-const BROWSERS = 10;
 const WINDOW_S = 10;
 
 function startSmtp(port) {
@@ -33,21 +31,6 @@ function startSmtp(port) {
   });
   return new Promise((resolve) =>
     server.listen(port, '127.0.0.1', () => resolve({ accepted, close: () => new Promise((r) => server.close(r)) })),
-  );
-}
-
-function browse(app, token, seconds) {
-  return new Promise((resolve, reject) =>
-    autocannon(
-      {
-        url: `${app.webUrl}/${ARTIST}`,
-        connections: BROWSERS,
-        duration: seconds,
-        timeout: 10,
-        headers: { cookie: `stagedoor=${token}`, accept: 'text/html' },
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ),
   );
 }
 
@@ -82,9 +65,9 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
     const { token: artistToken } = await api(app, 'POST', '/auth/login', {
       body: { username: ARTIST_EMAILS[ARTIST], password: ARTIST_PASSWORD, remember: true },
     });
-    await browse(app, fanToken, 3);
-    console.log(`  fanout: the artist home idle, ${BROWSERS} connections for ${WINDOW_S} s …`);
-    const idle = await browse(app, fanToken, WINDOW_S);
+    await browseArtistHome(app, fanToken, { seconds: 3 });
+    console.log(`  fanout: the artist home idle, ${BROWSE_CONNECTIONS} connections for ${WINDOW_S} s …`);
+    const idle = await browseArtistHome(app, fanToken, { seconds: WINDOW_S });
     const ours = () => smtp.accepted.filter((mail) => mail.to.endsWith('@bench.stagedoor.test'));
 
     console.log('  fanout: publishing the post …');
@@ -97,7 +80,7 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
     const during = [];
     while (ours().length < FANOUT_FANS && performance.now() - began < FANOUT_BUDGET_S * 1000) {
       const sent = ours().length;
-      const window = await browse(app, fanToken, WINDOW_S);
+      const window = await browseArtistHome(app, fanToken, { seconds: WINDOW_S });
       // A window that ended with the fan-out long done measured an idle page: only windows with mail going out count.
       if (ours().length > sent) during.push(window);
     }
@@ -105,7 +88,7 @@ export async function measureFanout({ pgUrl, webPort, apiPort, inspectPort, logD
     const mails = ours();
     // The page idle again once the mail has gone: the machine is shared (another build, another test run), and a
     // ratio is only worth something when the idle figure before and after it agree.
-    const after = await browse(app, fanToken, WINDOW_S);
+    const after = await browseArtistHome(app, fanToken, { seconds: WINDOW_S });
     const lastS = mails.length ? (Math.max(...mails.map((mail) => mail.at)) - began) / 1000 : null;
     const worst = during.reduce((max, run) => (run.latency.p99 > (max?.latency.p99 ?? -1) ? run : max), null);
     // The worst window is what is judged; the median window says whether the worst was the fan-out or a moment of the machine's.
@@ -140,7 +123,7 @@ export function fanoutReport(r) {
       ['mails accepted', `${r.mails} of ${FANOUT_FANS}`, ''],
       ['time until the last was accepted', r.lastS == null ? '—' : `${r.lastS.toFixed(1)} s`, 'from the publish request'],
       ['mails a second', r.perSecond == null ? '—' : r.perSecond.toFixed(0), ''],
-      ['artist home p99, idle', `${r.idle.p99} ms`, `${r.idle.rps.toFixed(0)} pages/s, ${BROWSERS} connections`],
+      ['artist home p99, idle', `${r.idle.p99} ms`, `${r.idle.rps.toFixed(0)} pages/s, ${BROWSE_CONNECTIONS} connections`],
       [
         'artist home p99, idle after the fan-out',
         `${r.idleAfter.p99} ms`,

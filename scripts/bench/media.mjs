@@ -14,9 +14,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
 import * as tus from 'tus-js-client';
-import { api, ARTIST, ARTIST_EMAILS, ARTIST_PASSWORD, FAN, login, startApp } from './app.mjs';
+import { api, ARTIST, ARTIST_EMAILS, ARTIST_PASSWORD, BROWSE_CONNECTIONS, browseArtistHome, FAN, login, startApp } from './app.mjs';
 import { sleep } from './lib.mjs';
 
 export const AUDIO_SECONDS = 180;
@@ -27,7 +26,6 @@ export const MEDIA_P99_RATIO = 2;
 export const TUS_BYTES = 200_000_000;
 /** Where the proxy cuts the upload's connection: after this many bytes of the upload have passed it, in all. */
 const CUTS_AT = [60_000_000, 140_000_000];
-const BROWSERS = 10;
 const IDLE_S = 10;
 const DURING_S = 60;
 
@@ -144,26 +142,6 @@ async function processThroughApi(app, artistToken, { kind, file, type, whileWait
 }
 
 /**
- * The artist home as the fan sees it, 10 connections, for `seconds`; with `until`, stopped sooner when that promise
- * settles.
- */
-function browse(app, token, { seconds, until }) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: `${app.webUrl}/${ARTIST}`,
-        connections: BROWSERS,
-        duration: seconds,
-        timeout: 10,
-        headers: { cookie: `stagedoor=${token}`, accept: 'text/html' },
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-    if (until) until.finally(() => instance.stop());
-  });
-}
-
-/**
  * A TCP proxy in front of the api that cuts the connection (both ways, at once) when the bytes sent through it
  * reach each of CUTS_AT while armed: a phone connection dropping twice mid-upload.
  */
@@ -273,9 +251,9 @@ export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDi
     console.log(`  media: video, a ${VIDEO_SECONDS} s 1080p MP4, no pages asked for meanwhile …`);
     const video = await processThroughApi(app, artistToken, { kind: 'video', file: inputs.mp4, type: 'video/mp4' });
 
-    await browse(app, fanToken, { seconds: 3 });
-    console.log(`  media: the artist home idle, ${BROWSERS} connections for ${IDLE_S} s …`);
-    const idle = await browse(app, fanToken, { seconds: IDLE_S });
+    await browseArtistHome(app, fanToken, { seconds: 3 });
+    console.log(`  media: the artist home idle, ${BROWSE_CONNECTIONS} connections for ${IDLE_S} s …`);
+    const idle = await browseArtistHome(app, fanToken, { seconds: IDLE_S });
     console.log(`  media: the artist home for up to ${DURING_S} s while the same video transcodes again (a new upload) …`);
     const loaded = await processThroughApi(app, artistToken, {
       kind: 'video',
@@ -283,9 +261,9 @@ export async function measureMedia({ pgUrl, webPort, apiPort, inspectPort, logDi
       type: 'video/mp4',
       // At most DURING_S: at nice 19 under a crowd's load the transcode may take many minutes, and a minute of it
       // says what pages get while it runs.
-      whileWaiting: (ready) => browse(app, fanToken, { seconds: DURING_S, until: ready }),
+      whileWaiting: (ready) => browseArtistHome(app, fanToken, { seconds: DURING_S, until: ready }),
     });
-    const idleAfter = await browse(app, fanToken, { seconds: IDLE_S });
+    const idleAfter = await browseArtistHome(app, fanToken, { seconds: IDLE_S });
 
     console.log(`  media: ${(TUS_BYTES / 1e6).toFixed(0)} MB through tus, the connection cut twice …`);
     const bytes = fs.readFileSync(inputs.big);
@@ -354,7 +332,11 @@ export function mediaReport(r) {
         s(r.loaded.jobMs),
         `${s(r.loaded.wallMs)} to ready; ffmpeg CPU ${cpu(r.loaded.cpuS)}`,
       ],
-      ['artist home p99, idle', `${r.idle.p99} ms`, `p50 ${r.idle.p50} ms, ${r.idle.rps.toFixed(0)} pages/s, ${BROWSERS} connections`],
+      [
+        'artist home p99, idle',
+        `${r.idle.p99} ms`,
+        `p50 ${r.idle.p50} ms, ${r.idle.rps.toFixed(0)} pages/s, ${BROWSE_CONNECTIONS} connections`,
+      ],
       [
         'artist home p99, during the transcode',
         `${r.during.p99} ms`,
