@@ -1,5 +1,4 @@
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatScheduleDate, parseScheduleDate, type CalendarDate } from '#contract/content-rules';
 
 /** Spec §2: the year picker's default range. */
@@ -28,7 +27,12 @@ interface CalendarProps {
   yearRange?: number;
 }
 
-/** The calendar behind the date input: a popover with a month grid and a year picker. */
+/**
+ * The calendar behind the date input: a button that opens a panel with a month grid and a year picker. The panel
+ * closes on Escape (the focus back on the button), on a click or focus outside it, and once a day is picked.
+ * Written here rather than with Headless UI's Popover: that one brings Floating UI along (about 28 KB of the post
+ * form's JavaScript) for a panel that is placed by CSS under its button.
+ */
 export function Calendar({
   value,
   onChange,
@@ -36,9 +40,42 @@ export function Calendar({
   yearRange = YEAR_RANGE,
   label = 'Choose a date from the calendar',
 }: CalendarProps & { label?: string }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: Event) => {
+      if (event.target instanceof Node && !root.current?.contains(event.target)) setOpen(false);
+    };
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('focusin', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('focusin', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+
   return (
-    <Popover className="relative">
-      <PopoverButton className="flex h-full items-center rounded-lg border border-white/25 bg-white/5 px-3 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+        className="flex h-full items-center rounded-lg border border-white/25 bg-white/5 px-3 text-white hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+      >
         <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="h-5 w-5">
           <path
             fillRule="evenodd"
@@ -47,26 +84,29 @@ export function Calendar({
           />
         </svg>
         <span className="sr-only">{label}</span>
-      </PopoverButton>
-      {/* Placed by CSS under its button rather than anchored (an anchored panel goes to a portal at the end of the
-          body, outside the page's landmarks); the grid takes the focus as it opens (useFocusOnOpen). */}
-      <PopoverPanel
-        aria-label="Calendar"
-        className="absolute right-0 top-full z-40 mt-2 w-[18.5rem] rounded-xl bg-navy-light p-3 shadow-xl ring-1 ring-white/15"
-      >
-        {({ close }) => (
+      </button>
+      {/* In the page's flow under its button (not in a portal at the end of the body, outside the page's landmarks);
+          the grid takes the focus as it opens. */}
+      {open ? (
+        <div
+          id={panelId}
+          role="group"
+          aria-label="Calendar"
+          className="absolute right-0 top-full z-40 mt-2 w-[18.5rem] rounded-xl bg-navy-light p-3 shadow-xl ring-1 ring-white/15"
+        >
           <CalendarGrid
             value={value}
             now={now}
             yearRange={yearRange}
             onChange={(picked) => {
               onChange(picked);
-              close();
+              setOpen(false);
+              button.current?.focus();
             }}
           />
-        )}
-      </PopoverPanel>
-    </Popover>
+        </div>
+      ) : null}
+    </div>
   );
 }
 

@@ -93,6 +93,30 @@ describe('schedule widget', () => {
     expect(screen.getByRole('textbox', { name: 'Date (DD/MM/YYYY)' })).toHaveValue('25/06/2026');
   });
 
+  it('closes the calendar on Escape (the focus back on its button), on a click outside, and once a day is picked', async () => {
+    const user = userEvent.setup();
+    render(<Harness defaultValue={{ enabled: 'on', date: '19/06/2026', time: '10:00' }} />);
+    const opener = screen.getByRole('button', { name: 'Choose a date from the calendar' });
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(opener);
+    expect(opener).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: 'Friday 19 June 2026' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Calendar' })).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+
+    await user.click(opener);
+    await user.click(screen.getByRole('checkbox', { name: 'Schedule post' }).closest('form')!);
+    expect(screen.queryByRole('group', { name: 'Calendar' })).not.toBeInTheDocument();
+
+    await user.click(opener);
+    await user.click(screen.getByRole('button', { name: 'Monday 22 June 2026' }));
+    expect(screen.queryByRole('group', { name: 'Calendar' })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Date (DD/MM/YYYY)' })).toHaveValue('22/06/2026');
+    expect(opener).toHaveFocus();
+  });
+
   it('moves between months', async () => {
     const user = userEvent.setup();
     render(<CalendarGrid value={undefined} onChange={() => {}} />);
