@@ -100,7 +100,6 @@ export function findPayableArtist(db: Queryable, performerId: string) {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
-const ONE_YEAR_MS = 365.25 * DAY_MS;
 
 /**
  * The free trial this fan gets from this artist, in days, or undefined: only a paid club with a trial, and only a
@@ -116,7 +115,15 @@ export async function trialFor(db: Queryable, userId: string, artist: Pick<Payab
   );
   return before ? undefined : artist.trialDays;
 }
-const yearFromNow = () => new Date(Date.now() + ONE_YEAR_MS);
+/**
+ * The same day next year, as renewals and gifts count a year (PostgreSQL's interval '1 year') and as the payment page
+ * promised: 365.25 days moved the date on by one for a fan paying after 18:00 UTC.
+ */
+function yearFromNow() {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date;
+}
 
 /** The payment as the api answers it: the three outcomes of docs/payments.md. */
 export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetail): Payment {
