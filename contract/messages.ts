@@ -20,16 +20,6 @@ export function messageTextError(text: string): string | undefined {
   return [...trimmed].length > MESSAGE_MAX_LENGTH ? messageErrors.tooLong : undefined;
 }
 
-/** Events the api pushes on the realtime connection, to the rooms of both members of the conversation. */
-export const RealtimeEvent = {
-  /** Sent by the client after a reconnect, with the session token (spec §4, §7). */
-  login: 'auth/login',
-  messageCreated: 'message/created',
-  messageDeleted: 'message/deleted',
-  conversationRead: 'conversation/read',
-  unreadTotal: 'messages/unread-total',
-} as const;
-
 export interface ConversationResponse {
   _id: string;
   lastMessage?: string;

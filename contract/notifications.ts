@@ -1,15 +1,7 @@
 /**
  * Notifications as web and api agree on them (docs/notifications.md): a fan's per-artist choices, a notification as
- * the list and the socket send it, the realtime events of the bell, and what a push carries to the service worker.
+ * the list and the socket send it (the bell's events are in realtime.ts), and what a push carries to the service worker.
  */
-
-/** Events the api pushes on the realtime connection, to the fan's room. */
-export const NotificationEvent = {
-  /** { total }: the fan's unread in-app notifications, on connecting and after every change. */
-  unreadTotal: 'notifications/unread-total',
-  /** { notification }: a new in-app notification, as GET /notifications lists it. */
-  created: 'notifications/new',
-} as const;
 
 /** How a fan hears about an artist's new posts by mail: a mail per post, a daily digest, or none. */
 export const EMAIL_CHOICES = ['each', 'digest', 'none'] as const;

@@ -1,12 +1,7 @@
+import { RealtimeEvent } from '#contract/realtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  RealtimeEvent,
-  type ConversationReadEvent,
-  type MessageCreatedEvent,
-  type MessageDeletedEvent,
-  type UnreadTotalEvent,
-} from '#contract/messages';
+import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type UnreadTotalEvent } from '#contract/messages';
 import { SendMessageSchema } from '#contract/message-schemas';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';

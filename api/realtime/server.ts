@@ -1,12 +1,13 @@
+import { NotificationEvent, RealtimeEvent } from '#contract/realtime';
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
-import { RealtimeEvent } from '#contract/messages';
+
 import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';
 import type { Redis } from '../redis.js';
-import { NotificationEvent } from '#contract/notifications';
+
 import { unreadCount } from '../notifications/queries.js';
 
 /** The room every socket of one user joins; events for that user are sent to it. */

@@ -4,7 +4,7 @@ import { wideImageSources } from './content-card';
 import { HlsVideo } from './hls-video';
 import { ItemAudio } from './listening/item-audio';
 import type { Marker } from './listening/waveform';
-import { trackOf } from './player/track';
+import { trackOf } from './player/bridge';
 
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
 

@@ -1,10 +1,10 @@
+import { NotificationEvent, RealtimeEvent } from '#contract/realtime';
 import { Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
-import { RealtimeEvent, type UnreadTotalEvent } from '#contract/messages';
-import { NotificationEvent, type NotificationResponse } from '#contract/notifications';
-import { getSocket } from '~/utils/realtime.client';
-import { useRealtimeEvent } from '~/utils/use-realtime';
+import { type UnreadTotalEvent } from '#contract/messages';
+import { type NotificationResponse } from '#contract/notifications';
+import { getSocket, useRealtimeEvent } from '~/utils/realtime';
 import { AccountMenu } from './account-menu';
 import { Logo } from './logo';
 import { useHydrated } from './use-hydrated';

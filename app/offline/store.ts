@@ -5,7 +5,7 @@ import { audioKey, OFFLINE_CACHE, readSavedTrack, trackKey, isTrackKey, type Sav
  * deletes entries on its own checks (app/service-worker/offline.ts).
  */
 
-/** A track to save, as the item and collection pages have it (player/track.ts). */
+/** A track to save, as the item and collection pages have it (player/bridge.ts). */
 export interface TrackToSave {
   itemId: string;
   title: string;

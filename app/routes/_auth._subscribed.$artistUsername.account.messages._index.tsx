@@ -1,3 +1,4 @@
+import { RealtimeEvent } from '#contract/realtime';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
@@ -10,12 +11,11 @@ import { apiFor, isHttpError } from '~/utils/api.server';
 import { invariantResponse, isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply } from '~/utils/form-reply.server';
-import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
 import { readOffset } from '~/utils/content-params';
 import { conversationHref, findConversations, INBOX_PAGE_SIZE, mapConversation, upsertConversation } from '~/utils/messages';
 import { fetchConversations, openConversation } from '~/utils/messages.server';
-import { getSocket } from '~/utils/realtime.client';
-import { useRealtimeEvent } from '~/utils/use-realtime';
+import { getSocket, useRealtimeEvent } from '~/utils/realtime';
 import type { loader as subscribedLoader } from './_auth._subscribed';
 
 export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];

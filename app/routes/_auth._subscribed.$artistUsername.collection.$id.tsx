@@ -1,6 +1,6 @@
 import { PlayAll } from '~/components/player/play-all';
 import { SaveForOffline } from '~/components/offline/save-for-offline';
-import { trackOf } from '~/components/player/track';
+import { trackOf } from '~/components/player/bridge';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { itemHref, Pager, VaultGrid } from '~/components/content-card';

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { itemHref, Pager, VaultGrid } from '~/components/content-card';
 import { PlayAll } from '~/components/player/play-all';
-import { trackOf } from '~/components/player/track';
+import { trackOf } from '~/components/player/bridge';
 import { CollectionList } from '~/components/collection-list';
 import { ArtistNav } from '~/components/artist-nav';
 import { listSearch, readOffset, readSearch, readSort, readVaultFilters, VAULT_PAGE_SIZE } from '~/utils/content-params';

@@ -1,7 +1,8 @@
+import { NotificationEvent } from '#contract/realtime';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import * as z from 'zod/mini';
-import { NOTIFICATIONS_PAGE_SIZE, NotificationEvent, type NotificationResponse } from '#contract/notifications';
+import { NOTIFICATIONS_PAGE_SIZE, type NotificationResponse } from '#contract/notifications';
 import { EmptyNote, Pager } from '~/components/content-card';
 import { LocalTime } from '~/components/local-time';
 import { apiFor } from '~/utils/api.server';
@@ -10,7 +11,7 @@ import { readOffset } from '~/utils/content-params';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from '~/utils/notifications.server';
-import { useRealtimeEvent } from '~/utils/use-realtime';
+import { useRealtimeEvent } from '~/utils/realtime';
 
 export const meta: MetaFunction = () => [{ title: 'Notifications | Stagedoor' }];
 

@@ -3,7 +3,7 @@ import { Outlet, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
 import { apiFor } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
-import { connect } from '~/utils/realtime.client';
+import { connect } from '~/utils/realtime';
 
 /**
  * The authenticated area (spec §2): no session, or an authentication error from /users/me, sends the viewer to

@@ -1,6 +1,6 @@
 import { Outlet } from '@remix-run/react';
 import { useEffect } from 'react';
-import { disconnect } from '~/utils/realtime.client';
+import { disconnect } from '~/utils/realtime';
 
 /** The unauthenticated area (spec §2, §4): entering it drops the realtime connection. */
 export default function UnauthenticatedLayout() {

@@ -1,10 +1,12 @@
+import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
 
 /**
  * The realtime connection (spec §4, §7): opened after authentication, dropped on entering the unauthenticated
  * area, reconnecting without limit with a delay of 1 s growing to 10 s, and sending auth/login with the token
  * after each reconnect. socket.io-client is loaded with a dynamic import, so it stays out of the first bundle
- * and a fan on a slow connection gets an interactive page before it arrives.
+ * and a fan on a slow connection gets an interactive page before it arrives. Nothing here runs on the server: the
+ * connection opens from effects, and useRealtimeEvent only listens from one.
  */
 
 let socket: Socket | null = null;
@@ -87,4 +89,15 @@ export function subscribe(event: string, handler: Listener) {
 /** Called by connect() once the socket exists: every listener registered so far attaches to it. */
 function attachAll(target: Socket) {
   for (const { event, handler } of listeners) attach(target, event, handler);
+}
+
+/**
+ * Runs `handler` for each `event` the realtime connection delivers while the component is mounted. The latest
+ * handler is always the one called, so it may read current state without re-subscribing on every render.
+ * `connect` fires on the first connection and on every reconnect (the socket's own event).
+ */
+export function useRealtimeEvent<T>(event: string, handler: (payload: T) => void) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => subscribe(event, ((payload: T) => latest.current(payload)) as never), [event]);
 }

@@ -3,7 +3,7 @@ import { call, makeArtist, registerFan, subscribe, type TestApi, type TestUser }
 
 /**
  * Messaging fixtures on top of the shared api helper (tests/helpers/api.ts): members with their display name,
- * an opened conversation, sending, and realtime clients configured as the web's (app/utils/realtime.client.ts).
+ * an opened conversation, sending, and realtime clients configured as the web's (app/utils/realtime.ts).
  */
 
 export const REDIS_URL = process.env.REDIS_URL || undefined;

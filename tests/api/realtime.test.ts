@@ -1,3 +1,4 @@
+import { RealtimeEvent } from '#contract/realtime';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -5,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RealtimeEvent, type MessageResponse } from '#contract/messages';
+import { type MessageResponse } from '#contract/messages';
 import { mapMessage, mergeMessages, type Message } from '../../app/utils/messages';
-import * as webRealtime from '../../app/utils/realtime.client';
+import * as webRealtime from '../../app/utils/realtime';
 import { call, describeEachDatabase, startTestApi, TEST_DATABASE_URL, type TestApi, type TestUser } from '../helpers/api';
 import { connectClient, connected, createFan, fanAndArtist, recordEvents, REDIS_URL, send } from './messages-fixtures';
 
@@ -188,7 +189,7 @@ describeEachDatabase('realtime', (database) => {
     expect(view.texts()).toEqual(['four', 'three', 'two', 'one']);
   });
 
-  // The web's own client (app/utils/realtime.client.ts), not the tests' stand-in: its options and its auth/login.
+  // The web's own client (app/utils/realtime.ts), not the tests' stand-in: its options and its auth/login.
   it.runIf(database.name === 'PGlite')(
     'the web client reconnects without limit from 1 s to 10 s and sends auth/login after a reconnect',
     async () => {

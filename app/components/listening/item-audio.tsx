@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { formatAt } from '#contract/listening';
 import type { Media } from '#contract/content';
 import { controls, playQueue, usePlayer } from '../player/bridge';
-import type { Track } from '../player/track';
+import type { Track } from '../player/bridge';
 import { useHydrated } from '../use-hydrated';
 import { offerTrack, seekTo } from './playhead';
 import { Waveform, type Marker } from './waveform';

@@ -1,5 +1,5 @@
 import { controls, currentItemId, currentPosition, playQueue } from '../player/bridge';
-import type { Track } from '../player/track';
+import type { Track } from '../player/bridge';
 
 /**
  * Where an item's player stands and how to move it, for the comment form ("Now") and the "1:23" links: the player

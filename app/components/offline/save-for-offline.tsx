@@ -2,7 +2,7 @@ import { useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { audioKey, OFFLINE_CACHE, OFFLINE_PAGE, trackKey } from '~/offline/saved';
 import type { loader as rootLoader } from '~/root';
-import type { Track } from '../player/track';
+import type { Track } from '../player/bridge';
 
 type Status = 'hidden' | 'unsaved' | 'saving' | 'saved' | 'removing';
 

@@ -1,4 +1,4 @@
-import { IDLE, type PlayerState, type Track } from './track';
+import type { PlayerState, Track } from './bridge';
 
 /**
  * The player in the layout (loaded by bridge.ts on the first press of play): one audio element outside the page's
@@ -6,9 +6,12 @@ import { IDLE, type PlayerState, type Track } from './track';
  * where each track was left, remembered in this browser (localStorage) so a track opens where the fan stopped.
  */
 
+/** bridge.ts's IDLE, written out: a value imported from the bridge would bring it (and React) into this chunk. */
+const STOPPED: PlayerState = { queue: [], index: -1, playing: false, position: 0, duration: 0 };
+
 const audio = new Audio();
 audio.preload = 'metadata';
-let state: PlayerState = IDLE;
+let state: PlayerState = STOPPED;
 let publish: (state: PlayerState) => void = () => undefined;
 let lastSaved = 0;
 
@@ -114,7 +117,7 @@ export function close() {
   audio.pause();
   audio.removeAttribute('src');
   audio.load();
-  set(IDLE);
+  set(STOPPED);
   if ('mediaSession' in navigator) navigator.mediaSession.metadata = null;
 }
 

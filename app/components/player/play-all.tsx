@@ -1,4 +1,4 @@
-import type { Track } from './track';
+import type { Track } from './bridge';
 import { playQueue } from './bridge';
 import { useHydrated } from '../use-hydrated';
 

@@ -1,3 +1,4 @@
+import { RealtimeEvent } from '#contract/realtime';
 import type { SubmissionResult } from '@conform-to/react';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
@@ -10,7 +11,7 @@ import {
 } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
 import { Fragment, useEffect, useMemo, useState } from 'react';
-import { RealtimeEvent, type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
 import { dayOf } from '~/components/local-time';
 import { DaySeparator } from '~/components/messages';
 import type { PageHandle } from '~/root';
@@ -19,8 +20,7 @@ import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireUser } from '~/utils/auth.server';
 import { mapMessage, mergeMessages, type Message } from '~/utils/messages';
 import { fetchMessages, MESSAGES_PAGE_SIZE, readAll, requireConversation } from '~/utils/messages.server';
-import { getSocket } from '~/utils/realtime.client';
-import { useRealtimeEvent } from '~/utils/use-realtime';
+import { getSocket, useRealtimeEvent } from '~/utils/realtime';
 import { conversationAction } from './conversation.server';
 import { useDeletion, useReadMarker, useScrollToLatest } from './conversation-hooks';
 import { MessageBubble, PendingMessage } from './message-bubble';

@@ -19,7 +19,7 @@ import { isHttpError } from '~/utils/api.server';
 import { readStartAt } from '#contract/listening';
 import { backLink } from './back-link';
 import { SaveForOffline } from '~/components/offline/save-for-offline';
-import { trackOf } from '~/components/player/track';
+import { trackOf } from '~/components/player/bridge';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.title} · ${data.item.performer.name} | Stagedoor` : 'Stagedoor' },
