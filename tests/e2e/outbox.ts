@@ -11,7 +11,8 @@ interface OutboxMail {
 
 /**
  * The password-reset link of the newest mail to `email` in the server's outbox (DATA_DIR/outbox, one JSON file a
- * mail, names sortable by time). The api writes the mail after it answers, so this waits for it to appear.
+ * mail, names sortable by time). The api writes the mail after it answers, so this waits for it to appear: the
+ * mail queue's worker polls every 2 s and renders the mail, which on a busy machine has taken more than 10 s.
  */
 export function resetLinkFromOutbox(email: string, after = 0): Promise<string> {
   return linkFromOutbox(email, /https?:\/\/\S+\/password\/reset\?token=\S+/, after, 'a password reset mail');
@@ -36,7 +37,7 @@ export async function linkFromOutbox(email: string, link: RegExp, after = 0, wha
         }
         return false;
       },
-      { message: `${what} to ${email} in ${dir}`, timeout: 10_000 },
+      { message: `${what} to ${email} in ${dir}`, timeout: 30_000 },
     )
     .toBe(true);
   return found!;
