@@ -309,8 +309,11 @@ test('the fan comments on an item, sees the comment, and deletes it', async ({ p
 test('the fan bookmarks an item and finds it on the bookmarks page', async ({ page, context, request }) => {
   await signIn(context, fan.token);
   await page.goto(`/${artist.username}/vault/${items.demo._id}?type=audio&from=vault`);
+  // The button turns at once (optimistic); leaving before the post has its answer would cancel it.
+  const posted = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes(items.demo._id));
   await page.getByRole('button', { name: 'Bookmark', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Remove bookmark' })).toBeVisible();
+  await posted;
 
   await page.goto(`/${artist.username}/account/bookmarks`);
   await expect(page.getByRole('heading', { level: 1, name: 'Your bookmarks' })).toBeVisible();
