@@ -149,11 +149,16 @@ export function createJobQueue(settings: JobQueueSettings) {
           ? options.concurrency
           : Math.max(1, Math.round(options.concurrency * settings.concurrency));
         for (let i = 0; i < workers; i++) {
-          await boss.work<object>(
+          // pg-boss waits out the polling interval after every fetch, even one that found a job: one job per worker
+          // per interval (a mail a second with two workers polling every 2 s), so a password reset waited behind a
+          // queue of receipts. A worker that has just done a job asks again at once; an empty queue is polled as before.
+          const worker: { id?: string } = {};
+          worker.id = await boss.work<object>(
             name,
             { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true },
             async ([job]) => {
               await handler(job.data, { id: job.id, retryCount: job.retryCount });
+              if (worker.id) boss.notifyWorker(worker.id);
             },
           );
         }
