@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, type ShouldRevalidateFunction } from '@remix-run/react';
-import { skipAfterMessageActions } from '~/utils/revalidation';
+import { skipAfterMessageActions } from '~/utils/realtime';
 import { apiFor } from '~/utils/api.server';
 import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 import type { Artist } from '~/utils/mappers';

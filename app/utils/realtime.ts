@@ -1,3 +1,4 @@
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
 
@@ -101,3 +102,13 @@ export function useRealtimeEvent<T>(event: string, handler: (payload: T) => void
   latest.current = handler;
   useEffect(() => subscribe(event, ((payload: T) => latest.current(payload)) as never), [event]);
 }
+
+/**
+ * For the layouts above the conversation page: a message sent, deleted or marked read changes nothing a layout holds
+ * (the token, the artist), so after those fetchers only the root (its unread badge) and the page load again. Without
+ * single fetch every loader that reruns is a request of its own from the fan's phone. It lives beside the connection
+ * that carries the messages because every signed-in page loads this module: in a module of its own it was one
+ * script more on each.
+ */
+export const skipAfterMessageActions: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction !== undefined && /\/account\/messages\/[^/?]+/.test(formAction) ? false : defaultShouldRevalidate;
