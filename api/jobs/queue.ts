@@ -90,8 +90,22 @@ function executor(db: Queryable & { exec?: Db['exec'] }) {
 
 export function createJobQueue(settings: JobQueueSettings) {
   const { db, schema } = settings;
+  // pg-boss marks a job done without waiting for it (a statement still under way when its worker stops): stop()
+  // waits for pg-boss's own statements, so the database is never closed or dropped under one.
+  const pending = new Set<Promise<unknown>>();
+  const own = executor(db);
   const boss = new PgBoss({
-    db: executor(db),
+    db: {
+      executeSql(text: string, values?: unknown[]) {
+        const statement = own.executeSql(text, values);
+        pending.add(statement);
+        statement.then(
+          () => pending.delete(statement),
+          () => pending.delete(statement),
+        );
+        return statement;
+      },
+    },
     schema,
     // Lost jobs are found by the supervisor: it looks at least as often as a job may run.
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, settings.timeoutSeconds)),
@@ -228,6 +242,8 @@ export function createJobQueue(settings: JobQueueSettings) {
       started = false;
       working = false;
       await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
+      const deadline = Date.now() + timeoutMs;
+      while (pending.size && Date.now() < deadline) await Promise.allSettled([...pending]);
     },
   };
   return queue;

@@ -45,3 +45,27 @@ it('a worker that has just done a job asks for the next at once, so eight jobs d
   expect(took).toBeLessThan(6000);
   expect(errors).toEqual([]);
 }, 30_000);
+
+it('stop() waits for the job it has just done to be marked done, so the database can be closed or dropped after it', async () => {
+  const { db, drop } = await openTestDb('PGlite');
+  // pg-boss marks a job completed without waiting for that statement; here it is slow, as on a busy database.
+  const slow: typeof db = Object.create(db);
+  slow.query = async (text: string, values?: unknown[]) => {
+    if (/'completed'/.test(text)) await new Promise((resolve) => setTimeout(resolve, 1500));
+    return db.query(text, values);
+  };
+  const jobs = createJobQueue({ db: slow, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
+  cleanup = drop;
+  let ran = false;
+  jobs.define('once', async () => {
+    ran = true;
+  });
+  await jobs.start();
+  await jobs.send('once', {});
+  await jobs.work();
+  await expect.poll(() => ran, { timeout: 10_000, interval: 20 }).toBe(true);
+
+  await jobs.stop();
+  const [row] = await db.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = 'once'");
+  expect(row.state).toBe('completed');
+}, 30_000);
