@@ -28,3 +28,13 @@ export function formatPrice(amount: number, currency: string) {
 export function formatCents(cents: number, currency: string) {
   return formatPrice(cents / 100, currency);
 }
+
+/**
+ * A yearly membership's next renewal: the same day a year after `from`, as PostgreSQL's interval '1 year' counts it
+ * (renewals and gifts); the payment page promises it and the first payment records it.
+ */
+export function oneYearAfter(from: Date) {
+  const date = new Date(from);
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date;
+}

@@ -1,8 +1,8 @@
-import { RealtimeEvent } from '#contract/realtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent, type UnreadTotalEvent } from '#contract/messages';
+import type { ConversationReadEvent, MessageCreatedEvent, MessageDeletedEvent, UnreadTotalEvent } from '#contract/messages';
 import { SendMessageSchema } from '#contract/message-schemas';
+import { RealtimeEvent } from '#contract/realtime';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';

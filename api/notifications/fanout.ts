@@ -1,8 +1,8 @@
-import { NotificationEvent } from '#contract/realtime';
 import { LRUCache } from 'lru-cache';
 import { tag } from '../cache/tags.js';
 import { CONTENT_TYPE_LABELS, type ContentType } from '#contract/content-types';
-import { type EmailChoice } from '#contract/notifications';
+import type { EmailChoice } from '#contract/notifications';
+import { NotificationEvent } from '#contract/realtime';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { absoluteImage, findSender } from '../mail/jobs.js';

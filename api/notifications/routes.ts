@@ -1,4 +1,3 @@
-import { NotificationEvent } from '#contract/realtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireViewer } from '../auth/viewer.js';
@@ -8,6 +7,7 @@ import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, type NotificationPreferences as Preferences } from '#contract/notifications';
+import { NotificationEvent } from '#contract/realtime';
 import { cachedUnreadCount, listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';

@@ -1,4 +1,5 @@
 import type { Config } from '#contract/config';
+import { oneYearAfter } from '#contract/money';
 import type { NextAction, Payment, SubscriptionDetail } from '#contract/payments';
 import type { Viewer } from '../auth/viewer.js';
 import { one, type Db, type Queryable } from '../db/client.js';
@@ -115,15 +116,8 @@ export async function trialFor(db: Queryable, userId: string, artist: Pick<Payab
   );
   return before ? undefined : artist.trialDays;
 }
-/**
- * The same day next year, as renewals and gifts count a year (PostgreSQL's interval '1 year') and as the payment page
- * promised: 365.25 days moved the date on by one for a fan paying after 18:00 UTC.
- */
-function yearFromNow() {
-  const date = new Date();
-  date.setUTCFullYear(date.getUTCFullYear() + 1);
-  return date;
-}
+/** The same day next year (365.25 days moved the date on by one for a fan paying after 18:00 UTC). */
+const yearFromNow = () => oneYearAfter(new Date());
 
 /** The payment as the api answers it: the three outcomes of docs/payments.md. */
 export function serializePayment(p: PaymentRow, subscription?: SubscriptionDetail): Payment {

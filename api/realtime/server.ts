@@ -2,12 +2,10 @@ import { NotificationEvent, RealtimeEvent } from '#contract/realtime';
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
-
 import { viewerForToken } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { unreadTotal } from '../conversations/queries.js';
 import type { Redis } from '../redis.js';
-
 import { unreadCount } from '../notifications/queries.js';
 
 /** The room every socket of one user joins; events for that user are sent to it. */

@@ -1,9 +1,9 @@
-import { NotificationEvent, RealtimeEvent } from '#contract/realtime';
 import { Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '~/utils/mappers';
-import { type UnreadTotalEvent } from '#contract/messages';
-import { type NotificationResponse } from '#contract/notifications';
+import type { UnreadTotalEvent } from '#contract/messages';
+import type { NotificationResponse } from '#contract/notifications';
+import { NotificationEvent, RealtimeEvent } from '#contract/realtime';
 import { getSocket, useRealtimeEvent } from '~/utils/realtime';
 import { AccountMenu } from './account-menu';
 import { Logo } from './logo';

@@ -1,4 +1,3 @@
-import { RealtimeEvent } from '#contract/realtime';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useParams, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
@@ -11,7 +10,8 @@ import { apiFor, isHttpError } from '~/utils/api.server';
 import { invariantResponse, isOwnArtist, requireSubscriber, requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply } from '~/utils/form-reply.server';
-import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import type { ConversationReadEvent, MessageCreatedEvent, MessageDeletedEvent } from '#contract/messages';
+import { RealtimeEvent } from '#contract/realtime';
 import { readOffset } from '~/utils/content-params';
 import { conversationHref, findConversations, INBOX_PAGE_SIZE, mapConversation, upsertConversation } from '~/utils/messages';
 import { fetchConversations, openConversation } from '~/utils/messages.server';

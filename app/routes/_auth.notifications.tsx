@@ -1,8 +1,8 @@
-import { NotificationEvent } from '#contract/realtime';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import * as z from 'zod/mini';
 import { NOTIFICATIONS_PAGE_SIZE, type NotificationResponse } from '#contract/notifications';
+import { NotificationEvent } from '#contract/realtime';
 import { EmptyNote, Pager } from '~/components/content-card';
 import { LocalTime } from '~/components/local-time';
 import { apiFor } from '~/utils/api.server';

@@ -1,4 +1,3 @@
-import { RealtimeEvent } from '#contract/realtime';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -6,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MessageResponse } from '#contract/messages';
+import type { MessageResponse } from '#contract/messages';
+import { RealtimeEvent } from '#contract/realtime';
 import { mapMessage, mergeMessages, type Message } from '../../app/utils/messages';
 import * as webRealtime from '../../app/utils/realtime';
 import { call, describeEachDatabase, startTestApi, TEST_DATABASE_URL, type TestApi, type TestUser } from '../helpers/api';

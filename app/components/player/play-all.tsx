@@ -1,5 +1,4 @@
-import type { Track } from './bridge';
-import { playQueue } from './bridge';
+import { playQueue, type Track } from './bridge';
 import { useHydrated } from '../use-hydrated';
 
 /**

@@ -1,4 +1,3 @@
-import { RealtimeEvent } from '#contract/realtime';
 import type { SubmissionResult } from '@conform-to/react';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
@@ -11,7 +10,8 @@ import {
 } from '@remix-run/react';
 import { randomUUID } from 'node:crypto';
 import { Fragment, useEffect, useMemo, useState } from 'react';
-import { type ConversationReadEvent, type MessageCreatedEvent, type MessageDeletedEvent } from '#contract/messages';
+import type { ConversationReadEvent, MessageCreatedEvent, MessageDeletedEvent } from '#contract/messages';
+import { RealtimeEvent } from '#contract/realtime';
 import { dayOf } from '~/components/local-time';
 import { DaySeparator } from '~/components/messages';
 import type { PageHandle } from '~/root';

@@ -6,6 +6,7 @@ import { SubscribeSteps } from '~/components/subscribe-steps';
 import { apiFor } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';
 import { checkPromo, fetchGateway, fetchPayment, fetchTrialDays } from '~/utils/payments.server';
+import { oneYearAfter } from '#contract/money';
 import { OrderSummary } from './order-summary';
 import { paymentAction, stripeAuthentication } from './payment.server';
 import { FreeJoinForm, StripePayment } from './payment-forms';
@@ -38,8 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
   ]);
   const day = 24 * 3600 * 1000;
   const firstCharge = new Date(Date.now() + trialDays * day);
-  const renewal = new Date(firstCharge);
-  renewal.setUTCFullYear(renewal.getUTCFullYear() + 1);
+  const renewal = oneYearAfter(firstCharge);
   return json(
     {
       artist,
