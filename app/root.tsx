@@ -40,6 +40,8 @@ export const meta: MetaFunction = () => [
   { name: 'theme-color', content: '#060f1f' },
 ];
 
+export { refreshWhenBackOnline as clientLoader } from '~/utils/realtime';
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = apiFor({ request, context, params });
   // Asked alongside /users/me rather than after it, both counts in one call; an answer we cannot get leaves the

@@ -47,6 +47,8 @@ export async function loader(args: LoaderFunctionArgs) {
  * intent=start opens (or reopens) a conversation and goes there: a fan's "Message" button, with this artist; the
  * artist's "Message" beside a subscriber on their account page (`fanId`), with that fan.
  */
+export { refreshWhenBackOnline as clientLoader } from '~/utils/realtime';
+
 export async function action(args: ActionFunctionArgs) {
   const api = apiFor(args);
   const { user, artist } = await requireSubscriber(api, args.params.artistUsername);

@@ -25,6 +25,8 @@ export async function loader(args: LoaderFunctionArgs) {
 const KEPT_PAGES = /^\/[^/]+\/(vault(\/[^/]+)?|posts)\/?$/;
 
 /** Leaving the pages a lapsed member may see (or coming back to them) asks the guard again. */
+export { refreshWhenBackOnline as clientLoader } from '~/utils/realtime';
+
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   KEPT_PAGES.test(args.currentUrl.pathname) !== KEPT_PAGES.test(args.nextUrl.pathname) || skipAfterMessageActions(args);
 

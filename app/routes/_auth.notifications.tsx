@@ -36,6 +36,8 @@ const NotificationIntentSchema = z.discriminatedUnion('intent', [
  * intent=open marks one read and goes to its item (a notification that is not the viewer's is left alone, and the
  * item's page decides what they may see); intent=read-all reads them all and comes back to the same page.
  */
+export { refreshWhenBackOnline as clientLoader } from '~/utils/realtime';
+
 export async function action(args: ActionFunctionArgs) {
   const api = apiFor(args);
   await requireUser(api);

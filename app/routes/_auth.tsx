@@ -17,7 +17,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return { token: api.token ?? '' };
 }
 
-export { skipAfterMessageActions as shouldRevalidate } from '~/utils/realtime';
+export { refreshWhenBackOnline as clientLoader, skipAfterMessageActions as shouldRevalidate } from '~/utils/realtime';
 
 export default function AuthenticatedLayout() {
   const { token } = useLoaderData<typeof loader>();

@@ -1,6 +1,7 @@
-import type { ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
+import { RealtimeEvent } from '#contract/realtime';
 
 /**
  * The realtime connection (spec §4, §7): opened after authentication, dropped on entering the unauthenticated
@@ -41,7 +42,7 @@ export async function connect(token: string): Promise<Socket | null> {
     reconnectionDelayMax: 10_000,
   });
   next.io.on('reconnect', () => {
-    next.emit('auth/login', token);
+    next.emit(RealtimeEvent.login, token);
   });
   // The connection's state on <html data-realtime>, for styles and for browser tests that wait for it.
   next.on('connect', () => (document.documentElement.dataset.realtime = 'connected'));
@@ -112,3 +113,42 @@ export function useRealtimeEvent<T>(event: string, handler: (payload: T) => void
  */
 export const skipAfterMessageActions: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
   formAction !== undefined && /\/account\/messages\/[^/?]+/.test(formAction) ? false : defaultShouldRevalidate;
+
+/**
+ * The offline worker's answer to a data request it could not send (app/service-worker/worker.ts) is a redirect to its
+ * offline page. The path is written here rather than imported from ~/offline/saved, which would become a script of its
+ * own on every page.
+ */
+const OFFLINE_PAGE = '/offline';
+
+/**
+ * The client loader of the pages the realtime connection refreshes by itself (the inbox, a conversation, the
+ * notifications) and of the layouts above them. Such a refresh of the page on screen can be on its way when the phone
+ * loses its signal (a connection that came up just before a tunnel): its requests fail, and Remix would show the error
+ * page (or, with the offline worker, the offline page) in place of a conversation the fan can still read and write in.
+ * Instead the refresh waits, the page as it was, until the browser is back online and asks again, as the connection
+ * does (1 s growing to 10 s); a navigation cancels it. A navigation to another page, and any other failure, go on as
+ * without it.
+ */
+export async function refreshWhenBackOnline({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const { pathname, search } = new URL(request.url);
+  const shownPage = pathname === location.pathname && search === location.search;
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      return await serverLoader();
+    } catch (error) {
+      const unreachable = error instanceof TypeError || (error instanceof Response && error.headers.get('Location') === OFFLINE_PAGE);
+      if (!shownPage || !unreachable) throw error;
+      await backOnline(delay);
+      request.signal.throwIfAborted();
+    }
+  }
+}
+
+/** Resolves `delay` ms after the browser is back online (from now when it is online). */
+const backOnline = (delay: number) =>
+  new Promise<void>((resolve) => {
+    const wait = () => setTimeout(resolve, delay);
+    if (navigator.onLine) wait();
+    else window.addEventListener('online', wait, { once: true });
+  });

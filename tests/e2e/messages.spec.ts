@@ -1,4 +1,12 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Route,
+} from '@playwright/test';
 import { INBOX_PAGE_SIZE } from '../../app/utils/messages';
 import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
 import { apiCall, newArtist, signedIn } from './money-world';
@@ -227,7 +235,8 @@ test('the conversation page needs its username and a conversation the viewer is 
 });
 
 /** A new fan on their open conversation with the artist, connected, whose phone then goes offline. */
-async function offlineOnConversation(browser: Browser, request: APIRequestContext) {
+/** A new subscribed fan's conversation with the artist, and a signed-in browser context for the fan. */
+async function fanConversation(browser: Browser, request: APIRequestContext, options: BrowserContextOptions = {}) {
   const fan = await subscribedFan(request);
   const artist = await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: { Authorization: `Bearer ${fan.token}` } });
   const artistId = ((await artist.json()) as { data: { _id: string } }).data._id;
@@ -236,15 +245,60 @@ async function offlineOnConversation(browser: Browser, request: APIRequestContex
     data: { source: 'performer', sourceId: artistId },
   });
   const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   await useSession(context, fan.token);
+  const href = `/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`;
+  return { fan, conversationId, context, href };
+}
+
+async function offlineOnConversation(browser: Browser, request: APIRequestContext) {
+  const { fan, conversationId, context, href } = await fanConversation(browser, request);
   const page = await context.newPage();
-  await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
+  await page.goto(href);
   await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
   await context.setOffline(true);
   await page.locator('html[data-realtime="disconnected"]').waitFor({ state: 'attached' });
   return { fan, conversationId, context, page };
 }
+
+test('a fan whose signal drops while the conversation catches up keeps it, and it catches up when the signal is back', async ({
+  browser,
+  request,
+}) => {
+  // The offline worker would answer the failed refetch with the offline page; blocked here, the browser's own network
+  // error reaches the page (the worker's answer is covered in tests/app/realtime-client-loader.test.ts).
+  const { conversationId, context, href } = await fanConversation(browser, request, { serviceWorkers: 'block' });
+  const page = await context.newPage();
+  // The refetch the first connection asks for (what was sent between the server's render and the connection) is held
+  // until the phone has gone offline, and then fails as a request does in a tunnel.
+  const held: Route[] = [];
+  const refetch = (url: URL) => url.searchParams.has('_data');
+  await page.route(refetch, (route) => void held.push(route));
+  await page.goto(href);
+  await page.locator('html[data-realtime="connected"]').waitFor({ state: 'attached' });
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  await context.setOffline(true);
+  for (const route of held) await route.abort('internetdisconnected');
+  await page.unroute(refetch);
+
+  const composer = page.getByLabel('Message', { exact: true });
+  await expect(composer).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('heading', { level: 1, name: ARTIST.name })).toBeVisible();
+  await expect(composer).toBeVisible();
+
+  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const text = `Sent while the fan was in the tunnel ${Date.now()}`;
+  const sent = await request.post(`${apiBase}/messages/conversations/${conversationId}`, {
+    headers: { Authorization: `Bearer ${artistToken}` },
+    data: { text, fileIds: [], type: 'text' },
+  });
+  expect(sent.status()).toBe(200);
+  await context.setOffline(false);
+  await expect(page.getByTestId('message').filter({ hasText: text })).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: ARTIST.name })).toBeVisible();
+  await context.close();
+});
 
 test('a fan whose phone drops off the network and comes back sees each missed message once', async ({ browser, request }) => {
   const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);

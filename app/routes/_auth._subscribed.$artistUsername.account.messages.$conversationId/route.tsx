@@ -75,6 +75,8 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+export { refreshWhenBackOnline as clientLoader } from '~/utils/realtime';
+
 export const action = conversationAction;
 
 /**
