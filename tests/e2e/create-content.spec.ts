@@ -147,6 +147,9 @@ test.describe('an artist with JavaScript', () => {
     await openForm(page, '/novaricci/account/create-text');
     await page.getByRole('checkbox', { name: 'Add a poll' }).check();
     await page.getByRole('checkbox', { name: 'Schedule post' }).check();
+    // Scheduling fills in a time half an hour ahead, which is tomorrow after 23:30 UTC; the calendar opens on the day
+    // the field holds (below), so the field is emptied first for it to open on today.
+    await page.getByLabel('Date (DD/MM/YYYY)').fill('');
     const opener = page.getByRole('button', { name: 'Choose a date from the calendar' });
     await opener.click();
     const calendar = page.getByRole('main').getByLabel('Calendar');
