@@ -151,7 +151,8 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   earningsRoutes(app, ctx, gateway);
   artistPromoRoutes(app, ctx);
   giftRoutes(app, ctx, gateway);
-  const content = await contentApi(app, ctx);
+  const stopping = new AbortController();
+  const content = await contentApi(app, ctx, { signal: stopping.signal });
   // Said once at start, plainly, rather than by every upload failing to process.
   void checkMediaTools(content.mediaTools).then((problem) => problem && app.log.error(problem));
   performerImageRoutes(app, content);
@@ -188,7 +189,10 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     /** Graceful: new connections are refused, requests under way finish, then their connections close. */
     async close() {
       closing = true;
-      // Jobs under way finish first (they may still send realtime events and use the database).
+      // A transcode would not finish in the jobs' grace period: its ffmpeg is killed now, and its job taken again
+      // after the restart. Other jobs under way finish first (they may still send realtime events and use the
+      // database).
+      stopping.abort();
       await ctx.jobs.stop();
       await realtime.close();
       await app.close();

@@ -21,6 +21,8 @@ import type { ContentServices } from './services.js';
 export interface ContentOptions {
   /** Replaces the storage the config names (S3_BUCKET, or the disk under DATA_DIR/media). */
   storage?: MediaStorage;
+  /** Aborted when the api stops: the media tools still running are killed (MediaTools.signal). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     ...ctx,
     storage: options.storage ?? createMediaStorage(ctx.config),
     signer: createMediaSigner(await loadMediaSecret(ctx.db), ctx.config.publicApiUrl),
-    mediaTools: resolveMediaTools(ctx.config.media),
+    mediaTools: resolveMediaTools(ctx.config.media, options.signal),
   };
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
@@ -12,6 +14,11 @@ import type { Readable } from 'node:stream';
 export interface MediaTools {
   ffmpeg: string;
   ffprobe: string;
+  /**
+   * Aborted when the api stops: every tool still running is killed. ffmpeg ignores SIGPIPE, so a transcode does not
+   * notice that the process reading its progress has gone: without this it would encode on for nobody.
+   */
+  signal?: AbortSignal;
 }
 
 const require = createRequire(import.meta.url);
@@ -25,20 +32,21 @@ function installed(name: string): string | undefined {
   }
 }
 
-export function resolveMediaTools(config: { ffmpegPath?: string; ffprobePath?: string }): MediaTools {
+export function resolveMediaTools(config: { ffmpegPath?: string; ffprobePath?: string }, signal?: AbortSignal): MediaTools {
   return {
     ffmpeg: config.ffmpegPath ?? installed('@ffmpeg-installer/ffmpeg') ?? 'ffmpeg',
     ffprobe: config.ffprobePath ?? installed('@ffprobe-installer/ffprobe') ?? 'ffprobe',
+    signal,
   };
 }
 
 /** A one-line reason when either tool cannot be run (said once at start), or undefined when both answer. */
 export async function checkMediaTools(tools: MediaTools): Promise<string | undefined> {
-  for (const [name, file] of Object.entries(tools)) {
+  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
     try {
-      await run(file, ['-version'], { nice: false });
+      await run(tools, tool, ['-version'], { nice: false });
     } catch (error) {
-      return `${name} could not be run (${file}): ${(error as Error).message}. Audio and video uploads will fail to process until FFMPEG_PATH and FFPROBE_PATH name working binaries.`;
+      return `${tool} could not be run (${tools[tool]}): ${(error as Error).message}. Audio and video uploads will fail to process until FFMPEG_PATH and FFPROBE_PATH name working binaries.`;
     }
   }
   return undefined;
@@ -62,13 +70,22 @@ export interface RunOptions {
 }
 
 /**
- * Runs a tool and resolves with its stdout and stderr, or rejects with a ToolError holding the end of its stderr.
- * The tool writes its progress to stdout (`-progress pipe:1` for ffmpeg): were this process killed, the next write
- * fails and the orphaned ffmpeg stops, instead of transcoding on for nothing.
+ * Runs a tool and resolves with its stdout and stderr, or rejects with a ToolError holding the end of its stderr. A
+ * tool still running when the api stops (tools.signal) is killed, and its run rejects.
  */
-export function run(file: string, args: string[], options: RunOptions = {}): Promise<{ stdout: string; stderr: string }> {
+export function run(
+  tools: MediaTools,
+  tool: 'ffmpeg' | 'ffprobe',
+  args: string[],
+  options: RunOptions = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const file = tools[tool];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...(options.onExtraOutput ? (['pipe'] as const) : [])] });
+    const child = spawn(file, args, {
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.onExtraOutput ? (['pipe'] as const) : [])],
+      signal: tools.signal,
+      killSignal: 'SIGKILL',
+    });
     if (options.nice !== false && child.pid) {
       try {
         os.setPriority(child.pid, 19);
@@ -92,4 +109,29 @@ export function run(file: string, args: string[], options: RunOptions = {}): Pro
       else reject(new ToolError(`${file.split('/').pop()} exited with ${signal ?? code}`, stderr.trim().split('\n').slice(-5).join('\n')));
     });
   });
+}
+
+/**
+ * Kills the tools still working in a folder (a path in their arguments) whose process has died: a transcode orphaned
+ * by a crash (SIGKILL, the machine's OOM killer) encodes on to its end otherwise. Reads Linux's /proc; elsewhere it
+ * does nothing.
+ */
+export function killToolsWorkingIn(folder: string) {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      const tool = args[0]?.split('/').pop() ?? '';
+      if (/^ff(mpeg|probe)/.test(tool) && args.some((arg) => arg === folder || arg.startsWith(folder + path.sep)))
+        process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // Ended while we looked, or not ours to read.
+    }
+  }
 }

@@ -12,7 +12,7 @@ import { one } from '../db/client.js';
 import type { RunningJob } from '../jobs/queue.js';
 import { announceWhenVisible } from '../notifications/fanout.js';
 import type { ContentServices } from '../content/services.js';
-import { run, type MediaTools } from './ffmpeg.js';
+import { killToolsWorkingIn, run, type MediaTools } from './ffmpeg.js';
 import { FALLBACK_FILE } from './signing.js';
 
 /**
@@ -83,7 +83,7 @@ interface StreamInfo {
 export async function probe(tools: MediaTools, file: string): Promise<Probe> {
   let parsed: { format?: { duration?: string }; streams?: StreamInfo[] };
   try {
-    const { stdout } = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+    const { stdout } = await run(tools, 'ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
     parsed = JSON.parse(stdout) as typeof parsed;
   } catch {
     throw new Unprocessable(processingMessages.unreadable);
@@ -120,7 +120,8 @@ async function analyseSound(tools: MediaTools, input: string, duration: number) 
   let carry: Buffer | null = null;
   let reading: Promise<void> = Promise.resolve();
   const { stderr } = await run(
-    tools.ffmpeg,
+    tools,
+    'ffmpeg',
     [
       ...['-hide_banner', '-nostdin', '-nostats', '-v', 'info', '-progress', 'pipe:1', '-i', input],
       ...['-map', '0:a:0', '-af', 'loudnorm=print_format=json', '-f', 'null', '-'],
@@ -164,7 +165,7 @@ async function analyseSound(tools: MediaTools, input: string, duration: number) 
 
 /** The AAC stream of an audio file: one linear gain to the loudness target, 160 kb/s, ready to play from its start. */
 async function encodeAudio(tools: MediaTools, input: string, output: string, gainDb: number) {
-  await run(tools.ffmpeg, [
+  await run(tools, 'ffmpeg', [
     ...['-hide_banner', '-nostdin', '-v', 'error', '-progress', 'pipe:1', '-i', input],
     ...['-map', '0:a:0', '-vn', '-af', `volume=${gainDb}dB,aresample=48000:resampler=soxr`],
     ...['-c:a', 'aac', '-b:a', '160k', '-movflags', '+faststart', '-f', 'mp4', output],
@@ -209,7 +210,7 @@ async function encodeVideo(
     ...['-hls_segment_filename', path.join(outDir, `v${i}`, 'seg%05d.ts'), path.join(outDir, `v${i}`, 'index.m3u8')],
   ]);
   for (const [i] of rungs.entries()) await fs.promises.mkdir(path.join(outDir, `v${i}`), { recursive: true });
-  await run(tools.ffmpeg, [
+  await run(tools, 'ffmpeg', [
     '-hide_banner',
     '-nostdin',
     '-v',
@@ -235,7 +236,7 @@ async function encodeVideo(
   // The progressive fallback: the 720p rung (or the only one below it) copied out of its segments into one MP4,
   // index first, for a browser that plays no HLS with JavaScript off. No second encode: the same H.264 and AAC.
   const fallback = Math.min(1, rungs.length - 1);
-  await run(tools.ffmpeg, [
+  await run(tools, 'ffmpeg', [
     ...['-hide_banner', '-nostdin', '-v', 'error', '-progress', 'pipe:1', '-i', path.join(outDir, `v${fallback}`, 'index.m3u8')],
     ...['-map', '0', '-c', 'copy', ...(probed.audio ? ['-bsf:a', 'aac_adtstoasc'] : []), '-movflags', '+faststart'],
     ...['-f', 'mp4', path.join(outDir, FALLBACK_FILE)],
@@ -244,7 +245,7 @@ async function encodeVideo(
 
 /** A still from a second in (or the middle of a shorter video), as a WebP at most LARGE_WIDTH wide. */
 async function posterFrame(tools: MediaTools, input: string, output: string, duration: number) {
-  await run(tools.ffmpeg, [
+  await run(tools, 'ffmpeg', [
     ...['-hide_banner', '-nostdin', '-v', 'error', '-progress', 'pipe:1', '-ss', String(Math.min(1, duration / 2)), '-i', input],
     ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', output],
   ]);
@@ -265,7 +266,10 @@ async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
 /** Where processing works: a folder of this process's own under the system's temporary folder. */
 const WORK_ROOT = path.join(os.tmpdir(), 'stagedoor-media');
 
-/** Removes the work folders of processes that died mid-transcode (each is named after its process id). */
+/**
+ * Removes the work folders of processes that died mid-transcode (each is named after its process id), and ends the
+ * tools such a process left running in them.
+ */
 export async function clearAbandonedWork() {
   const names = await fs.promises.readdir(WORK_ROOT).catch(() => [] as string[]);
   for (const name of names) {
@@ -279,7 +283,9 @@ export async function clearAbandonedWork() {
         alive = false;
       }
     }
-    if (!alive) await fs.promises.rm(path.join(WORK_ROOT, name), { recursive: true, force: true });
+    if (alive) continue;
+    killToolsWorkingIn(path.join(WORK_ROOT, name));
+    await fs.promises.rm(path.join(WORK_ROOT, name), { recursive: true, force: true });
   }
 }
 
@@ -412,6 +418,13 @@ export function mediaWorker(s: MediaServices) {
       if (await markReady(s, media, done))
         s.log.info({ mediaId: media.id, kind: media.kind, duration: done.duration, ms: Date.now() - started }, 'media: processed');
     } catch (error) {
+      // The api is stopping and killed its tools: the file goes to a new job, taken after the restart (or by another
+      // node). Not a failure of the file's: it does not use up this job's retries.
+      if (s.mediaTools.signal?.aborted) {
+        s.log.info({ mediaId: media.id }, 'media: processing stopped with the api, to be taken again');
+        await s.jobs.send(MEDIA_QUEUE, data, { startAfter: new Date(Date.now() + 5000) });
+        return;
+      }
       if (error instanceof Unprocessable) {
         s.log.info({ mediaId: media.id, reason: error.message }, 'media: unreadable upload');
         await markFailed(s, media, error.message);

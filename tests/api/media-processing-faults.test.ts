@@ -1,18 +1,20 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
+import { clearAbandonedWork } from '../../api/media/processing';
 import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
-import { exited, startApiProcess, until } from '../helpers/process';
+import { exited, startApiProcess, until, type ApiProcess } from '../helpers/process';
 
 /**
- * Media processing under a crash (issue 20): the api is killed with SIGKILL while ffmpeg transcodes a video's HLS
- * ladder; after a restart the job is taken again and finishes once: the file is marked ready once, its item is
- * announced once, and the orphaned ffmpeg stops rather than transcoding on. The api runs as `npm start` runs it
- * (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
+ * Media processing under a stop and a crash (issue 20): the api is stopped with SIGTERM, then killed with SIGKILL,
+ * while ffmpeg transcodes a video's HLS ladder. A stopping api kills its ffmpeg and exits at once; the ffmpeg a killed
+ * one leaves behind is ended by the next start; each time the job is taken again, and it finishes once: the file is
+ * marked ready once and its item announced once. The api runs as `npm start` runs it (server/index.ts, SERVE=api),
+ * on PGlite in a data directory and on PostgreSQL.
  */
 
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
@@ -64,101 +66,140 @@ async function storage(database: 'PGlite' | 'PostgreSQL'): Promise<Record<string
   return { ...env, DATABASE_URL: url.toString(), JOBS_SCHEMA: `${schema}_jobs` };
 }
 
-describeEachDatabase('media processing under SIGKILL', (database) => {
-  it('a kill in the middle of a transcode: after a restart the job finishes once', { timeout: 240_000 }, async () => {
-    const env = await storage(database.name);
-    const clip = path.join(env.DATA_DIR, 'clip.mp4');
-    await promisify(execFile)(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20'],
-      ...[
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=330:duration=20',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-c:a',
-        'aac',
-        '-shortest',
-        clip,
-      ],
-    ]);
-    const first = await startApiProcess(env, cleanups, 'info');
-    const artistToken = (
-      await call<{ token: string }>(first.url, 'POST', '/auth/login', {
-        body: { username: ARTIST.email, password: ARTIST.password, remember: true },
-      })
-    ).body.data.token;
-    const artist = await call<{ _id: string }>(first.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
-    const username = uniqueName('crash');
-    const headers = { 'x-forwarded-for': clientAddress() };
-    const fan = (
-      await call<{ token: string }>(first.url, 'POST', '/auth/users/register', {
-        body: { username, email: `${username}@example.com`, password: FAN_PASSWORD },
+describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) => {
+  it(
+    'a stop and a kill in the middle of a transcode: no ffmpeg outlives its api, and the job finishes once',
+    { timeout: 300_000 },
+    async () => {
+      const env = await storage(database.name);
+      const clip = path.join(env.DATA_DIR, 'clip.mp4');
+      await promisify(execFile)(tools.ffmpeg, [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20'],
+        ...[
+          '-f',
+          'lavfi',
+          '-i',
+          'sine=frequency=330:duration=20',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-c:a',
+          'aac',
+          '-shortest',
+          clip,
+        ],
+      ]);
+      const first = await startApiProcess(env, cleanups, 'info');
+      const artistToken = (
+        await call<{ token: string }>(first.url, 'POST', '/auth/login', {
+          body: { username: ARTIST.email, password: ARTIST.password, remember: true },
+        })
+      ).body.data.token;
+      const artist = await call<{ _id: string }>(first.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
+      const username = uniqueName('crash');
+      const headers = { 'x-forwarded-for': clientAddress() };
+      const fan = (
+        await call<{ token: string }>(first.url, 'POST', '/auth/users/register', {
+          body: { username, email: `${username}@example.com`, password: FAN_PASSWORD },
+          headers,
+        })
+      ).body.data.token;
+      await call(first.url, 'POST', '/payment/subscribe/performers', {
+        token: fan,
         headers,
-      })
-    ).body.data.token;
-    await call(first.url, 'POST', '/payment/subscribe/performers', {
-      token: fan,
-      headers,
-      body: { type: 'free', performerId: artist.body.data._id },
-    });
+        body: { type: 'free', performerId: artist.body.data._id },
+      });
 
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
-    const uploaded = await fetch(`${first.url}/media?kind=video`, {
-      method: 'POST',
-      body: form,
-      headers: { authorization: `Bearer ${artistToken}` },
-    });
-    expect(uploaded.status).toBe(201);
-    const media = ((await uploaded.json()) as { data: { _id: string } }).data;
-    const posted = await call(first.url, 'POST', '/content', {
-      token: artistToken,
-      body: { title: 'Tour video', content: 'from the road', tags: 'tourDiary', mediaId: media._id },
-    });
-    expect(posted.status).toBe(201);
+      const form = new FormData();
+      form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
+      const uploaded = await fetch(`${first.url}/media?kind=video`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${artistToken}` },
+      });
+      expect(uploaded.status).toBe(201);
+      const media = ((await uploaded.json()) as { data: { _id: string } }).data;
+      const posted = await call(first.url, 'POST', '/content', {
+        token: artistToken,
+        body: { title: 'Tour video', content: 'from the road', tags: 'tourDiary', mediaId: media._id },
+      });
+      expect(posted.status).toBe(201);
 
-    // The ladder is being encoded: kill the api there.
-    const encoder = await until(
-      'ffmpeg to encode the HLS ladder',
-      async () => ffmpegChildren(first.child.pid!).find((p) => p.args.includes(' hls ')),
-      60_000,
-      first.output,
-    );
-    first.child.kill('SIGKILL');
-    await exited(first.child);
-    // Its ffmpeg, orphaned, stops at its next progress line instead of transcoding on for nobody.
-    await until('the orphaned ffmpeg to stop', async () => (alive(encoder.pid) ? undefined : true), 15_000);
+      // Stopped as a container is (SIGTERM) while the ladder is encoded: the api stops at once, its ffmpeg with it (ffmpeg
+      // ignores SIGPIPE: left alone it would encode on for nobody), rather than waiting out the jobs' 8 s grace.
+      const ladder = (api: ApiProcess) => async () => ffmpegChildren(api.child.pid!).find((p) => p.args.includes(' hls '));
+      const stopped = await until('ffmpeg to encode the HLS ladder', ladder(first), 60_000, first.output);
+      first.child.kill('SIGTERM');
+      await until('the api to stop', async () => (first.child.exitCode === null ? undefined : true), 5000, first.output);
+      expect(first.child.exitCode, first.output()).toBe(0);
+      await until('its ffmpeg to be gone', async () => (alive(stopped.pid) ? undefined : true), 2000);
+      expect(first.output()).toContain('media: processing stopped with the api, to be taken again');
 
-    const second = await startApiProcess(env, cleanups, 'info');
-    const item = await until(
-      'the item to be processed and shown to fans',
-      async () => {
-        const read = await call(second.url, 'GET', `/content/${posted.body.data._id}`, { token: fan });
-        return read.status === 200 ? read.body.data : undefined;
-      },
-      180_000,
-      second.output,
-    );
-    expect(item.media.status).toBe('ready');
-    expect(Math.abs(item.media.duration - 20)).toBeLessThan(0.1);
-    // Long enough for a job taken twice to have finished twice.
-    await until(
-      'the fan to be told',
-      async () => ((await call(second.url, 'GET', '/notifications', { token: fan })).body.data.total > 0 ? true : undefined),
-      30_000,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const processed = (first.output() + second.output()).split('\n').filter((line) => line.includes('"media: processed"'));
-    expect(processed).toHaveLength(1);
-    const bell = await call(second.url, 'GET', '/notifications', { token: fan });
-    expect(bell.body.data.total).toBe(1);
-    expect(bell.body.data.data[0].item.title).toBe('Tour video');
-    second.child.kill('SIGTERM');
-    await exited(second.child);
-    expect(second.child.exitCode, second.output()).toBe(0);
-  });
+      // Killed (SIGKILL) while the ladder is encoded again: the ffmpeg it leaves behind is ended by the next start.
+      const second = await startApiProcess(env, cleanups, 'info');
+      const orphaned = await until('ffmpeg to encode the HLS ladder again', ladder(second), 60_000, second.output);
+      second.child.kill('SIGKILL');
+      await exited(second.child);
+      const third = await startApiProcess(env, cleanups, 'info');
+      await until('the orphaned ffmpeg to be ended', async () => (alive(orphaned.pid) ? undefined : true), 10_000);
+
+      const item = await until(
+        'the item to be processed and shown to fans',
+        async () => {
+          const read = await call(third.url, 'GET', `/content/${posted.body.data._id}`, { token: fan });
+          return read.status === 200 ? read.body.data : undefined;
+        },
+        180_000,
+        third.output,
+      );
+      expect(item.media.status).toBe('ready');
+      expect(Math.abs(item.media.duration - 20)).toBeLessThan(0.1);
+      // Long enough for a job taken twice to have finished twice.
+      await until(
+        'the fan to be told',
+        async () => ((await call(third.url, 'GET', '/notifications', { token: fan })).body.data.total > 0 ? true : undefined),
+        30_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const processed = [first, second, third]
+        .flatMap((api) => api.output().split('\n'))
+        .filter((line) => line.includes('"media: processed"'));
+      expect(processed).toHaveLength(1);
+      const bell = await call(third.url, 'GET', '/notifications', { token: fan });
+      expect(bell.body.data.total).toBe(1);
+      expect(bell.body.data.data[0].item.title).toBe('Tour video');
+      third.child.kill('SIGTERM');
+      await exited(third.child);
+      expect(third.child.exitCode, third.output()).toBe(0);
+    },
+  );
+});
+
+it("a start ends the ffmpeg a dead process left working in its folder, and leaves a live process's alone", async () => {
+  const root = path.join(os.tmpdir(), 'stagedoor-media');
+  // A process id nobody has now: one that has just ended.
+  const gone = spawn('true');
+  await exited(gone);
+  const folders = { dead: path.join(root, `${gone.pid}-abandoned`), live: path.join(root, `${process.pid}-working`) };
+  const encoders = Object.fromEntries(
+    Object.entries(folders).map(([which, folder]) => {
+      fs.mkdirSync(folder, { recursive: true });
+      const args = ['-nostdin', '-v', 'error', '-re', '-f', 'lavfi', '-i', 'sine=duration=120', '-y', path.join(folder, 'out.wav')];
+      const child = spawn(tools.ffmpeg, args, { stdio: 'ignore' });
+      cleanups.push(() => void child.kill('SIGKILL'));
+      return [which, child];
+    }),
+  );
+  // Running (a start elsewhere in the suite may end the dead one's first: the same claim).
+  await Promise.all(Object.values(encoders).map((child) => new Promise((resolve) => child.once('spawn', resolve))));
+
+  await clearAbandonedWork();
+  await exited(encoders.dead);
+  expect(encoders.dead.signalCode).toBe('SIGKILL');
+  expect(fs.existsSync(folders.dead)).toBe(false);
+  expect(encoders.live.exitCode).toBeNull();
+  expect(fs.existsSync(folders.live)).toBe(true);
+  encoders.live.kill('SIGKILL');
+  fs.rmSync(folders.live, { recursive: true, force: true });
 });
