@@ -189,9 +189,9 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     /** Graceful: new connections are refused, requests under way finish, then their connections close. */
     async close() {
       closing = true;
-      // A transcode would not finish in the jobs' grace period: its ffmpeg is killed now, and its job taken again
-      // after the restart. Other jobs under way finish first (they may still send realtime events and use the
-      // database).
+      // A transcode would not finish in the jobs' grace period: its ffmpeg is killed now, and its file handed to a new
+      // job for after the restart (processing.ts). Other jobs under way finish first (they may still send realtime
+      // events and use the database).
       stopping.abort();
       await ctx.jobs.stop();
       await realtime.close();
