@@ -348,7 +348,8 @@ test.describe('an artist with JavaScript', () => {
   });
 
   test("edits a poll's closing time on the item's edit page, with the schedule's date rules", async ({ page, request }) => {
-    const closes = gmt(new Date(Date.now() + 3 * 86_400_000));
+    const closesAt = new Date(Date.now() + 3 * 86_400_000);
+    const closes = gmt(closesAt);
     const created = await request.post(`${apiBase}/content`, {
       headers: { Authorization: `Bearer ${token}` },
       data: {
@@ -392,7 +393,8 @@ test.describe('an artist with JavaScript', () => {
     await expectNoA11yViolations(page);
     await schedule.getByRole('checkbox', { name: 'Schedule post' }).uncheck();
 
-    // The calendar fills the closing date: the 15th of next month.
+    // The calendar fills the closing date: it opens on the month of the date the field holds (three days from now,
+    // which is next month near a month's end), and the 15th of the month after that is picked.
     await poll.getByRole('button', { name: 'Choose the closing date from the calendar' }).click();
     const calendar = page.getByRole('main').getByLabel('Calendar');
     await calendar.getByRole('button', { name: 'Next month' }).click();
@@ -404,7 +406,7 @@ test.describe('an artist with JavaScript', () => {
 
     const [day, month, year] = (await getItem(request, token, id)).poll!.closesAt!.slice(0, 10).split('-').reverse();
     expect(day).toBe('15');
-    const next = new Date();
+    const next = new Date(closesAt);
     next.setUTCDate(1);
     next.setUTCMonth(next.getUTCMonth() + 1);
     expect(`${month}/${year}`).toBe(`${String(next.getUTCMonth() + 1).padStart(2, '0')}/${next.getUTCFullYear()}`);
