@@ -90,21 +90,23 @@ function executor(db: Queryable & { exec?: Db['exec'] }) {
 
 export function createJobQueue(settings: JobQueueSettings) {
   const { db, schema } = settings;
-  // pg-boss marks a job done without waiting for it (a statement still under way when its worker stops): stop()
-  // waits for pg-boss's own statements, so the database is never closed or dropped under one.
+  // What stop() waits for: the handlers under way and pg-boss's own statements. pg-boss marks a job done without
+  // waiting for it (a statement still under way when its worker stops), and its graceful stop was seen not to wait for
+  // a handler (an api stopped mid-transcode exited within seconds, its handler still running); so the database is
+  // never closed or dropped under either.
   const pending = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>) => {
+    pending.add(work);
+    work.then(
+      () => pending.delete(work),
+      () => pending.delete(work),
+    );
+    return work;
+  };
   const own = executor(db);
   const boss = new PgBoss({
     db: {
-      executeSql(text: string, values?: unknown[]) {
-        const statement = own.executeSql(text, values);
-        pending.add(statement);
-        statement.then(
-          () => pending.delete(statement),
-          () => pending.delete(statement),
-        );
-        return statement;
-      },
+      executeSql: (text: string, values?: unknown[]) => track(own.executeSql(text, values)),
     },
     schema,
     // Lost jobs are found by the supervisor: it looks at least as often as a job may run.
@@ -171,7 +173,7 @@ export function createJobQueue(settings: JobQueueSettings) {
             name,
             { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true },
             async ([job]) => {
-              await handler(job.data, { id: job.id, retryCount: job.retryCount });
+              await track(handler(job.data, { id: job.id, retryCount: job.retryCount }));
               if (worker.id) boss.notifyWorker(worker.id);
             },
           );

@@ -69,3 +69,35 @@ it('stop() waits for the job it has just done to be marked done, so the database
   const [row] = await db.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = 'once'");
   expect(row.state).toBe('completed');
 }, 30_000);
+
+it('stop() waits for a handler under way, even one past its timeout, and for what that handler writes', async () => {
+  const { db, drop } = await openTestDb('PGlite');
+  const jobs = createJobQueue({ db, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
+  cleanup = drop;
+  let started = false;
+  let finish: () => void = () => undefined;
+  // As the media job does when the api stops: its work ends, and it hands the file to a new job on its way out.
+  jobs.define(
+    'long',
+    async () => {
+      started = true;
+      await new Promise<void>((resolve) => (finish = resolve));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await jobs.send('after', {});
+    },
+    { timeoutSeconds: 1 },
+  );
+  jobs.define('after', async () => undefined);
+  await jobs.start();
+  await jobs.send('long', {});
+  await jobs.work();
+  await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
+  // Past its timeout, pg-boss's own graceful stop no longer waits for it (it returned at once, the handler running on).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  setTimeout(() => finish(), 500);
+  await jobs.stop();
+  // What the handler wrote on its way out is there (past its timeout, the job itself has been taken as lost: retry).
+  const [after] = await db.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = 'after'");
+  expect(after?.state).toBe('created');
+}, 30_000);

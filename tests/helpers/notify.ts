@@ -32,8 +32,11 @@ export interface TestSmtp {
   mails: ReceivedMail[];
   to(address: string): ReceivedMail[];
   waitFor(address: string, count?: number, timeoutMs?: number): Promise<ReceivedMail[]>;
-  /** From now on the server takes each mail but never answers it (as if stuck) until release(). */
-  hold(): void;
+  /**
+   * Once `count` mails that `match` have been accepted (at once, however fast they come), the server takes each mail
+   * but never answers it (as if stuck) until release().
+   */
+  holdAfter(count: number, match: (mail: ReceivedMail) => boolean): void;
   /** Mails taken but not answered while held. */
   held(): number;
   /** Answers the held mails with an error, and takes mail normally again. */
@@ -44,6 +47,7 @@ export interface TestSmtp {
 export async function startSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   let holding = false;
+  let holdRule: { count: number; match: (mail: ReceivedMail) => boolean } | undefined;
   const waiting: ((error?: Error) => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -69,6 +73,10 @@ export async function startSmtp(): Promise<TestSmtp> {
             header: (name) => parsed.headerLines.find((line) => line.key === name.toLowerCase())?.line.replace(/\r?\n[ \t]+/g, ' '),
           });
         }
+        if (holdRule && mails.filter(holdRule.match).length >= holdRule.count) {
+          holding = true;
+          holdRule = undefined;
+        }
         callback();
       });
     },
@@ -88,7 +96,7 @@ export async function startSmtp(): Promise<TestSmtp> {
       }
       return to(address);
     },
-    hold: () => (holding = true),
+    holdAfter: (count, match) => (holdRule = { count, match }),
     held: () => waiting.length,
     release() {
       holding = false;
