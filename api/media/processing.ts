@@ -264,7 +264,7 @@ async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
 }
 
 /** Where processing works: a folder of this process's own under the system's temporary folder. */
-const WORK_ROOT = path.join(os.tmpdir(), 'stagedoor-media');
+export const WORK_ROOT = path.join(os.tmpdir(), 'stagedoor-media');
 
 /**
  * Removes the work folders of processes that died mid-transcode (each is named after its process id), and ends the

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
-import { clearAbandonedWork } from '../../api/media/processing';
+import { clearAbandonedWork, WORK_ROOT } from '../../api/media/processing';
 import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
 import { exited, startApiProcess, until, type ApiProcess } from '../helpers/process';
 
@@ -177,11 +177,10 @@ describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) =>
 });
 
 it("a start ends the ffmpeg a dead process left working in its folder, and leaves a live process's alone", async () => {
-  const root = path.join(os.tmpdir(), 'stagedoor-media');
   // A process id nobody has now: one that has just ended.
   const gone = spawn('true');
   await exited(gone);
-  const folders = { dead: path.join(root, `${gone.pid}-abandoned`), live: path.join(root, `${process.pid}-working`) };
+  const folders = { dead: path.join(WORK_ROOT, `${gone.pid}-abandoned`), live: path.join(WORK_ROOT, `${process.pid}-working`) };
   const encoders = Object.fromEntries(
     Object.entries(folders).map(([which, folder]) => {
       fs.mkdirSync(folder, { recursive: true });
