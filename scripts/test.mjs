@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { countChecks } from './bench/report.mjs';
+import { namedFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -123,7 +124,10 @@ function countBench(file, status) {
 countBench(weight.json, weight.status);
 countBench(load.json, load.status);
 
+// What failed, named just above the summary: CI keeps only the tail of this output.
+const failures = namedFailures({ vitest, playwright, root });
 console.log('');
+if (failures.length) console.log(`failed:\n${failures.map((failure) => `  ${failure}`).join('\n')}`);
 console.log(
   `${lint.map(([name, status]) => `${name}: ${status === 0 ? 'ok' : 'FAILED'}`).join('; ')}; vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}; page weight: ${weight.status === 0 ? 'ok' : 'FAILED'}; load: ${load.status === 0 ? 'ok' : 'FAILED'}`,
 );

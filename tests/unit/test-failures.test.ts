@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { namedFailures } from '../../scripts/test-failures.mjs';
+
+// The shapes are those of vitest's `--reporter=json` and Playwright's json reporter, cut to what is read.
+const root = '/repo';
+
+const vitest = {
+  testResults: [
+    {
+      name: '/repo/tests/api/jobs.test.ts',
+      status: 'failed',
+      message: '',
+      assertionResults: [
+        { fullName: 'jobs retries a failed send', status: 'passed', failureMessages: [] },
+        {
+          fullName: 'jobs stops with the api',
+          status: 'failed',
+          failureMessages: ['\u001b[31mAssertionError: expected 16 to be less than 16\u001b[39m\n    at tests/api/jobs.test.ts:40:5'],
+        },
+      ],
+    },
+    { name: '/repo/tests/unit/broken.test.ts', status: 'failed', message: '\nSyntaxError: Unexpected token', assertionResults: [] },
+    { name: '/repo/tests/unit/fine.test.ts', status: 'passed', message: '', assertionResults: [{ fullName: 'ok', status: 'passed' }] },
+  ],
+};
+
+const playwright = {
+  suites: [
+    {
+      file: 'messages.spec.ts',
+      specs: [],
+      suites: [
+        {
+          title: 'offline',
+          specs: [
+            {
+              title: 'a message typed offline goes by itself, once',
+              tests: [
+                { status: 'unexpected', results: [{ error: { message: 'Error: expect(locator).toBeVisible() failed\n\nLocator: …' } }] },
+              ],
+            },
+            { title: 'the composer stays', tests: [{ status: 'expected', results: [{}] }] },
+          ],
+        },
+      ],
+    },
+    {
+      file: 'shell.spec.ts',
+      specs: [{ title: 'flaky but passed', tests: [{ status: 'flaky', results: [{ error: { message: 'x' } }, {}] }] }],
+    },
+  ],
+};
+
+describe("npm test's list of what failed", () => {
+  it('names each failed test with its file and the first line of its error, colours taken out', () => {
+    expect(namedFailures({ vitest, playwright, root })).toEqual([
+      'vitest tests/api/jobs.test.ts › jobs stops with the api: AssertionError: expected 16 to be less than 16',
+      'vitest tests/unit/broken.test.ts: SyntaxError: Unexpected token',
+      'playwright messages.spec.ts › a message typed offline goes by itself, once: Error: expect(locator).toBeVisible() failed',
+    ]);
+  });
+
+  it('is empty when nothing failed or when a report is missing', () => {
+    expect(namedFailures({ vitest: undefined, playwright: undefined, root })).toEqual([]);
+    expect(namedFailures({ vitest: { testResults: [vitest.testResults[2]] }, playwright: { suites: [] }, root })).toEqual([]);
+  });
+
+  it('says so when a failure has no message', () => {
+    const silent = { suites: [{ file: 'a.spec.ts', specs: [{ title: 'times out', tests: [{ status: 'unexpected', results: [{}] }] }] }] };
+    expect(namedFailures({ vitest: undefined, playwright: silent, root })).toEqual(['playwright a.spec.ts › times out: (no message)']);
+  });
+});
