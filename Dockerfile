@@ -30,4 +30,4 @@ VOLUME ["/data"]
 EXPOSE 3000 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "Promise.all([3000,8080].map((p)=>fetch('http://127.0.0.1:'+p+'/healthz'))).then((r)=>process.exit(r.every((x)=>x.ok)?0:1),()=>process.exit(1))"
-CMD ["node", "--v8-pool-size=1", "build/server/index.js"]
+CMD ["node", "--v8-pool-size=1", "--max-semi-space-size=32", "build/server/index.js"]

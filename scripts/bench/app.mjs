@@ -1,4 +1,4 @@
-// Starts the production build as `npm start` starts it (node --v8-pool-size=1 build/server/index.js, web and api in one process),
+// Starts the production build as `npm start` starts it (node with its NODE_FLAGS, build/server/index.js, web and api in one process),
 // on a fresh PGlite data directory or a fresh PostgreSQL database, and fills it with what the bench reads.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
 import WebSocket from 'ws';
-import { ROOT, sleep, startProcess } from './lib.mjs';
+import { NODE_FLAGS, ROOT, sleep, startProcess } from './lib.mjs';
 import { createLargeArtist, fillLargeClub, fillSmallClub, LARGE_ARTIST, LARGE_ARTIST_EMAIL } from './club.mjs';
 
 export const ARTIST = 'thelatenights';
@@ -64,8 +64,7 @@ export async function startApp({ db, pgUrl, webPort, apiPort, inspectPort, logDi
   const launch = async () => {
     const started = await startProcess({
       name: `app-${db}`,
-      // The node flags of package.json's start script (docs/operations.md, "Processor threads").
-      args: [`--inspect=127.0.0.1:${inspectPort}`, '--v8-pool-size=1', 'build/server/index.js'],
+      args: [`--inspect=127.0.0.1:${inspectPort}`, ...NODE_FLAGS, 'build/server/index.js'],
       env,
       cwd: ROOT,
       readyUrl: `${webUrl}/healthz`,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ROOT, startProcess } from './lib.mjs';
+import { NODE_FLAGS, ROOT, startProcess } from './lib.mjs';
 
 const ROOT_TSX = `import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
 
@@ -116,7 +116,7 @@ export async function buildFloor() {
 export async function startFloor({ dir, remixPort, httpPort, logDir }) {
   const proc = await startProcess({
     name: 'floor',
-    args: [path.join(ROOT, 'scripts/bench/floor-server.mjs'), dir, String(remixPort), String(httpPort)],
+    args: [...NODE_FLAGS, path.join(ROOT, 'scripts/bench/floor-server.mjs'), dir, String(remixPort), String(httpPort)],
     env: { NODE_ENV: 'production' },
     cwd: dir,
     readyUrl: `http://localhost:${remixPort}/healthz`,

@@ -18,6 +18,12 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Every part, in the order they run; the default is all of them. */
+/**
+ * The node flags `npm start` runs the server with (package.json's start and serve, the Dockerfile; docs/operations.md,
+ * "Node's flags"). The app and the floors both run with them, so that a ratio compares code, not flags.
+ */
+export const NODE_FLAGS = ['--v8-pool-size=1', '--max-semi-space-size=32'];
+
 export const PARTS = ['weight', 'paint', 'throughput', 'realtime', 'load', 'fanout', 'media'];
 
 const HELP = `node scripts/bench/index.mjs [options]

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chunksHolding, jsByPackage } from '../../scripts/bench/browser.mjs';
 import { fanAddress, LOAD_RSS_GROWTH_BUDGET_MB, loadPages, loadReport } from '../../scripts/bench/load.mjs';
-import { median, parseArgs, PARTS, percentile } from '../../scripts/bench/lib.mjs';
+import { median, NODE_FLAGS, parseArgs, PARTS, percentile, ROOT } from '../../scripts/bench/lib.mjs';
 import { budgetTable, countChecks, markdownTable } from '../../scripts/bench/report.mjs';
 import { clubReport, LARGE_CLUB_COST_RATIO, memoryReport, throughputReport } from '../../scripts/bench/throughput.mjs';
 
@@ -40,6 +40,18 @@ describe('bench statistics', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([null, 5, undefined])).toBe(5);
     expect(median([])).toBeNull();
+  });
+});
+
+describe("node's flags", () => {
+  // The bench measures the server as it is started in production: the same flags in every place that starts it.
+  it('are those of npm start, npm run serve and the image', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const run = `node ${NODE_FLAGS.join(' ')} build/server/index.js`;
+    expect(scripts.start).toContain(run);
+    expect(scripts.serve).toContain(run);
+    const image = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    expect(image).toContain(`CMD ${JSON.stringify(['node', ...NODE_FLAGS, 'build/server/index.js'])}`.replaceAll(',', ', '));
   });
 });
 
