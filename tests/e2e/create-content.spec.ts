@@ -221,10 +221,13 @@ test.describe('an artist with JavaScript', () => {
     expect(tus).toEqual(expect.arrayContaining(['POST', 'PATCH']));
     const before = Date.now();
     await page.getByRole('checkbox', { name: 'Schedule post' }).check();
-    // Spec §4: turned on, it proposes 30 minutes from now (UTC).
-    const proposed = gmt(new Date(before + 30 * 60_000));
-    await expect(page.getByLabel('Date (DD/MM/YYYY)')).toHaveValue(proposed.date);
-    await expect(page.getByLabel('Time (HH:MM, GMT)')).toHaveValue(proposed.time);
+    const after = Date.now();
+    // Spec §4: turned on, it proposes 30 minutes from now (UTC), from the moment of the tick: the minute may turn
+    // between the two clock readings around it.
+    const proposals = [before, after].map((now) => gmt(new Date(now + 30 * 60_000))).map(({ date, time }) => `${date} ${time}`);
+    const proposed = async () =>
+      `${await page.getByLabel('Date (DD/MM/YYYY)').inputValue()} ${await page.getByLabel('Time (HH:MM, GMT)').inputValue()}`;
+    await expect.poll(proposed).toMatch(new RegExp(`^(${proposals.join('|')})$`));
     const at = new Date(Date.now() + 2 * 86_400_000);
     at.setUTCHours(18, 30, 0, 0);
     await page.getByLabel('Date (DD/MM/YYYY)').fill(gmt(at).date);
