@@ -1,4 +1,4 @@
-// Starts the production build as `npm start` starts it (node with its NODE_FLAGS, build/server/index.js, web and api in one process),
+// Starts the production build as `npm start` starts it (node NODE_FLAGS build/server/index.js: web and api in one process),
 // on a fresh PGlite data directory or a fresh PostgreSQL database, and fills it with what the bench reads.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
