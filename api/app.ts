@@ -11,7 +11,7 @@ import { conversationRoutes } from './conversations/routes.js';
 import { contentApi } from './content/index.js';
 import type { ApiContext } from './context.js';
 import type { Db } from './db/client.js';
-import { badRequest, handleError, notFound } from './http.js';
+import { badRequest, handleError, holdsNul, notFound } from './http.js';
 import { defineJobs } from './jobs/index.js';
 import { checkMediaTools } from './media/ffmpeg.js';
 import { clearAbandonedWork } from './media/processing.js';
@@ -204,10 +204,3 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
 }
 
 export type Api = Awaited<ReturnType<typeof createApi>>;
-
-/** True when a string anywhere in the value holds a NUL character. */
-function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (!value || typeof value !== 'object' || depth > 20) return false;
-  return Object.entries(value as Record<string, unknown>).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
-}

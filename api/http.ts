@@ -141,3 +141,13 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({ status: 500, message: 'Something went wrong on our side. Please try again later.' });
 }
+
+/**
+ * True when a string anywhere in the value (a key included) holds a NUL character, which PostgreSQL text cannot hold:
+ * what carries one is refused as a 400 before it reaches a query, where it would fail as a 500.
+ */
+export function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (!value || typeof value !== 'object' || depth > 20) return false;
+  return Object.entries(value as Record<string, unknown>).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+}
