@@ -238,14 +238,23 @@ export function createJobQueue(settings: JobQueueSettings) {
       return rows.map((row) => row.id);
     },
 
-    /** Stops taking jobs and waits (up to timeoutMs) for the ones under way to finish. */
+    /**
+     * Stops taking jobs and waits up to timeoutMs in all for the ones under way to finish: a handler or a statement
+     * that never settles (a hung connection) must not hold the process's stop open.
+     */
     async stop(timeoutMs = 8000) {
       if (!started) return;
       started = false;
       working = false;
-      await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
-      const deadline = Date.now() + timeoutMs;
-      while (pending.size && Date.now() < deadline) await Promise.allSettled([...pending]);
+      let timer: NodeJS.Timeout | undefined;
+      const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      const drained = (async () => {
+        await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
+        while (pending.size) await Promise.allSettled([...pending]);
+      })();
+      drained.catch(() => {}); // past the deadline, its failure is nobody's to answer
+      await Promise.race([drained, timeUp]);
+      clearTimeout(timer);
     },
   };
   return queue;

@@ -101,3 +101,25 @@ it('stop() waits for a handler under way, even one past its timeout, and for wha
   const [after] = await db.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = 'after'");
   expect(after?.state).toBe('created');
 }, 30_000);
+
+it('stop() gives up on a handler that never ends once its time is up, and does not hold the stop open', async () => {
+  const { db, drop } = await openTestDb('PGlite');
+  const jobs = createJobQueue({ db, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
+  cleanup = drop;
+  let started = false;
+  // A handler stuck for good, as on a connection that never answers.
+  jobs.define('stuck', async () => {
+    started = true;
+    await new Promise<never>(() => undefined);
+  });
+  await jobs.start();
+  await jobs.send('stuck', {});
+  await jobs.work();
+  await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
+
+  const stopping = Date.now();
+  await jobs.stop(1500);
+  const took = Date.now() - stopping;
+  expect(took).toBeGreaterThanOrEqual(1400);
+  expect(took).toBeLessThan(4000);
+}, 30_000);
