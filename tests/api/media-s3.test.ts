@@ -176,6 +176,10 @@ describe.skipIf(!TEST_DATABASE_URL)('two api nodes on one bucket (PostgreSQL)', 
       const stream = await fetch(new URL(new URL(item.media.url).pathname + new URL(item.media.url).search, other));
       expect(stream.status).toBe(200);
       expect(stream.headers.get('content-type')).toBe('audio/mp4');
+      // Read whole, as a player would (a body left unread holds its connection, and the node's close waits for it).
+      const bytes = Buffer.from(await stream.arrayBuffer());
+      expect(bytes.length).toBe(Number(stream.headers.get('content-length')));
+      expect([...s3.objects.values()].some((object) => object.equals(bytes))).toBe(true);
     }
     expect(filesUnder(path.join(a.dataDir, 'media'))).toEqual([]);
     expect(filesUnder(path.join(bDataDir, 'media'))).toEqual([]);
