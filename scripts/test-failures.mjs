@@ -9,8 +9,11 @@ export function namedFailures({ vitest, playwright, root }) {
   const failures = [];
   for (const file of vitest?.testResults ?? []) {
     const where = path.relative(root, file.name);
-    // A test file that fails to load has no test in it, only its message.
-    if (file.status === 'failed' && file.assertionResults.length === 0) failures.push(`vitest ${where}: ${firstLine(file.message)}`);
+    if (failedOutsideItsTests(file)) {
+      failures.push(
+        `vitest ${where}: ${firstLine(file.message || 'failed outside its tests (a hook or an error between them: see above)')}`,
+      );
+    }
     for (const test of file.assertionResults) {
       if (test.status === 'failed') failures.push(`vitest ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
@@ -22,6 +25,14 @@ export function namedFailures({ vitest, playwright, root }) {
     }
   }
   return failures;
+}
+
+/**
+ * A vitest file that failed although none of its tests did: it did not load (its message says why), or a hook
+ * (afterAll…) or an unhandled error failed it, which the JSON report does not describe. It counts as one failure.
+ */
+export function failedOutsideItsTests(file) {
+  return file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed');
 }
 
 /** Playwright's suites nest (a file, its describe blocks); each spec is named with the file it is in. */

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { countChecks } from './bench/report.mjs';
-import { namedFailures } from './test-failures.mjs';
+import { failedOutsideItsTests, namedFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -94,8 +94,8 @@ if (vitest) {
   counts.passed += vitest.numPassedTests;
   counts.failed += vitest.numFailedTests;
   counts.skipped += vitest.numPendingTests + vitest.numTodoTests;
-  // A test file that fails to load has no failed test in it, but it is a failure all the same.
-  counts.failed += vitest.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  // A file that failed to load, or whose hook failed, has no failed test in it, but it is a failure all the same.
+  counts.failed += vitest.testResults.filter(failedOutsideItsTests).length;
 }
 if (vitestStatus !== 0 && (!vitest || counts.failed === 0)) counts.failed += 1;
 

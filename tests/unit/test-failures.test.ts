@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedFailures } from '../../scripts/test-failures.mjs';
+import { failedOutsideItsTests, namedFailures } from '../../scripts/test-failures.mjs';
 
 // The shapes are those of vitest's `--reporter=json` and Playwright's json reporter, cut to what is read.
 const root = '/repo';
@@ -20,6 +20,8 @@ const vitest = {
       ],
     },
     { name: '/repo/tests/unit/broken.test.ts', status: 'failed', message: '\nSyntaxError: Unexpected token', assertionResults: [] },
+    // A hook failed (afterAll timed out): every test passed, the file failed, and the report says no more.
+    { name: '/repo/tests/api/s3.test.ts', status: 'failed', message: '', assertionResults: [{ fullName: 'serves', status: 'passed' }] },
     { name: '/repo/tests/unit/fine.test.ts', status: 'passed', message: '', assertionResults: [{ fullName: 'ok', status: 'passed' }] },
   ],
 };
@@ -56,13 +58,21 @@ describe("npm test's list of what failed", () => {
     expect(namedFailures({ vitest, playwright, root })).toEqual([
       'vitest tests/api/jobs.test.ts › jobs stops with the api: AssertionError: expected 16 to be less than 16',
       'vitest tests/unit/broken.test.ts: SyntaxError: Unexpected token',
+      'vitest tests/api/s3.test.ts: failed outside its tests (a hook or an error between them: see above)',
       'playwright messages.spec.ts › a message typed offline goes by itself, once: Error: expect(locator).toBeVisible() failed',
     ]);
   });
 
   it('is empty when nothing failed or when a report is missing', () => {
     expect(namedFailures({ vitest: undefined, playwright: undefined, root })).toEqual([]);
-    expect(namedFailures({ vitest: { testResults: [vitest.testResults[2]] }, playwright: { suites: [] }, root })).toEqual([]);
+    expect(namedFailures({ vitest: { testResults: [vitest.testResults[3]] }, playwright: { suites: [] }, root })).toEqual([]);
+  });
+
+  it('counts a file that failed outside its tests once, and not one whose failure is a failed test', () => {
+    expect(vitest.testResults.filter(failedOutsideItsTests).map((file) => file.name)).toEqual([
+      '/repo/tests/unit/broken.test.ts',
+      '/repo/tests/api/s3.test.ts',
+    ]);
   });
 
   it('says so when a failure has no message', () => {
