@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { one, type Db, type Queryable } from '../db/client.js';
 
@@ -246,15 +247,13 @@ export function createJobQueue(settings: JobQueueSettings) {
       if (!started) return;
       started = false;
       working = false;
-      let timer: NodeJS.Timeout | undefined;
-      const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
       const drained = (async () => {
         await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
         while (pending.size) await Promise.allSettled([...pending]);
       })();
       drained.catch(() => {}); // past the deadline, its failure is nobody's to answer
-      await Promise.race([drained, timeUp]);
-      clearTimeout(timer);
+      // The deadline's timer does not keep the process alive once the rest is done.
+      await Promise.race([drained, delay(timeoutMs, undefined, { ref: false })]);
     },
   };
   return queue;

@@ -70,10 +70,22 @@ it('stop() waits for the job it has just done to be marked done, so the database
   expect(row.state).toBe('completed');
 }, 30_000);
 
-it('stop() waits for a handler under way, even one past its timeout, and for what that handler writes', async () => {
+/** A queue on a fresh PGlite database (dropped after the test) whose errors go nowhere, and a way to run one job. */
+async function quietQueue() {
   const { db, drop } = await openTestDb('PGlite');
   const jobs = createJobQueue({ db, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
   cleanup = drop;
+  /** Starts the queue with one job of `name` to do (its handler defined before). */
+  const runOne = async (name: string) => {
+    await jobs.start();
+    await jobs.send(name, {});
+    await jobs.work();
+  };
+  return { db, jobs, runOne };
+}
+
+it('stop() waits for a handler under way, even one past its timeout, and for what that handler writes', async () => {
+  const { db, jobs, runOne } = await quietQueue();
   let started = false;
   let finish: () => void = () => undefined;
   // As the media job does when the api stops: its work ends, and it hands the file to a new job on its way out.
@@ -88,9 +100,7 @@ it('stop() waits for a handler under way, even one past its timeout, and for wha
     { timeoutSeconds: 1 },
   );
   jobs.define('after', async () => undefined);
-  await jobs.start();
-  await jobs.send('long', {});
-  await jobs.work();
+  await runOne('long');
   await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
   // Past its timeout, pg-boss's own graceful stop no longer waits for it (it returned at once, the handler running on).
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -103,18 +113,14 @@ it('stop() waits for a handler under way, even one past its timeout, and for wha
 }, 30_000);
 
 it('stop() gives up on a handler that never ends once its time is up, and does not hold the stop open', async () => {
-  const { db, drop } = await openTestDb('PGlite');
-  const jobs = createJobQueue({ db, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
-  cleanup = drop;
+  const { jobs, runOne } = await quietQueue();
   let started = false;
   // A handler stuck for good, as on a connection that never answers.
   jobs.define('stuck', async () => {
     started = true;
     await new Promise<never>(() => undefined);
   });
-  await jobs.start();
-  await jobs.send('stuck', {});
-  await jobs.work();
+  await runOne('stuck');
   await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
 
   const stopping = Date.now();
