@@ -1,16 +1,36 @@
 import { useFetchers, useNavigation } from '@remix-run/react';
-import NProgress from 'nprogress';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
-// Spec §2: speed 100 ms and a 100 ms trickle; the bar's colour and 2 px height are in tailwind.css.
-// The template drops NProgress's default role="bar", which is not an ARIA role (axe flags it).
-NProgress.configure({
-  showSpinner: false,
-  speed: 100,
-  trickleSpeed: 100,
-  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
-  barSelector: '.bar',
-});
+type NProgress = typeof import('nprogress');
+
+let loading: Promise<NProgress> | undefined;
+
+/**
+ * NProgress arrives with the first navigation or fetcher, not with the page: a page that is only read never needs
+ * it, and its 1.5 KB (compressed) would otherwise be on every first load of a slow phone. The bar shows once it has
+ * come, a round trip that runs beside the navigation's own.
+ */
+function loadNProgress() {
+  loading ??= import('nprogress').then(
+    ({ default: NProgress }) => {
+      // Spec §2: speed 100 ms and a 100 ms trickle; the bar's colour and 2 px height are in tailwind.css.
+      // The template drops NProgress's default role="bar", which is not an ARIA role (axe flags it).
+      NProgress.configure({
+        showSpinner: false,
+        speed: 100,
+        trickleSpeed: 100,
+        template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+        barSelector: '.bar',
+      });
+      return NProgress;
+    },
+    (error: unknown) => {
+      loading = undefined; // offline: the next navigation asks again
+      throw error;
+    },
+  );
+  return loading;
+}
 
 /**
  * The thin loading bar at the top of every page (spec §2, §4: idle → in progress → complete → idle).
@@ -21,10 +41,24 @@ export function ProgressBar() {
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== 'idle' || fetchers.some((fetcher) => fetcher.state !== 'idle');
+  const started = useRef(false);
 
   useEffect(() => {
-    if (busy) NProgress.set(0.2);
-    else if (NProgress.isStarted()) NProgress.done();
+    if (!busy && !started.current) return; // idle from the start: nothing to load
+    started.current = true;
+    let current = true;
+    loadNProgress().then(
+      (NProgress) => {
+        // A state that has passed by the time NProgress came is not shown.
+        if (!current) return;
+        if (busy) NProgress.set(0.2);
+        else if (NProgress.isStarted()) NProgress.done();
+      },
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
   }, [busy]);
 
   return null;
