@@ -3,11 +3,11 @@ import { Link, useLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { itemHref, MediaGlyph, MediaStatusBadge, Pager } from '~/components/content-card';
-import { formatGmt } from '~/utils/content-form';
+import { formatGmt } from '~/utils/dates';
 import { readOffset } from '~/utils/content-params';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
-import { listOwnContent, type OwnContentItem } from '~/utils/content-create.server';
+import { listOwnContent, type OwnContentItem } from '~/utils/content.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Your content · ${data.artist.name} | Stagedoor` : 'Your content | Stagedoor' },

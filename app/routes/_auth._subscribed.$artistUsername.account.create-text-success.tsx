@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from '@remix-run/react';
-import { formatGmt } from '~/utils/content-form';
+import { formatGmt } from '~/utils/dates';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
-import { getContent } from '~/utils/content-create.server';
+import { getContent } from '~/utils/content.server';
 
 /** Spec §2 and §8: the message for a missing or empty id, exactly. */
 const MISSING_ID_MESSAGE = 'Search parameter id is required and must be a non-empty string.';

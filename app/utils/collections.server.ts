@@ -3,7 +3,8 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { CollectionActionSchema } from './collection-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
-import { listOwnContent, readPostForm, type MediaItem, type OwnContentItem } from './content-create.server';
+import { readPostForm } from './content-create.server';
+import { listOwnContent, type MediaItem, type OwnContentItem } from './content.server';
 import { parseGuardedForm, readFormData } from './form-guard.server';
 import { formReply } from './form-reply.server';
 

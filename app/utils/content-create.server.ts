@@ -1,55 +1,33 @@
 import type { Submission } from '@conform-to/react';
-import { redirect, unstable_parseMultipartFormData, type ActionFunctionArgs, type UploadHandlerPart } from '@remix-run/node';
+import {
+  redirect,
+  unstable_parseMultipartFormData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type UploadHandlerPart,
+} from '@remix-run/node';
 import { randomUUID } from 'node:crypto';
-import type { MediaStatus } from '#contract/content';
-import type { ContentType } from '#contract/content-types';
+import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
+import type { PostFormDefaults } from '~/components/post-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
-import { createEditFormSchema, createPostFormSchema, formKindFor, postBody, type PostFormKind, type PostFormValue } from './content-form';
+import { getContent, type MediaItem, type MediaKind, type OwnContentItem } from './content.server';
+import {
+  createEditFormSchema,
+  createPostFormSchema,
+  formKindFor,
+  isoToGmtInput,
+  postBody,
+  type PostFormKind,
+  type PostFormValue,
+} from './content-form';
 import { parseGuardedForm, readFormData, unreadableForm } from './form-guard.server';
 import { formReply } from './form-reply.server';
 
 /**
  * The api calls behind the artist's creation pages (docs/content.md): streaming the browser's files to
- * POST /media, and creating, reading, changing, listing and deleting the artist's own items.
+ * POST /media, and creating, changing and deleting the artist's own items (reading them is content.server.ts's).
  */
-
-export type MediaKind = 'image' | 'audio' | 'video';
-
-export interface MediaItem {
-  _id: string;
-  kind: MediaKind;
-  mime: string;
-  size: number;
-  /** Audio and video are processed after upload (docs/media.md): the artist is shown where each stands. */
-  status: MediaStatus;
-  failureReason: string | null;
-  url: string;
-  thumbnailUrl: string | null;
-}
-
-export interface OwnContentItem {
-  _id: string;
-  type: ContentType;
-  typeLabel: string;
-  title: string;
-  content: string;
-  mediaType: 'audio' | 'video' | 'photo' | 'post';
-  state: 'draft' | 'scheduled' | 'published';
-  publishAt: string;
-  createdAt: string;
-  updatedAt: string;
-  schedule?: { enabled: boolean; date: string; time: string };
-  thumbnail: MediaItem | null;
-  media: MediaItem | null;
-  poll: {
-    _id: string;
-    title: string;
-    answers: { _id: string; text: string; votes: number | null }[];
-    closesAt: string | null;
-  } | null;
-  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
-}
 
 /** What each file field accepts: one kind, or (a vault item) audio or video. */
 export type FileRule = MediaKind | 'audio-or-video';
@@ -179,30 +157,6 @@ export async function deleteMedia(api: ApiClient, id: string) {
   await api.delete(`/media/${encodeURIComponent(id)}`).catch(() => undefined);
 }
 
-/** One of the artist's own items; an unknown one (or one the viewer may not see) is the 404 page. */
-export async function getContent(api: ApiClient, id: string) {
-  try {
-    const answer = await api.get<{ data: OwnContentItem }>(`/content/${encodeURIComponent(id)}`, { handle: [400] });
-    return answer.data;
-  } catch (error) {
-    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
-    throw error;
-  }
-}
-
-/** The artist's own items in one state, newest first (the scheduled ones soonest first). */
-export async function listOwnContent(
-  api: ApiClient,
-  username: string,
-  state: OwnContentItem['state'],
-  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
-) {
-  const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${encodeURIComponent(username)}/content`, {
-    params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
-  });
-  return answer.data;
-}
-
 /**
  * The api's field errors (keyed by path, `poll.answers.0.text`) as the form's field names
  * (`poll.answers[0].text`); file ids belong to their file inputs.
@@ -272,6 +226,61 @@ export async function postFormAction(args: ActionFunctionArgs, kind: PostFormKin
   const submission = parseGuardedForm(formData, createPostFormSchema(kind));
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) return refusal(submission, uploadErrors);
   return savePost(api, { artist: artist.username, kind }, submission, submission.value);
+}
+
+/** The poll's closing time as the form writes it (GMT), and as it is now, so an edit may keep it once it has passed. */
+function pollClosingDefaults(closesAt: string | null) {
+  if (!closesAt) return {};
+  const instant = new Date(closesAt);
+  return { closeDate: formatScheduleDate(instant), closeTime: formatScheduleTime(instant), closesKept: closesAt };
+}
+
+/** The item as the post form's values (strings, a checkbox as 'on'), with its files kept by id. */
+function formDefaults(item: OwnContentItem): PostFormDefaults {
+  // A scheduled item whose time has come is published: its old schedule no longer applies.
+  const schedule = item.schedule && item.state !== 'published' ? item.schedule : undefined;
+  return {
+    title: item.title,
+    content: item.content,
+    tags: item.type,
+    poll: item.poll
+      ? {
+          enabled: 'on',
+          title: item.poll.title,
+          answers: item.poll.answers.map((answer) => ({ id: answer._id, text: answer.text })),
+          ...pollClosingDefaults(item.poll.closesAt),
+        }
+      : undefined,
+    schedule: schedule ? { enabled: schedule.enabled ? 'on' : undefined, date: schedule.date, time: schedule.time } : undefined,
+    presale: item.presale
+      ? {
+          ticketUrl: item.presale.ticketUrl,
+          saleStartsAt: isoToGmtInput(item.presale.saleStartsAt),
+          saleEndsAt: isoToGmtInput(item.presale.saleEndsAt),
+        }
+      : undefined,
+    thumbnailId: item.thumbnail?._id,
+    mediaId: item.media?._id,
+  };
+}
+
+const STATE_LABEL = { draft: 'Draft', scheduled: 'Scheduled', published: 'Published' } as const;
+
+/** The loader of the edit page: the item's own creation form, filled in from GET /content/{id}. */
+export async function editContentLoader(args: LoaderFunctionArgs) {
+  const api = apiFor(args);
+  const [{ artist }, item] = await Promise.all([requireOwnArtist(api, args.params.artistUsername), getContent(api, args.params.id ?? '')]);
+  return {
+    artist: { username: artist.username, name: artist.name },
+    // The page's line under its heading: "Announcement · Draft".
+    item: { id: item._id, title: item.title, summary: `${item.typeLabel} · ${STATE_LABEL[item.state]}` },
+    kind: formKindFor(item.type, item.media?.kind),
+    defaults: formDefaults(item),
+    previews: {
+      thumbnail: item.thumbnail ? { id: item.thumbnail._id, url: item.thumbnail.thumbnailUrl ?? item.thumbnail.url } : null,
+      media: item.media ? { id: item.media._id, kind: item.media.kind, url: item.media.thumbnailUrl ?? item.media.url } : null,
+    },
+  };
 }
 
 /**

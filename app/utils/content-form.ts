@@ -173,20 +173,3 @@ export function formKindFor(type: ContentType, mediaKind?: 'image' | 'audio' | '
 export function categoriesFor(kind: Exclude<PostFormKind, 'image'>): readonly ContentType[] {
   return kind === 'vault' ? VAULT_CATEGORIES : CONTENT_TYPES.filter((type) => type !== 'photo');
 }
-
-const gmt = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
-
-/** "Monday 15 June 2026 at 12:30 GMT". */
-export function formatGmt(iso: string) {
-  const parts = Object.fromEntries(gmt.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} at ${parts.hour}:${parts.minute} GMT`;
-}

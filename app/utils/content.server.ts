@@ -1,4 +1,4 @@
-import type { Collection, CollectionDetail, Comment, ContentItem, Media, Page, Poll, PresaleCode } from '#contract/content';
+import type { Collection, CollectionDetail, Comment, ContentItem, Media, MediaStatus, Page, Poll, PresaleCode } from '#contract/content';
 import type { ContentType, SortOrder } from '#contract/content-types';
 import { excerpt } from '#contract/content-text';
 import type { Cue } from '#contract/transcript';
@@ -145,4 +145,67 @@ export async function listPresaleCodes(api: ApiClient, itemId: string, code: str
     params: { code: code || undefined, limit: 20 },
   });
   return body.data;
+}
+
+/** The artist's own items, as the studio reads them (with drafts, schedules and the files' processing). */
+
+export type MediaKind = 'image' | 'audio' | 'video';
+
+export interface MediaItem {
+  _id: string;
+  kind: MediaKind;
+  mime: string;
+  size: number;
+  /** Audio and video are processed after upload (docs/media.md): the artist is shown where each stands. */
+  status: MediaStatus;
+  failureReason: string | null;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export interface OwnContentItem {
+  _id: string;
+  type: ContentType;
+  typeLabel: string;
+  title: string;
+  content: string;
+  mediaType: 'audio' | 'video' | 'photo' | 'post';
+  state: 'draft' | 'scheduled' | 'published';
+  publishAt: string;
+  createdAt: string;
+  updatedAt: string;
+  schedule?: { enabled: boolean; date: string; time: string };
+  thumbnail: MediaItem | null;
+  media: MediaItem | null;
+  poll: {
+    _id: string;
+    title: string;
+    answers: { _id: string; text: string; votes: number | null }[];
+    closesAt: string | null;
+  } | null;
+  presale: { ticketUrl: string; saleStartsAt: string | null; saleEndsAt: string | null } | null;
+}
+
+/** One of the artist's own items; an unknown one (or one the viewer may not see) is the 404 page. */
+export async function getContent(api: ApiClient, id: string) {
+  try {
+    const answer = await api.get<{ data: OwnContentItem }>(`/content/${encodeURIComponent(id)}`, { handle: [400] });
+    return answer.data;
+  } catch (error) {
+    if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
+    throw error;
+  }
+}
+
+/** The artist's own items in one state, newest first (the scheduled ones soonest first). */
+export async function listOwnContent(
+  api: ApiClient,
+  username: string,
+  state: OwnContentItem['state'],
+  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+) {
+  const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${encodeURIComponent(username)}/content`, {
+    params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
+  });
+  return answer.data;
 }

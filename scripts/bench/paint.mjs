@@ -6,9 +6,6 @@ import { ARTIST, FAN } from './app.mjs';
 import { loadPage, SLOW_3G, SLOW_4G, submitWithoutScripts } from './browser.mjs';
 import { median } from './lib.mjs';
 
-/** A page's weight budget, whether it holds it yet or not (pendingBudget): its paint is measured as a budgeted page's. */
-const budgetOf = (route) => route?.budget ?? route?.pendingBudget?.budget;
-
 export const LCP_BUDGET_MS = 2500;
 export const CLS_BUDGET = 0.1;
 
@@ -25,7 +22,7 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
       // Slow 4G for the floor and every page with a budget (the others once); Slow 3G takes long (about 15 s a
       // load): the floor and the pages named by --slow3g, at most 3 loads each.
       if (profile === SLOW_3G && page.route && !slow3g.includes(page.route.id)) continue;
-      const count = profile === SLOW_3G ? Math.min(loads, 3) : page.route && !budgetOf(page.route) ? 1 : loads;
+      const count = profile === SLOW_3G ? Math.min(loads, 3) : page.route && !page.route?.budget ? 1 : loads;
       const samples = [];
       let state = 'measured';
       for (let i = 0; i < count; i++) {
@@ -44,12 +41,12 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
       const m = (key) => median(samples.map((s) => s[key]));
       const row = { page, profile: profile.name, state, n: samples.length, ttfb: m('ttfb'), fcp: m('fcp'), lcp: m('lcp'), cls: m('cls') };
       // "Form ready": when a page with a form to fill in has it in the document (it works before JavaScript).
-      row.formAt = budgetOf(page.route) === 'form' ? m('formAt') : null;
+      row.formAt = page.route?.budget === 'form' ? m('formAt') : null;
       rows.push(row);
       console.log(
         `  paint: ${page.name} on ${profile.name}: ${state === 'measured' ? `TTFB ${fmtMs(row.ttfb)}, FCP ${fmtMs(row.fcp)}, LCP ${fmtMs(row.lcp)}, CLS ${fmtCls(row.cls)}${row.formAt != null ? `, form ready ${fmtMs(row.formAt)}` : ''}` : state}`,
       );
-      if (budgetOf(page.route) && profile === SLOW_4G) {
+      if (page.route?.budget && profile === SLOW_4G) {
         if (state === 'not built yet') {
           checks.push({
             part: 'paint',

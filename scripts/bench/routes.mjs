@@ -5,22 +5,13 @@
 // route: the app route (its URL pattern, as tests/unit/bench-routes.test.ts derives it from app/routes) the row
 // measures; a route has one row or more (the item page has one per kind of item), or is in EXCLUDED_ROUTES with why.
 // budget: 'content' (artist home, vault, posts: JavaScript ≤ floor + 40 KB), 'form' (pages with forms: ≤ floor +
-// 60 KB), or null (measured, no weight budget; pendingBudget: checked against a budget it does not hold yet, and
-// reported without failing). lite: the page is in the lite-mode budget (≤ 40 KB without images).
+// 60 KB), or null (measured, no weight budget). lite: the page is in the lite-mode budget (≤ 40 KB without images).
 // auth: 'fan' (the signed-in seed fan, subscribed to the club), 'artist' (the club's artist: the studio's pages),
 // or false (signed out, as a new visitor arrives).
 // throughput: measured by autocannon too (every signed-in page, and the signed-out pages the issue names).
 // club: the page is the club's, so throughput measures it at both club sizes (the rest belong to no club).
 // paint: measured by the slow-network paint part (the pages of issue 7; paint takes about 15 s a load).
 import { UNSUBSCRIBED_ARTIST } from './app.mjs';
-
-/**
- * The studio's post editors (new post, new photo, add to vault, edit item) are form pages, but their post form
- * (rich-text editor, poll editor, schedule calendar, resumable upload, its schema in zod) puts them 61.8–62.4 KB above
- * the floor (2026-11-27, after the calendar left Headless UI's Popover: 91 KB before): checked against the form budget
- * and reported, not yet failing the run, until the form loses about 2.5 KB more (issue 23, left open).
- */
-const EDITOR_BUDGET = { budget: 'form', why: 'the post form is about 2 KB over (issue 23)' };
 
 /** The rows for one club (fixtures.clubs.small or .large, from app.mjs). */
 export function routes(club) {
@@ -371,8 +362,7 @@ export function routes(club) {
       route: '/:artistUsername/account/content/:id/edit',
       path: `/${A}/account/content/${club.editItemId}/edit`,
       auth: 'artist',
-      budget: null,
-      pendingBudget: EDITOR_BUDGET,
+      budget: 'form',
       throughput: true,
       club: true,
     },
@@ -382,8 +372,7 @@ export function routes(club) {
       route: '/:artistUsername/account/create-text',
       path: `/${A}/account/create-text`,
       auth: 'artist',
-      budget: null,
-      pendingBudget: EDITOR_BUDGET,
+      budget: 'form',
       throughput: true,
       club: true,
     },
@@ -393,8 +382,7 @@ export function routes(club) {
       route: '/:artistUsername/account/create-image',
       path: `/${A}/account/create-image`,
       auth: 'artist',
-      budget: null,
-      pendingBudget: EDITOR_BUDGET,
+      budget: 'form',
       throughput: true,
       club: true,
     },
@@ -404,8 +392,7 @@ export function routes(club) {
       route: '/:artistUsername/account/add-to-vault',
       path: `/${A}/account/add-to-vault`,
       auth: 'artist',
-      budget: null,
-      pendingBudget: EDITOR_BUDGET,
+      budget: 'form',
       throughput: true,
       club: true,
     },

@@ -101,9 +101,7 @@ export async function measureWeight({ browser, app, floor, routes, token, artist
       status: socketStatus,
     });
 
-    // pendingBudget: a page the budget is meant for that does not hold it yet; it is checked and reported, as
-    // not applicable (skipped in npm test) while missed, with the reason in routes.mjs.
-    const budget = route.budget ?? route.pendingBudget?.budget;
+    const budget = route.budget;
     if (budget) {
       const limit = budget === 'content' ? CONTENT_JS_BUDGET_KB : FORM_JS_BUDGET_KB;
       const above = kb(normal.bytes.js - floorJs);
@@ -113,8 +111,7 @@ export async function measureWeight({ browser, app, floor, routes, token, artist
         what: `${route.name}: JavaScript above the floor`,
         value: `${above.toFixed(1)} KB (${fmtKb(normal.bytes.js)} KB, floor ${fmtKb(floorJs)} KB, ×${ratio(normal.bytes.js, floorJs)})`,
         budget: `≤ ${limit} KB`,
-        status: held ? 'ok' : route.budget ? 'miss' : 'n/a',
-        note: held || route.budget ? undefined : `missed, not enforced yet: ${route.pendingBudget.why}`,
+        status: held ? 'ok' : 'miss',
       });
       const htmlCss = kb(normal.bytes.html + normal.bytes.css);
       checks.push({

@@ -298,8 +298,14 @@ test.describe('an artist with JavaScript', () => {
     await page.getByRole('link', { name: `Edit or delete “${title} v2”` }).click();
     await expect(page).toHaveURL(`/novaricci/account/content/${id}/edit`);
     await expect(page.getByRole('toolbar', { name: 'Formatting' })).toBeVisible();
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect(page.getByText(`Delete “${title} v2” for good?`)).toBeVisible();
+    // A disclosure (<summary>, no button role): closed, the question is not shown; "Keep it" closes it again.
+    const question = page.getByText(`Delete “${title} v2” for good?`);
+    await expect(question).toBeHidden();
+    await page.locator('summary', { hasText: 'Delete' }).click();
+    await expect(question).toBeVisible();
+    await page.locator('summary', { hasText: 'Keep it' }).click();
+    await expect(question).toBeHidden();
+    await page.locator('summary', { hasText: 'Delete' }).click();
     await page.getByRole('button', { name: 'Yes, delete it' }).click();
     await expect(page).toHaveURL('/novaricci/account/content?deleted=true');
     await expect(page.getByRole('status')).toHaveText('Deleted.');
