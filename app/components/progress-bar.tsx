@@ -1,5 +1,5 @@
 import { useFetchers, useNavigation } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 
 type NProgress = typeof import('nprogress');
 
@@ -41,11 +41,8 @@ export function ProgressBar() {
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== 'idle' || fetchers.some((fetcher) => fetcher.state !== 'idle');
-  const started = useRef(false);
-
   useEffect(() => {
-    if (!busy && !started.current) return; // idle from the start: nothing to load
-    started.current = true;
+    if (!busy && !loading) return; // idle, and never busy yet: nothing to load
     let current = true;
     loadNProgress().then(
       (NProgress) => {

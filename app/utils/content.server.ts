@@ -189,7 +189,7 @@ export interface OwnContentItem {
 /** One of the artist's own items; an unknown one (or one the viewer may not see) is the 404 page. */
 export async function getContent(api: ApiClient, id: string) {
   try {
-    const answer = await api.get<{ data: OwnContentItem }>(`/content/${encodeURIComponent(id)}`, { handle: [400] });
+    const answer = await api.get<{ data: OwnContentItem }>(`/content/${enc(id)}`, { handle: [400] });
     return answer.data;
   } catch (error) {
     if (isHttpError(error, 400)) throw new Response('Not found', { status: 404 });
@@ -204,7 +204,7 @@ export async function listOwnContent(
   state: OwnContentItem['state'],
   { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
 ) {
-  const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${encodeURIComponent(username)}/content`, {
+  const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${enc(username)}/content`, {
     params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
   });
   return answer.data;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { exited, startApiProcess } from '../helpers/process';
+import { exited, startApiProcess, until } from '../helpers/process';
 import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
 import { startSmtp, type TestSmtp } from '../helpers/notify';
 
@@ -25,15 +25,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-/** On a timeout, `seen` says on the error's first line what the test saw (CI keeps that line of a failure). */
-async function until(what: string, check: () => boolean | Promise<boolean>, seen: () => Promise<string>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; ${await seen()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Where each database keeps its data (and the queue its jobs) between the two processes. */
 async function storage(
@@ -106,13 +97,14 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
     }
     const postMails = (email: string) => smtp.to(email).filter((mail) => mail.parsed.subject?.endsWith(POST_TITLE));
     const told = () => fans.reduce((sum, fan) => sum + postMails(fan.email).length, 0);
-    // All on one line: the mails, the queue and the api's last words.
+    // What a timeout says, on the error's first line (CI keeps that line of a failure): the mails, the queue and the
+    // api's last words.
     const seen = async () => {
       const said = running.output().trim().split('\n').slice(-3).join(' ⏎ ').slice(-600);
       return `told ${told()} of ${FANS}, ${smtp.mails.length} mails in all, ${smtp.held()} held; ${await jobs()}; the api said: ${said || 'nothing'}`;
     };
     // Each fan's welcome mail first, so the queue is quiet when the post goes out.
-    await until('the welcome mails', () => fans.every((fan) => smtp.to(fan.email).length === 1), seen);
+    await until('the welcome mails', async () => fans.every((fan) => smtp.to(fan.email).length === 1) || undefined, 60_000, seen);
 
     // The test's SMTP server stops answering after the fifth mail of the post to these fans: the workers are then stuck
     // mid-batch however fast the queue goes (asking from here, all sixteen could be out before the hold). The demo's
@@ -125,7 +117,7 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
       body: { title: POST_TITLE, content: '<p>Doors at eight.</p>', tags: 'announcement' },
     });
     expect(posted.status).toBe(201);
-    await until('the first mails of the fan-out', () => told() >= 5, seen);
+    await until('the first mails of the fan-out', async () => told() >= 5 || undefined, 60_000, seen);
     // Every worker now waits on a held mail; what was accepted before has been recorded.
     let held = -1;
     await until(
@@ -135,8 +127,9 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
         const settled = now > 0 && now === held;
         held = now;
         await new Promise((resolve) => setTimeout(resolve, 400));
-        return settled;
+        return settled || undefined;
       },
+      60_000,
       seen,
     );
     const before = told();
@@ -147,7 +140,7 @@ describeEachDatabase('the job queue under SIGKILL', (database) => {
 
     const second = await startApiProcess(env, cleanups);
     running = second;
-    await until('every fan to be told', () => told() >= FANS, seen, 120_000);
+    await until('every fan to be told', async () => told() >= FANS || undefined, 120_000, seen);
     // Long enough for any job taken twice to have sent twice (its lease, the supervisor, a retry).
     await new Promise((resolve) => setTimeout(resolve, 8000));
     for (const fan of fans) {

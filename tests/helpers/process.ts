@@ -19,12 +19,17 @@ export function freePort(): Promise<number> {
  * Polls until the probe has an answer. A probe that throws counts as "not yet", so probes assert nothing: what
  * they saw is checked after, and `seen` tells on a timeout.
  */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, seen?: () => string) {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  seen?: () => string | Promise<string>,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${seen ? ` (seen: ${seen()})` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${seen ? ` (seen: ${await seen()})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
