@@ -40,7 +40,7 @@ export function earningsRoutes(app: FastifyInstance, ctx: ApiContext, gateway: P
 
   app.get('/performers/me/earnings', async (request) => {
     const artist = await requireArtist(request);
-    return ok(await artistEarnings(db, artist.id, await moneySettings(db, config, artist.id)));
+    return ok(await artistEarnings(ctx, artist.id, await moneySettings(db, config, artist.id)));
   });
 
   app.get('/performers/me/payments', async (request) => {

@@ -6,7 +6,7 @@ import type { ApiContext } from '../context.js';
 import { badRequest, forbidden, ok, parse } from '../http.js';
 import { currencyLocked } from '../payments/money-settings.js';
 import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
-import { findArtistByUsername, serializeArtist } from './queries.js';
+import { artistForViewer, findArtistByUsername, serializeArtist } from './queries.js';
 import { tag } from '../cache/tags.js';
 
 const SubscribersQuery = z.object({
@@ -71,11 +71,13 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
     return ok(serializeArtist(artist!));
   });
 
-  /** The artist's subscribers, newest first, with when each joined. */
+  /** The artist's subscribers, newest first, with when each joined; the total is the profile's subscriber count. */
   app.get('/performers/me/subscribers', async (request) => {
     const viewer = await requireSelfArtist(request);
     const query = parse(SubscribersQuery, request.query);
-    const [rows, total] = await Promise.all([
+    // A page of them in the order of an index (subscriptions_artist_started_idx), and the count every visitor of the
+    // profile already reads from the cache: neither grows with the club (issue 23).
+    const [rows, artist] = await Promise.all([
       db.query<{ id: string; username: string; name: string; avatar: string; startedAt: Date; type: string }>(
         `SELECT u.id, u.username, u.name, u.avatar, s.started_at AS "startedAt", s.type
            FROM subscriptions s JOIN users u ON u.id = s.user_id
@@ -83,10 +85,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
           ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
         [viewer.id, query.limit, query.offset],
       ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM subscriptions s WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`,
-        [viewer.id],
-      ),
+      artistForViewer(ctx, viewer.username, null),
     ]);
     return ok({
       data: rows.map((r) => ({
@@ -97,7 +96,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
         startedAt: new Date(r.startedAt).toISOString(),
         type: r.type,
       })),
-      total: total[0]?.total ?? 0,
+      total: artist?.subscribers ?? 0,
     });
   });
 }

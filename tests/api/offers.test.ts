@@ -314,5 +314,14 @@ describeEachDatabase('offers and earnings', (database) => {
       state: 'partially_refunded',
       payout: 'held',
     });
+
+    // The membership figures are kept between reads (the read cache): a fan who joins now shows at once.
+    await join(await registerFan(t), band);
+    const after = (await call(t.url, 'GET', '/performers/me/earnings', { token: band.token })).body.data;
+    expect(after.membersNow).toBe(4);
+    expect(after.months.at(-1)).toMatchObject({ joined: 3, left: 1, gross: 60 });
+    const subscribers = (await call(t.url, 'GET', '/performers/me/subscribers', { token: band.token, query: { limit: 2 } })).body.data;
+    expect(subscribers.total).toBe(4);
+    expect(subscribers.data).toHaveLength(2);
   });
 });

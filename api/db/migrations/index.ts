@@ -11,6 +11,7 @@ import { sql as listening } from './0010_listening.js';
 import { sql as way } from './0011_way.js';
 import { sql as pollClosing } from './0012_poll_closing.js';
 import { sql as presaleOrder } from './0013_presale_order.js';
+import { sql as subscribersOrder } from './0014_subscribers_order.js';
 
 /** Every migration in the order it is applied. Never edit one that has shipped: add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -27,4 +28,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '0011_way', sql: way },
   { id: '0012_poll_closing', sql: pollClosing },
   { id: '0013_presale_order', sql: presaleOrder },
+  { id: '0014_subscribers_order', sql: subscribersOrder },
 ];
