@@ -1,25 +1,35 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
+import { Pager } from '~/components/content-card';
 import { listOwnCollections } from '~/utils/collections.server';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
+import { readOffset } from '~/utils/content-params';
+
+/** Collections a page: an artist with many keeps a page that opens quickly, and reaches the rest page by page. */
+const COLLECTIONS_PAGE_SIZE = 24;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Your collections · ${data.artist.name} | Stagedoor` : 'Your collections | Stagedoor' },
 ];
 
-/** /{artist}/account/collections: the artist's collections (title, item count, cover), each with its edit page. */
+/**
+ * /{artist}/account/collections?offset: the artist's collections (title, item count, cover), newest first, a page at
+ * a time, each with its edit page.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
+  const search = new URL(args.request.url).searchParams;
+  const offset = readOffset(search);
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const collections = await listOwnCollections(api, artist.username);
-  const deleted = new URL(args.request.url).searchParams.get('deleted') === 'true';
-  return { artist: { username: artist.username, name: artist.name }, collections, deleted };
+  const collections = await listOwnCollections(api, artist.username, { limit: COLLECTIONS_PAGE_SIZE, offset });
+  const deleted = search.get('deleted') === 'true';
+  return { artist: { username: artist.username, name: artist.name }, collections, offset, deleted };
 }
 
 export default function YourCollections() {
-  const { artist, collections, deleted } = useLoaderData<typeof loader>();
+  const { artist, collections, offset, deleted } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto w-full max-w-4xl px-4 pb-20 pt-10 sm:px-6 sm:pt-14">
       <p className="text-sm font-semibold uppercase tracking-widest text-accent">{artist.name}</p>
@@ -78,6 +88,13 @@ export default function YourCollections() {
             ))}
           </ul>
         )}
+        <Pager
+          offset={offset}
+          limit={COLLECTIONS_PAGE_SIZE}
+          total={collections.total}
+          hrefFor={(next) => `/${artist.username}/account/collections${next ? `?offset=${next}` : ''}`}
+          label="Pages of your collections"
+        />
       </section>
       <div className="mt-10">
         <ArtistStudioLinks artistUsername={artist.username} current="collections" />

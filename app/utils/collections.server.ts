@@ -23,11 +23,12 @@ export interface OwnCollection {
   updatedAt: string;
 }
 
-export async function listOwnCollections(api: ApiClient, username: string) {
+/** A page of the artist's collections, newest first, and how many there are. */
+export async function listOwnCollections(api: ApiClient, username: string, page: { limit: number; offset: number }) {
   const answer = await api.get<{ data: { data: OwnCollection[]; total: number } }>(
     `/performers/${encodeURIComponent(username)}/collections`,
     {
-      params: { limit: 100 },
+      params: page,
     },
   );
   return answer.data;

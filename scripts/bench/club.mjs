@@ -21,8 +21,12 @@ export const LARGE = {
   bookmarks: 200,
 };
 
-/** One page of comments on each measured item, and of messages in the fan's conversation (the small club). */
-export const SMALL = { commentsOnMeasured: 20, messages: 40 };
+/**
+ * The small club: one full page of each list a measured page shows (comments on each measured item, messages in the
+ * fan's conversation, the collection's items, the artist's collections, the fan's bookmarks; VAULT_PAGE_SIZE and the
+ * studio's collections page are 24), so the two sizes compare a page's growth, not an empty list against a full one.
+ */
+export const SMALL = { commentsOnMeasured: 20, messages: 40, collectionItems: 24, collections: 24, bookmarks: 24 };
 
 async function timed(label, fn) {
   const began = Date.now();
@@ -62,7 +66,7 @@ export async function createLargeArtist(query) {
 const fanId = async (query) => (await query('SELECT id FROM users WHERE lower(email) = $1', [FAN.email]))[0].id;
 const measuredIds = (club) => Object.values(club.items).map((item) => item._id);
 
-/** The small club: a page of comments on each measured item and of messages in the conversation, as the large one has. */
+/** The small club: a full page of each list (SMALL), as the large club has more than a page of each. */
 export async function fillSmallClub(query, club) {
   const fan = await fanId(query);
   await timed(`small club: ${SMALL.commentsOnMeasured} comments on each measured item, ${SMALL.messages} messages`, async () => {
@@ -74,6 +78,37 @@ export async function fillSmallClub(query, club) {
     );
     await addMessages(query, [club.conversationId], SMALL.messages);
   });
+  await timed(
+    `small club: ${SMALL.collectionItems} items in the collection, ${SMALL.collections} collections, ${SMALL.bookmarks} bookmarks`,
+    () => fillLists(query, club, fan, SMALL),
+  );
+}
+
+/**
+ * The measured collection filled to `collectionItems` with the club's other items (newest first, after the three it
+ * was made with), the artist's collections to `collections` in all, the fan's bookmarks to `bookmarks` in all (the
+ * measured items are bookmarked already).
+ */
+async function fillLists(query, club, fan, { collectionItems, collections, bookmarks }) {
+  const measured = measuredIds(club);
+  const others = `SELECT id, row_number() OVER (ORDER BY publish_at DESC, id DESC) AS n FROM content_items
+     WHERE artist_id = $1 AND NOT (id = ANY($2::text[]))`;
+  await query(
+    `INSERT INTO collection_items (collection_id, item_id, position)
+     SELECT $3, id, 2 + n FROM (${others}) x WHERE n <= $4`,
+    [club.artistId, measured, club.collectionId, collectionItems - 3],
+  );
+  await query(
+    `INSERT INTO collections (artist_id, title, description, created_at, updated_at)
+     SELECT $1, 'Archive collection ' || g, '', now() - interval '2 days' - g * interval '1 day', now() - interval '2 days'
+     FROM generate_series(1, $2::int) g`,
+    [club.artistId, collections - 1],
+  );
+  await query(
+    `INSERT INTO bookmarks (user_id, item_id, created_at)
+     SELECT $3, id, now() - interval '1 day' - n * interval '1 minute' FROM (${others}) x WHERE n <= $4`,
+    [club.artistId, measured, fan, bookmarks - measured.length],
+  );
 }
 
 /** Older messages in each conversation, alternately from its fan and its artist (the api's newest stay newest). */
@@ -194,24 +229,7 @@ export async function fillLargeClub(query, club) {
        WHERE p.item_id = $1 AND u.email LIKE '%@' || $2`,
       [club.items.poll._id, LARGE_FAN_DOMAIN],
     );
-    const archive = `SELECT id, row_number() OVER (ORDER BY publish_at DESC, id DESC) AS n FROM content_items
-       WHERE artist_id = $1 AND NOT (id = ANY($2::text[]))`;
-    await query(
-      `INSERT INTO collection_items (collection_id, item_id, position)
-       SELECT $3, id, 2 + n FROM (${archive}) x WHERE n <= $4`,
-      [artist, measured, club.collectionId, LARGE.collectionItems - 3],
-    );
-    await query(
-      `INSERT INTO collections (artist_id, title, description, created_at, updated_at)
-       SELECT $1, 'Archive collection ' || g, '', now() - interval '2 days' - g * interval '1 day', now() - interval '2 days'
-       FROM generate_series(1, $2::int) g`,
-      [artist, LARGE.collections - 1],
-    );
-    await query(
-      `INSERT INTO bookmarks (user_id, item_id, created_at)
-       SELECT $3, id, now() - interval '1 day' - n * interval '1 minute' FROM (${archive}) x WHERE n <= $4`,
-      [artist, measured, fan, LARGE.bookmarks - measured.length],
-    );
+    await fillLists(query, club, fan, LARGE);
   });
   await timed('large club: ANALYZE', () => query('ANALYZE'));
   console.log(`  club: the large club took ${((Date.now() - began) / 1000).toFixed(0)} s to seed`);

@@ -217,3 +217,36 @@ test('editing a collection of more than 100 items keeps every one, the oldest to
   expect(saved).toEqual(ids);
   await context.close();
 });
+
+test('the studio lists collections 24 a page, newest first; the next page has the rest, without JavaScript', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const artist = await newArtist(request, '0');
+  const item = await apiCall<Item>(request, 'POST', '/content', {
+    token: artist.token,
+    data: { title: 'Paged', content: 'Words', tags: 'post' },
+  });
+  for (let i = 1; i <= 26; i++) {
+    await apiCall(request, 'POST', '/collections', {
+      token: artist.token,
+      data: { title: `Shelf ${i}`, description: '', itemIds: [item._id] },
+    });
+  }
+  const context = await signedIn(browser, artist.token, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/${artist.username}/account/collections`);
+  const pager = page.getByRole('navigation', { name: 'Pages of your collections' });
+  await expect(pager).toContainText('1–24 of 26');
+  await expect(page.getByRole('link', { name: 'Shelf 26', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Shelf 2', exact: true })).toHaveCount(0);
+  await pager.getByRole('link', { name: 'Next page' }).click();
+  await page.waitForURL(new RegExp(`/${artist.username}/account/collections\\?offset=24$`));
+  await expect(pager).toContainText('25–26 of 26');
+  await expect(page.getByRole('link', { name: 'Shelf 1', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Shelf 2', exact: true })).toBeVisible();
+  await pager.getByRole('link', { name: 'Previous page' }).click();
+  await page.waitForURL(new RegExp(`/${artist.username}/account/collections$`));
+  await context.close();
+});
