@@ -23,10 +23,21 @@ export const LARGE = {
 
 /**
  * The small club: one full page of each list a measured page shows (comments on each measured item, messages in the
- * fan's conversation, the collection's items, the artist's collections, the fan's bookmarks; VAULT_PAGE_SIZE and the
- * studio's collections page are 24), so the two sizes compare a page's growth, not an empty list against a full one.
+ * fan's conversation, the collection's items, the artist's collections, the fan's bookmarks, the artist's inbox;
+ * VAULT_PAGE_SIZE and the studio's collections page are 24, the inbox 50), so the two sizes compare a page's growth,
+ * not an empty list against a full one. Its fans each have a conversation with the artist.
  */
-export const SMALL = { commentsOnMeasured: 20, messages: 40, collectionItems: 24, collections: 24, bookmarks: 24 };
+export const SMALL = {
+  fans: 50,
+  commentsOnMeasured: 20,
+  messages: 40,
+  conversations: 50,
+  conversationMessages: 100,
+  collectionItems: 24,
+  collections: 24,
+  bookmarks: 24,
+};
+const SMALL_FAN_DOMAIN = 'small.bench.stagedoor.test';
 
 async function timed(label, fn) {
   const began = Date.now();
@@ -78,9 +89,74 @@ export async function fillSmallClub(query, club) {
     );
     await addMessages(query, [club.conversationId], SMALL.messages);
   });
+  await quietFanOut(query, club.artistId);
+  await timed(`small club: ${SMALL.fans - 1} more fans subscribed, ${SMALL.conversations} conversations`, async () => {
+    await addFans(query, club.artistId, { count: SMALL.fans - 1, prefix: 'smallfan', domain: SMALL_FAN_DOMAIN });
+    await addConversations(query, club.artistId, {
+      count: SMALL.conversations - 1,
+      domain: SMALL_FAN_DOMAIN,
+      messages: SMALL.conversationMessages,
+    });
+  });
   await timed(
     `small club: ${SMALL.collectionItems} items in the collection, ${SMALL.collections} collections, ${SMALL.bookmarks} bookmarks`,
     () => fillLists(query, club, fan, SMALL),
+  );
+}
+
+/**
+ * The club's posts were announced to the one fan it had when the api made them: their fan-out (a job a post, then a
+ * mail a fan) must not start again for the fans added below while the pages are measured. Every item counts as
+ * announced, and the notification and mail jobs still waiting are dropped (pg-boss's table, JOBS_SCHEMA's default;
+ * the server is stopped).
+ */
+async function quietFanOut(query, artist) {
+  await query('UPDATE content_items SET notified_at = coalesce(notified_at, now()) WHERE artist_id = $1', [artist]);
+  await query(
+    `DELETE FROM pgboss.job WHERE name IN ('content.visible', 'notify.batch', 'mail') AND state::text IN ('created', 'retry', 'active')`,
+  );
+}
+
+/** `count` fans (`{prefix}{n}@{domain}`), each subscribed to the artist for a year since a month ago. */
+async function addFans(query, artist, { count, prefix, domain }) {
+  await query(
+    `INSERT INTO users (username, email, name, password_hash)
+     SELECT $3 || g, $3 || g || '@' || $2, 'Fan ' || g, 'not-used' FROM generate_series(1, $1::int) g`,
+    [count, domain, prefix],
+  );
+  await query(
+    `INSERT INTO subscriptions (user_id, artist_id, status, type, expires_at, started_at, created_at)
+     SELECT id, $1, 'active', 'free', now() + interval '1 year', now() - interval '30 days', now() - interval '30 days'
+     FROM users WHERE email LIKE '%@' || $2`,
+    [artist, domain],
+  );
+}
+
+/**
+ * A conversation with the artist for `count` of the fans of `domain`, then `messages` messages shared out over all
+ * the artist's conversations (the seed fan's too), each conversation's last message set as the api would.
+ */
+async function addConversations(query, artist, { count, domain, messages }) {
+  await query(
+    `INSERT INTO conversations (fan_id, artist_id, created_at)
+     SELECT id, $1, now() - interval '90 days' FROM users WHERE email LIKE '%@' || $2 ORDER BY id LIMIT $3`,
+    [artist, domain, count],
+  );
+  await query(
+    `INSERT INTO conversation_members (conversation_id, user_id)
+     SELECT c.id, m.user_id FROM conversations c, LATERAL (VALUES (c.fan_id), (c.artist_id)) m(user_id)
+     WHERE c.artist_id = $1 AND c.last_message_id IS NULL`,
+    [artist],
+  );
+  const conversations = (await query('SELECT id FROM conversations WHERE artist_id = $1 ORDER BY id', [artist])).map((r) => r.id);
+  const per = Math.round(messages / conversations.length);
+  // In batches, so PGlite's memory stays small.
+  for (let i = 0; i < conversations.length; i += 50) await addMessages(query, conversations.slice(i, i + 50), per);
+  await query(
+    `UPDATE conversations c SET (last_message_id, last_message_text, last_message_at) =
+       (SELECT m.id, m.text, m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1)
+     WHERE c.artist_id = $1 AND c.last_message_id IS NULL`,
+    [artist],
   );
 }
 
@@ -135,27 +211,10 @@ export async function fillLargeClub(query, club) {
   const artist = club.artistId;
   const measured = measuredIds(club);
   const began = Date.now();
-  // The club's posts were announced to the one fan it had when the api made them: their fan-out (a job a post, then
-  // a mail a fan) must not start again for the 10,000 fans below while the pages are measured. Every item counts
-  // as announced, and the notification and mail jobs still waiting are dropped (pg-boss's table, JOBS_SCHEMA's
-  // default; the server is stopped).
-  await query('UPDATE content_items SET notified_at = coalesce(notified_at, now()) WHERE artist_id = $1', [artist]);
-  await query(
-    `DELETE FROM pgboss.job WHERE name IN ('content.visible', 'notify.batch', 'mail') AND state::text IN ('created', 'retry', 'active')`,
+  await quietFanOut(query, artist);
+  await timed(`large club: ${LARGE.fans - 1} more fans subscribed`, () =>
+    addFans(query, artist, { count: LARGE.fans - 1, prefix: 'largefan', domain: LARGE_FAN_DOMAIN }),
   );
-  await timed(`large club: ${LARGE.fans - 1} more fans subscribed`, async () => {
-    await query(
-      `INSERT INTO users (username, email, name, password_hash)
-       SELECT 'largefan' || g, 'largefan' || g || '@' || $2, 'Fan ' || g, 'not-used' FROM generate_series(1, $1::int) g`,
-      [LARGE.fans - 1, LARGE_FAN_DOMAIN],
-    );
-    await query(
-      `INSERT INTO subscriptions (user_id, artist_id, status, type, expires_at, started_at, created_at)
-       SELECT id, $1, 'active', 'free', now() + interval '1 year', now() - interval '30 days', now() - interval '30 days'
-       FROM users WHERE email LIKE '%@' || $2`,
-      [artist, LARGE_FAN_DOMAIN],
-    );
-  });
   await timed(`large club: items up to ${LARGE.items}`, async () => {
     const [{ count }] = await query('SELECT count(*)::int AS count FROM content_items WHERE artist_id = $1', [artist]);
     const [{ thumbnail }] = await query(
@@ -191,29 +250,9 @@ export async function fillLargeClub(query, club) {
       [artist, measured, LARGE.comments - measured.length * LARGE.commentsOnMeasured],
     );
   });
-  await timed(`large club: ${LARGE.conversations} conversations, ${LARGE.messages} messages`, async () => {
-    await query(
-      `INSERT INTO conversations (fan_id, artist_id, created_at)
-       SELECT id, $1, now() - interval '90 days' FROM users WHERE email LIKE '%@' || $2 ORDER BY id LIMIT $3`,
-      [artist, LARGE_FAN_DOMAIN, LARGE.conversations - 1],
-    );
-    await query(
-      `INSERT INTO conversation_members (conversation_id, user_id)
-       SELECT c.id, m.user_id FROM conversations c, LATERAL (VALUES (c.fan_id), (c.artist_id)) m(user_id)
-       WHERE c.artist_id = $1 AND c.last_message_id IS NULL`,
-      [artist],
-    );
-    const conversations = (await query('SELECT id FROM conversations WHERE artist_id = $1 ORDER BY id', [artist])).map((r) => r.id);
-    const per = Math.round(LARGE.messages / conversations.length);
-    // In batches, so PGlite's memory stays small.
-    for (let i = 0; i < conversations.length; i += 50) await addMessages(query, conversations.slice(i, i + 50), per);
-    await query(
-      `UPDATE conversations c SET (last_message_id, last_message_text, last_message_at) =
-         (SELECT m.id, m.text, m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1)
-       WHERE c.artist_id = $1 AND c.last_message_id IS NULL`,
-      [artist],
-    );
-  });
+  await timed(`large club: ${LARGE.conversations} conversations, ${LARGE.messages} messages`, () =>
+    addConversations(query, artist, { count: LARGE.conversations - 1, domain: LARGE_FAN_DOMAIN, messages: LARGE.messages }),
+  );
   await timed('large club: presale codes, poll votes, collections, bookmarks', async () => {
     await query(
       `INSERT INTO presale_codes (item_id, user_id, code, created_at)
