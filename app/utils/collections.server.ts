@@ -65,7 +65,6 @@ export interface PickableItem {
   thumbnailUrl: string | null;
 }
 
-/** Every item of the artist, whatever its state, newest first: what a collection may hold. */
 /**
  * What the artist can put in a collection: the newest 100 items of each state, and always the items already in it
  * (`inCollection`), however old, so editing a collection never loses one.

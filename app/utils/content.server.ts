@@ -147,7 +147,7 @@ export async function listPresaleCodes(api: ApiClient, itemId: string, code: str
   return body.data;
 }
 
-/** The artist's own items, as the studio reads them (with drafts, schedules and the files' processing). */
+// The artist's own items, as the studio reads them (with drafts, schedules and the files' processing).
 
 export type MediaKind = 'image' | 'audio' | 'video';
 

@@ -22,7 +22,7 @@ export async function measurePaint({ browser, app, floor, routes, fixtures, load
       // Slow 4G for the floor and every page with a budget (the others once); Slow 3G takes long (about 15 s a
       // load): the floor and the pages named by --slow3g, at most 3 loads each.
       if (profile === SLOW_3G && page.route && !slow3g.includes(page.route.id)) continue;
-      const count = profile === SLOW_3G ? Math.min(loads, 3) : page.route && !page.route?.budget ? 1 : loads;
+      const count = profile === SLOW_3G ? Math.min(loads, 3) : page.route && !page.route.budget ? 1 : loads;
       const samples = [];
       let state = 'measured';
       for (let i = 0; i < count; i++) {
