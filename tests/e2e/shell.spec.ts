@@ -8,11 +8,16 @@ async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'stagedoor' && cookie.value);
 }
 
-/** Waits until Headless UI's enter transition is over, so scans and measurements see the settled panel. */
+/**
+ * Waits until the panel's enter transition is over, so scans and measurements see the settled panel. Headless
+ * UI's data attributes alone are not enough: on a busy machine it may find no running CSS transition yet and
+ * drop them while the scale-in is still under way, so the panel's own animations are waited for too.
+ */
 async function settled(panel: Locator) {
   await expect(panel).toBeVisible();
   await expect(panel).not.toHaveAttribute('data-enter');
   await expect(panel).not.toHaveAttribute('data-transition');
+  await expect.poll(() => panel.evaluate((element) => element.getAnimations().length)).toBe(0);
 }
 
 async function logInThroughDialog(page: Page, fan: Pick<Fan, 'email' | 'password'>) {
