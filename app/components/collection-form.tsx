@@ -1,7 +1,10 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import type { PickableItem } from '~/utils/collections.server';
+import { useRef, type ReactNode } from 'react';
+import type { PickableItem, PickerPage } from '~/utils/collections.server';
+import { PICKER_PAGE_SIZE } from '~/utils/collection-form';
 import { CollectionFormSchema, type CollectionFormInput } from '~/utils/collection-form';
+import { SEARCH_MAX } from '#contract/search';
 import { parseForm } from '~/utils/form-schema';
 import { CheckboxField, FileField, InputField, TextareaField } from './forms';
 import { ErrorList, FormAlert } from './form-parts';
@@ -15,11 +18,13 @@ const smallButton =
 
 /**
  * The form of /{artist}/account/collections/new and …/{id}/edit: plain multipart HTML that works without
- * JavaScript. The items are a checklist; the chosen ones come first, in the collection's order, each with an order
- * number and move up/down buttons (form intents the action answers by showing the form again in the new order).
+ * JavaScript. The chosen items come first, in the collection's order, each with an order number and move up/down
+ * buttons (form intents the action answers by showing the form again in the new order); below them the picker, a page
+ * of the artist's items with a search, whose buttons are form intents too, so nothing typed or ticked is lost.
  */
 export function CollectionForm({
   items,
+  picker,
   chosen,
   defaultValue,
   cover,
@@ -28,6 +33,7 @@ export function CollectionForm({
   submitLabel,
 }: {
   items: PickableItem[];
+  picker: PickerPage;
   chosen: string[];
   defaultValue?: { title?: string; description?: string };
   cover: { id: string; name: string; url: string | null } | null;
@@ -46,7 +52,7 @@ export function CollectionForm({
     onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const byId = new Map(items.map((item) => [item._id, item]));
-  const ordered = [...chosen.flatMap((id) => byId.get(id) ?? []), ...items.filter((item) => !chosen.includes(item._id))];
+  const chosenItems = chosen.flatMap((id) => byId.get(id) ?? []);
   // The api's refusal of the items (itemIds.3) is the list's, which has no field of its own.
   const itemErrors = form.allErrors.items;
   // The list's inputs start again from the action's answer after a move.
@@ -66,6 +72,8 @@ export function CollectionForm({
           <input type="hidden" name="coverId" value={cover?.id ?? ''} />
           <input type="hidden" name="coverName" value={cover?.name ?? ''} />
           <FileField
+            // Once a file is uploaded (a move or a search sends it), the picker starts empty again: the preview shows it.
+            key={cover?.id ?? ''}
             field={fields.cover}
             label="Cover image (optional)"
             hint="JPEG, PNG, WebP or GIF, up to 15 MB."
@@ -93,80 +101,40 @@ export function CollectionForm({
           Tick the items to include. Fans see them in the order of their numbers (1 first); drafts and scheduled items show once published.
         </p>
         <ErrorList id="collection-items-error" errors={itemErrors} />
-        {ordered.length === 0 ? (
-          <p className="mt-4 text-base text-white/75">You have no items yet. Publish something first.</p>
+        {chosenItems.length === 0 ? (
+          <p className="mt-4 text-base text-white/75">No items chosen yet: tick them below.</p>
         ) : (
-          <ul key={listKey} className="mt-4 divide-y divide-white/10">
-            {ordered.map((item) => {
-              const position = chosen.indexOf(item._id);
-              const isChosen = position >= 0;
-              return (
-                <li key={item._id} className="flex flex-wrap items-center gap-3 py-3">
-                  <input
-                    id={`item-${item._id}`}
-                    type="checkbox"
-                    name="item"
-                    value={item._id}
-                    defaultChecked={isChosen}
-                    className="h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
-                  />
-                  {item.thumbnailUrl ? (
-                    <img src={item.thumbnailUrl} alt="" loading="lazy" className="h-10 w-10 shrink-0 rounded-md bg-white/10 object-cover" />
-                  ) : (
-                    <div aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md bg-white/10" />
-                  )}
-                  <label htmlFor={`item-${item._id}`} className="min-w-0 flex-1 basis-40">
-                    <span className="block truncate text-base font-semibold text-white">{item.title}</span>
-                    <span className="block text-sm text-white/70">
-                      {item.typeLabel} · {STATE_LABELS[item.state]}
-                    </span>
-                  </label>
-                  <div className="flex items-center gap-2">
-                    <label htmlFor={`order-${item._id}`} className="sr-only">
-                      Order of {item.title}
-                    </label>
-                    <input
-                      id={`order-${item._id}`}
-                      name={`order-${item._id}`}
-                      type="number"
-                      inputMode="numeric"
-                      min={1}
-                      defaultValue={isChosen ? position + 1 : ''}
-                      placeholder="–"
-                      className="w-16 rounded-lg border border-white/25 bg-white/5 px-2 py-1.5 text-base text-white focus:outline-none focus:ring-2 focus:ring-accent"
-                    />
-                    {isChosen ? (
-                      <>
-                        <button
-                          type="submit"
-                          name="intent"
-                          value={`move-up:${item._id}`}
-                          formNoValidate
-                          disabled={position === 0}
-                          className={smallButton}
-                        >
-                          <span aria-hidden="true">↑</span>
-                          <span className="sr-only">Move {item.title} up</span>
-                        </button>
-                        <button
-                          type="submit"
-                          name="intent"
-                          value={`move-down:${item._id}`}
-                          formNoValidate
-                          disabled={position === chosen.length - 1}
-                          className={smallButton}
-                        >
-                          <span aria-hidden="true">↓</span>
-                          <span className="sr-only">Move {item.title} down</span>
-                        </button>
-                      </>
-                    ) : null}
-                  </div>
-                </li>
-              );
-            })}
+          <ul key={listKey} aria-label="In this collection" className="mt-4 divide-y divide-white/10">
+            {chosenItems.map((item, position) => (
+              <ItemRow key={item._id} item={item} box="checked">
+                <OrderInput item={item} defaultValue={position + 1} />
+                <button
+                  type="submit"
+                  name="intent"
+                  value={`move-up:${item._id}`}
+                  formNoValidate
+                  disabled={position === 0}
+                  className={smallButton}
+                >
+                  <span aria-hidden="true">↑</span>
+                  <span className="sr-only">Move {item.title} up</span>
+                </button>
+                <button
+                  type="submit"
+                  name="intent"
+                  value={`move-down:${item._id}`}
+                  formNoValidate
+                  disabled={position === chosenItems.length - 1}
+                  className={smallButton}
+                >
+                  <span aria-hidden="true">↓</span>
+                  <span className="sr-only">Move {item.title} down</span>
+                </button>
+              </ItemRow>
+            ))}
           </ul>
         )}
+        <ItemPicker picker={picker} items={byId} chosen={chosen} listKey={listKey} />
       </fieldset>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
@@ -186,5 +154,153 @@ export function CollectionForm({
         </button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * One item of the form: its box (ticked when chosen; none where the picker lists an item already chosen above), its
+ * picture, title, kind and state, and what can be done with it.
+ */
+function ItemRow({ item, box, children }: { item: PickableItem; box: 'checked' | 'unchecked' | 'none'; children: ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-center gap-3 py-3">
+      {box === 'none' ? (
+        <span aria-hidden="true" className="h-5 w-5 shrink-0 text-center text-accent">
+          ✓
+        </span>
+      ) : (
+        <input
+          id={`item-${item._id}`}
+          type="checkbox"
+          name="item"
+          value={item._id}
+          defaultChecked={box === 'checked'}
+          className="h-5 w-5 shrink-0 rounded border-white/40 bg-white/10 accent-accent focus:ring-accent"
+        />
+      )}
+      {item.thumbnailUrl ? (
+        <img src={item.thumbnailUrl} alt="" loading="lazy" className="h-10 w-10 shrink-0 rounded-md bg-white/10 object-cover" />
+      ) : (
+        <div aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md bg-white/10" />
+      )}
+      <label htmlFor={box === 'none' ? undefined : `item-${item._id}`} className="min-w-0 flex-1 basis-40">
+        <span className="block truncate text-base font-semibold text-white">{item.title}</span>
+        <span className="block text-sm text-white/70">
+          {item.typeLabel} · {STATE_LABELS[item.state]}
+        </span>
+      </label>
+      <div className="flex items-center gap-2">{children}</div>
+    </li>
+  );
+}
+
+/** The number that places an item in the collection (1 first); empty for an item not chosen yet (it goes last). */
+function OrderInput({ item, defaultValue }: { item: PickableItem; defaultValue?: number }) {
+  return (
+    <>
+      <label htmlFor={`order-${item._id}`} className="sr-only">
+        Order of {item.title}
+      </label>
+      <input
+        id={`order-${item._id}`}
+        name={`order-${item._id}`}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        defaultValue={defaultValue ?? ''}
+        placeholder="–"
+        className="w-16 rounded-lg border border-white/25 bg-white/5 px-2 py-1.5 text-base text-white focus:outline-none focus:ring-2 focus:ring-accent"
+      />
+    </>
+  );
+}
+
+/**
+ * The picker: a search of the artist's items and a page of them (PICKER_PAGE_SIZE, newest first, every state). Search
+ * and the page buttons submit the whole form (intent `browse:{page}`): the action keeps what was typed and ticked (a
+ * ticked item joins the chosen ones above) and shows the page asked for. Enter in the search box searches.
+ */
+function ItemPicker({
+  picker,
+  items,
+  chosen,
+  listKey,
+}: {
+  picker: PickerPage;
+  items: Map<string, PickableItem>;
+  chosen: string[];
+  listKey: string;
+}) {
+  const search = useRef<HTMLButtonElement>(null);
+  const shown = picker.ids.flatMap((id) => items.get(id) ?? []);
+  const first = (picker.page - 1) * PICKER_PAGE_SIZE + 1;
+  const last = first + shown.length - 1;
+  return (
+    <section aria-labelledby="collection-picker-title" className="mt-6 border-t border-white/10 pt-5">
+      <h3 id="collection-picker-title" className="text-lg font-bold text-white">
+        Add items
+      </h3>
+      <input type="hidden" name="shownQ" value={picker.q} />
+      <div className="mt-3 flex gap-2">
+        <label htmlFor="collection-q" className="sr-only">
+          Search your items
+        </label>
+        <input
+          id="collection-q"
+          type="search"
+          name="q"
+          defaultValue={picker.q}
+          maxLength={SEARCH_MAX}
+          placeholder="Search your items"
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            search.current?.click();
+          }}
+          className="min-w-0 flex-1 rounded-lg border border-white/25 bg-white/5 px-3 py-2 text-base text-white placeholder:text-white/50 focus:outline-none focus:ring-2 focus:ring-accent"
+        />
+        <button ref={search} type="submit" name="intent" value="browse:1" formNoValidate className={smallButton}>
+          Search
+        </button>
+      </div>
+      <p className="mt-3 text-sm text-white/75" role="status">
+        {shown.length > 0
+          ? `${first}–${last} of ${picker.total}${picker.q ? ` matching “${picker.q}”` : ''}`
+          : picker.q
+            ? `No items match “${picker.q}”.`
+            : picker.page > 1
+              ? 'No more items.'
+              : 'You have no items yet. Publish something first.'}
+      </p>
+      {shown.length > 0 ? (
+        <ul key={`${picker.q}:${picker.page}:${listKey}`} aria-label="Your items" className="mt-2 divide-y divide-white/10">
+          {shown.map((item) =>
+            chosen.includes(item._id) ? (
+              <ItemRow key={item._id} item={item} box="none">
+                <span className="text-sm text-white/70">In the collection</span>
+              </ItemRow>
+            ) : (
+              <ItemRow key={item._id} item={item} box="unchecked">
+                <OrderInput item={item} />
+              </ItemRow>
+            ),
+          )}
+        </ul>
+      ) : null}
+      {picker.page > 1 || last < picker.total ? (
+        <div className="mt-4 flex flex-wrap justify-end gap-3">
+          {picker.page > 1 ? (
+            <button type="submit" name="intent" value={`browse:${picker.page - 1}`} formNoValidate className={smallButton}>
+              Previous page
+            </button>
+          ) : null}
+          {last < picker.total && shown.length > 0 ? (
+            <button type="submit" name="intent" value={`browse:${picker.page + 1}`} formNoValidate className={smallButton}>
+              Next page
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
   );
 }

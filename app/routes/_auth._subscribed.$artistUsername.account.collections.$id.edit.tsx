@@ -5,19 +5,24 @@ import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';
-import { collectionFormAction, getOwnCollection, listPickableItems } from '~/utils/collections.server';
+import { collectionFormAction, getOwnCollection, loadPicker, readPickerAddress } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Edit ${data.collection.title} · ${data.artist.name} | Stagedoor` : 'Edit collection | Stagedoor' },
 ];
 
-/** /{artist}/account/collections/{id}/edit: the collection's form, filled in, and a way to delete it (items kept). */
+/**
+ * /{artist}/account/collections/{id}/edit: the collection's form, filled in (after a search or page turn of the picker,
+ * as it was, from the address), and a way to delete it (items kept).
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
   const collection = await getOwnCollection(api, args.params.id ?? '');
   invariantResponse(collection.performerId === artist.id, 'Not found', { status: 404 });
-  const items = await listPickableItems(api, artist.username, collection.items.data);
+  const { q, page, draft } = readPickerAddress(new URL(args.request.url));
+  const chosen = draft?.itemIds ?? [];
+  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen, known: collection.items.data });
   return {
     artist: { username: artist.username, name: artist.name },
     collection: {
@@ -28,6 +33,8 @@ export async function loader(args: LoaderFunctionArgs) {
       itemIds: collection.items.data.map((item) => item._id),
     },
     items,
+    picker,
+    draft,
   };
 }
 
@@ -36,20 +43,25 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function EditCollection() {
-  const { artist, collection, items } = useLoaderData<typeof loader>();
+  const { artist, collection, items, picker, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
-  const cover = lastResult
-    ? kept.coverId
-      ? { id: kept.coverId, name: kept.coverName ?? '', url: kept.coverId === collection.cover?.id ? collection.cover.url : null }
+  // The cover as the last answer left it: a move's or refusal's reply, else a search's address, else the saved one.
+  const shown = lastResult ? { id: kept.coverId, name: kept.coverName } : draft ? { id: draft.coverId, name: draft.coverName } : null;
+  const cover = shown
+    ? shown.id
+      ? { id: shown.id, name: shown.name ?? '', url: shown.id === collection.cover?.id ? collection.cover.url : null }
       : null
     : collection.cover;
   return (
     <StudioPage artistName={artist.name} title="Edit collection">
       <CollectionForm
         items={items}
-        chosen={kept.itemIds ?? collection.itemIds}
-        defaultValue={{ title: collection.title, description: collection.description }}
+        picker={picker}
+        chosen={kept.itemIds ?? draft?.itemIds ?? collection.itemIds}
+        defaultValue={
+          draft ? { title: draft.title, description: draft.description } : { title: collection.title, description: collection.description }
+        }
         cover={cover}
         lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}

@@ -5,18 +5,22 @@ import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';
-import { collectionFormAction, listPickableItems } from '~/utils/collections.server';
+import { collectionFormAction, loadPicker, readPickerAddress } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' },
 ];
 
-/** /{artist}/account/collections/new: a title, a description, a cover and the chosen items in order. */
+/**
+ * /{artist}/account/collections/new: a title, a description, a cover and the chosen items in order; after a search or
+ * page turn of the picker, the form as it was, from the address.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
+  const { q, page, draft } = readPickerAddress(new URL(args.request.url));
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const items = await listPickableItems(api, artist.username);
-  return { artist: { username: artist.username, name: artist.name }, items };
+  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: draft?.itemIds ?? [] });
+  return { artist: { username: artist.username, name: artist.name }, items, picker, draft };
 }
 
 export function action(args: ActionFunctionArgs) {
@@ -24,15 +28,19 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function NewCollection() {
-  const { artist, items } = useLoaderData<typeof loader>();
+  const { artist, items, picker, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
+  const coverId = lastResult ? kept.coverId : draft?.coverId;
+  const coverName = (lastResult ? kept.coverName : draft?.coverName) ?? '';
   return (
     <StudioPage artistName={artist.name} title="New collection" intro="Group items for your fans, in the order you choose.">
       <CollectionForm
         items={items}
-        chosen={kept.itemIds ?? []}
-        cover={kept.coverId ? { id: kept.coverId, name: kept.coverName ?? '', url: null } : null}
+        picker={picker}
+        chosen={kept.itemIds ?? draft?.itemIds ?? []}
+        defaultValue={draft ? { title: draft.title, description: draft.description } : undefined}
+        cover={coverId ? { id: coverId, name: coverName, url: null } : null}
         lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}
         submitLabel="Create collection"

@@ -23,13 +23,33 @@ export const CollectionFormValues = z.object({
   coverName: z.optional(z.string()),
 });
 
+/** How many of the artist's items the picker shows at a time, newest first. */
+export const PICKER_PAGE_SIZE = 24;
+
+/**
+ * A search or a page turn of the picker: the form as it stands (a title may still be empty) and where to go. The action
+ * answers with the page again, this unsaved form in its address for the loader to read back.
+ */
+const PickerBrowse = z.object({
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  coverId: z.optional(z.string()),
+  coverName: z.optional(z.string()),
+  itemIds: z.optional(z.array(z.string())),
+  q: z.optional(z.string()),
+  page: z.optional(z.string()),
+  intent: z.literal('browse'),
+});
+
 /**
  * The collection pages' forms, told apart by intent: save (also Enter in a field), a move of one item (its button says
- * `move-up:{id}`, which the action reads as intent=move once it has moved the item), or the edit page's delete.
+ * `move-up:{id}`, which the action reads as intent=move once it has moved the item), a search or page of the picker (its
+ * buttons say `browse:{page}`, read as intent=browse), or the edit page's delete.
  */
 export const CollectionActionSchema = z.discriminatedUnion('intent', [
   z.object({ ...CollectionFormValues.shape, intent: z.optional(z.literal('save')) }),
   z.object({ ...CollectionFormValues.shape, intent: z.literal('move') }),
+  PickerBrowse,
   z.object({ intent: z.literal('delete') }),
 ]);
 

@@ -1,6 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { CollectionActionSchema } from './collection-form';
+import { SEARCH_MAX } from '#contract/search';
+import { CollectionActionSchema, PICKER_PAGE_SIZE } from './collection-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
 import { readPostForm } from './content-create.server';
@@ -65,25 +66,109 @@ export interface PickableItem {
   thumbnailUrl: string | null;
 }
 
+/** The picker's place: its search, its page (from 1), what that page holds and how many match. */
+export interface PickerPage {
+  q: string;
+  page: number;
+  ids: string[];
+  total: number;
+}
+
+/** The form as a search or page turn left it (collectionFormAction's browse), read back from the page's address. */
+export interface PickerDraft {
+  title: string;
+  description: string;
+  coverId: string | null;
+  coverName: string;
+  itemIds: string[];
+}
+
+const MAX_PAGE = 1_000;
+
 /**
- * What the artist can put in a collection: the newest 100 items of each state, and always the items already in it
- * (`inCollection`), however old, so editing a collection never loses one.
+ * The picker's search and page in the page's address (`?q=&page=`), and the unsaved form a browse carried there
+ * (`title`, `description`, `coverId`, `coverName`, `items` as ids in order; present once the form was browsed).
  */
-export async function listPickableItems(api: ApiClient, username: string, inCollection: OwnContentItem[] = []): Promise<PickableItem[]> {
-  const states = ['published', 'scheduled', 'draft'] as const;
-  const lists = await Promise.all(states.map((state) => listOwnContent(api, username, state, { limit: 100 })));
-  const newest = lists.flatMap((list) => list.data);
-  const listed = new Set(newest.map((item) => item._id));
-  return [...newest, ...inCollection.filter((item) => !listed.has(item._id))].map((item) => ({
-    _id: item._id,
-    title: item.title,
-    typeLabel: item.typeLabel,
-    state: item.state,
-    thumbnailUrl: item.thumbnail?.thumbnailUrl ?? (item.media?.kind === 'image' ? item.media.thumbnailUrl : null),
-  }));
+export function readPickerAddress(url: URL) {
+  const search = url.searchParams;
+  const q = (search.get('q') ?? '').trim().slice(0, SEARCH_MAX);
+  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(search.get('page'))) || 1));
+  const items = search.get('items');
+  const draft: PickerDraft | null =
+    items === null
+      ? null
+      : {
+          title: search.get('title') ?? '',
+          description: search.get('description') ?? '',
+          coverId: search.get('coverId') || null,
+          coverName: search.get('coverName') ?? '',
+          itemIds: [...new Set(items.split(',').filter(Boolean))],
+        };
+  return { q, page, draft };
+}
+
+/** The address of the form again after a browse: where the picker goes, and the form as it stands. */
+function browseAddress(
+  pathname: string,
+  value: { title?: string; description?: string; coverId?: string; coverName?: string },
+  itemIds: string[],
+  q: string,
+  page: number,
+) {
+  const search = new URLSearchParams();
+  if (q.trim()) search.set('q', q.trim());
+  if (page > 1) search.set('page', String(page));
+  search.set('title', value.title ?? '');
+  search.set('description', value.description ?? '');
+  if (value.coverId) {
+    search.set('coverId', value.coverId);
+    search.set('coverName', value.coverName ?? '');
+  }
+  search.set('items', itemIds.join(','));
+  return `${pathname}?${search}`;
+}
+
+const pickable = (item: OwnContentItem): PickableItem => ({
+  _id: item._id,
+  title: item.title,
+  typeLabel: item.typeLabel,
+  state: item.state,
+  thumbnailUrl: item.thumbnail?.thumbnailUrl ?? (item.media?.kind === 'image' ? item.media.thumbnailUrl : null),
+});
+
+/** A chosen item by id, or null if it is gone (deleted since it was ticked, or an address written by hand). */
+async function findOwnItem(api: ApiClient, id: string) {
+  try {
+    return (await api.get<{ data: OwnContentItem }>(`/content/${encodeURIComponent(id)}`, { handle: [400, 403, 404] })).data;
+  } catch (error) {
+    if (isHttpError(error, 400, 403, 404)) return null;
+    throw error;
+  }
+}
+
+/**
+ * What the picker shows: a page of the artist's items in every state, newest first (PICKER_PAGE_SIZE of those matching
+ * `q`), and every chosen item wherever it is, so a save never drops one: `known` are those the page has already (a
+ * collection's own items, however old); any other chosen one (ticked on another page of the picker) is read by id.
+ */
+export async function loadPicker(
+  api: ApiClient,
+  username: string,
+  { q, page, chosen, known = [] }: { q: string; page: number; chosen: string[]; known?: OwnContentItem[] },
+): Promise<{ items: PickableItem[]; picker: PickerPage }> {
+  const list = await listOwnContent(api, username, undefined, { q, limit: PICKER_PAGE_SIZE, offset: (page - 1) * PICKER_PAGE_SIZE });
+  const byId = new Map([...known, ...list.data].map((item) => [item._id, item]));
+  const missing = chosen.filter((id) => !byId.has(id));
+  const found = await Promise.all(missing.map((id) => findOwnItem(api, id)));
+  for (const item of found) if (item) byId.set(item._id, item);
+  return {
+    items: [...byId.values()].map(pickable),
+    picker: { q, page, ids: list.data.map((item) => item._id), total: list.total },
+  };
 }
 
 const MOVE = /^move-(up|down):(.+)$/;
+const BROWSE = /^browse:(\d+)$/;
 
 /**
  * The chosen items in their order: the checked `item` boxes, sorted by each one's `order-{id}` number (an empty or
@@ -111,7 +196,8 @@ export function chosenItems(formData: FormData) {
 /**
  * The action of /{artist}/account/collections/new and …/{id}/edit (CollectionActionSchema): the multipart collection
  * form (the cover streams to POST /media?kind=image), or the edit page's delete button. A move shows the form again in
- * the new order; save creates or replaces the collection and goes to its fan-facing page.
+ * the new order; a search or page turn of the picker shows it again with the unsaved form in the address (the cover
+ * uploaded first, so it is kept); save creates or replaces the collection and goes to its fan-facing page.
  */
 export async function collectionFormAction(args: ActionFunctionArgs, collectionId?: string) {
   const { request, params } = args;
@@ -125,7 +211,16 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
   formData.delete('itemIds');
   itemIds.forEach((id, index) => formData.set(`itemIds[${index}]`, id));
   if (formData.get('removeCover') === 'on' && !uploads.cover) formData.delete('coverId');
-  if (MOVE.test(String(formData.get('intent') ?? ''))) formData.set('intent', 'move');
+  const intent = String(formData.get('intent') ?? '');
+  if (MOVE.test(intent)) formData.set('intent', 'move');
+  // Enter in the picker's search box presses the form's default button (save): words typed there since the page was
+  // shown are a search, not a save.
+  const searched = intent === 'save' && String(formData.get('q') ?? '').trim() !== String(formData.get('shownQ') ?? '').trim();
+  const browse = BROWSE.exec(intent) ?? (searched ? [intent, '1'] : null);
+  if (browse) {
+    formData.set('intent', 'browse');
+    formData.set('page', browse[1]);
+  }
   const submission = parseGuardedForm(formData, CollectionActionSchema);
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
     // A form that names no intent we know is not one of our pages' forms.
@@ -140,6 +235,8 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
       return redirect(`/${artist.username}/account/collections?deleted=true`);
     case 'move':
       return formReply(submission, {}, 200);
+    case 'browse':
+      return redirect(browseAddress(new URL(request.url).pathname, value, itemIds, value.q ?? '', Number(value.page) || 1));
     case 'save':
     case undefined: {
       const body = { title: value.title, description: value.description, coverId: value.coverId || null, itemIds };

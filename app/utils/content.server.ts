@@ -197,15 +197,18 @@ export async function getContent(api: ApiClient, id: string) {
   }
 }
 
-/** The artist's own items in one state, newest first (the scheduled ones soonest first). */
+/**
+ * The artist's own items in one state (or in every state), newest first (the scheduled ones soonest first), those
+ * matching `q` if it is given.
+ */
 export async function listOwnContent(
   api: ApiClient,
   username: string,
-  state: OwnContentItem['state'],
-  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+  state: OwnContentItem['state'] | undefined,
+  { limit = 50, offset = 0, q }: { limit?: number; offset?: number; q?: string } = {},
 ) {
   const answer = await api.get<{ data: { data: OwnContentItem[]; total: number } }>(`/performers/${enc(username)}/content`, {
-    params: { state, limit, offset, sort: state === 'scheduled' ? 'asc' : 'desc' },
+    params: { state, limit, offset, q: q || undefined, sort: state === 'scheduled' ? 'asc' : 'desc' },
   });
   return answer.data;
 }

@@ -33,12 +33,14 @@ interface Item {
   title: string;
 }
 
-/** Two published items of the artist with distinct titles. */
+/** Two published items of the artist with distinct titles, from the picker's first page (the newest 24, any state). */
 async function twoItems(request: APIRequestContext, token: string): Promise<[Item, Item]> {
-  const response = await request.get(`${apiBase}/performers/${ARTIST.username}/content?state=published&limit=20`, {
+  const response = await request.get(`${apiBase}/performers/${ARTIST.username}/content?limit=24`, {
     headers: { Authorization: `Bearer ${token}` },
   });
-  const items = ((await response.json()) as { data: { data: Item[] } }).data.data;
+  const items = ((await response.json()) as { data: { data: (Item & { state: string })[] } }).data.data.filter(
+    (item) => item.state === 'published',
+  );
   const distinct = items.filter((item, i) => items.findIndex((other) => other.title === item.title) === i && item.title.length > 3);
   expect(distinct.length).toBeGreaterThanOrEqual(2);
   return [distinct[0], distinct[1]];
@@ -250,3 +252,65 @@ test('the studio lists collections 24 a page, newest first; the next page has th
   await page.waitForURL(new RegExp(`/${artist.username}/account/collections$`));
   await context.close();
 });
+
+for (const javaScriptEnabled of [false, true]) {
+  test(`the picker shows 24 items a page with a search; what is typed and ticked on each page is kept, ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const artist = await newArtist(request, '0');
+    const songs: Item[] = [];
+    for (let i = 0; i < 30; i++) {
+      songs.push(
+        await apiCall<Item>(request, 'POST', '/content', {
+          token: artist.token,
+          data: { title: `Song ${i}`, content: 'Words', tags: 'post' },
+        }),
+      );
+    }
+    const harbour = await apiCall<Item>(request, 'POST', '/content', {
+      token: artist.token,
+      data: { title: 'Harbour lights', content: 'Words', tags: 'post', draft: true },
+    });
+    const context = await signedIn(browser, artist.token, { javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto(`/${artist.username}/account/collections/new`);
+    const picker = page.getByRole('region', { name: 'Add items' });
+    await expect(picker.getByRole('status')).toHaveText('1–24 of 31');
+    await expect(picker.getByText('Harbour lights', { exact: true })).toBeVisible();
+    await expect(picker.getByText('Song 0', { exact: true })).toHaveCount(0);
+    await page.getByLabel('Title').fill('Picked by hand');
+    await page.getByLabel('Description (optional)').fill('From every page.');
+    await page.locator(`#item-${songs[29]._id}`).check();
+
+    // The next page: what was ticked joins the collection above, the title and description stay.
+    await picker.getByRole('button', { name: 'Next page' }).click();
+    await expect(picker.getByRole('status')).toHaveText('25–31 of 31');
+    await expect(page.getByLabel('Title')).toHaveValue('Picked by hand');
+    await expect(page.getByLabel('Description (optional)')).toHaveValue('From every page.');
+    const chosen = page.getByRole('list', { name: 'In this collection' });
+    await expect(chosen.getByLabel(`Order of Song 29`)).toHaveValue('1');
+    await expectNoA11yViolations(page);
+    await page.locator(`#item-${songs[0]._id}`).check();
+
+    // Enter in the search box searches (without JavaScript the form's default button, save, is pressed: the action
+    // sees new words in the box): the drafts are found too.
+    await picker.getByLabel('Search your items').fill('harbour');
+    await picker.getByLabel('Search your items').press('Enter');
+    await expect(picker.getByRole('status')).toHaveText('1–1 of 1 matching “harbour”');
+    await expect(chosen.getByLabel('Order of Song 0')).toHaveValue('2');
+    await page.locator(`#item-${harbour._id}`).check();
+    await picker.getByRole('button', { name: 'Search' }).click();
+    // A chosen item shows in the picker without a box of its own: it is ticked above.
+    await expect(picker.getByText('In the collection')).toBeVisible();
+    await expect(chosen.getByLabel('Order of Harbour lights')).toHaveValue('3');
+
+    await page.getByRole('button', { name: 'Create collection' }).last().click();
+    await page.waitForURL(new RegExp(`/${artist.username}/collection/[^/]+$`));
+    const saved = await collectionItemIds(request, artist.token, collectionId(page));
+    expect(saved.title).toBe('Picked by hand');
+    expect(saved.items.data.map((item) => item._id)).toEqual([songs[29]._id, songs[0]._id, harbour._id]);
+    await context.close();
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenItems } from '~/utils/collections.server';
+import { chosenItems, readPickerAddress } from '~/utils/collections.server';
 
 function form(entries: [string, string][]) {
   const data = new FormData();
@@ -45,5 +45,34 @@ describe("chosenItems: the collection form's items in order", () => {
         ]),
       ),
     ).toEqual(['a']);
+  });
+});
+
+describe("readPickerAddress: the picker's place and the unsaved form in the page's address", () => {
+  const read = (search: string) => readPickerAddress(new URL(`http://localhost/juniperlane/account/collections/new${search}`));
+
+  it('starts on the first page with no search and no form of its own', () => {
+    expect(read('')).toEqual({ q: '', page: 1, draft: null });
+  });
+
+  it('reads the search, the page and the form a browse left, the items in order once each', () => {
+    const address = read('?q=+harbour+&page=3&title=Set&description=Road&coverId=m1&coverName=a.jpg&items=b,a,,b');
+    expect(address).toEqual({
+      q: 'harbour',
+      page: 3,
+      draft: { title: 'Set', description: 'Road', coverId: 'm1', coverName: 'a.jpg', itemIds: ['b', 'a'] },
+    });
+  });
+
+  it('keeps an empty choice (every box unticked) apart from no form at all', () => {
+    expect(read('?items=').draft).toEqual({ title: '', description: '', coverId: null, coverName: '', itemIds: [] });
+  });
+
+  it('turns a page that is not one into the first or the last it allows, and a search too long into the longest allowed', () => {
+    expect(read('?page=-2').page).toBe(1);
+    expect(read('?page=two').page).toBe(1);
+    expect(read('?page=2.7').page).toBe(2);
+    expect(read('?page=99999999').page).toBe(1000);
+    expect(read(`?q=${'a'.repeat(150)}`).q).toHaveLength(100);
   });
 });
