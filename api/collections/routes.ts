@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { CollectionSchema } from '#contract/content-schemas';
 import type { CollectionDetail } from '#contract/content';
@@ -6,10 +7,19 @@ import type { ContentType } from '#contract/content-types';
 import type { Viewer } from '../auth/viewer.js';
 import { findArtistId, requireArtist, requireContentAccess, VISIBLE } from '../content/access.js';
 import { paging, TypesParam } from '../content/params.js';
-import { itemSelect, nextPublication, serializeItems, typesCondition, type ItemRow } from '../content/queries.js';
+import {
+  itemDetails,
+  itemSelect,
+  loadMarks,
+  nextPublication,
+  sharedItemJson,
+  typesCondition,
+  viewItemJson,
+  type ItemRow,
+} from '../content/queries.js';
 import type { ContentServices } from '../content/services.js';
 import { one, type Queryable } from '../db/client.js';
-import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
+import { ApiError, forbidden, notFound, ok, okJsonBody, parse, sendJsonBody } from '../http.js';
 import { findMediaByIds, removeUnusedMedia, serializeMedia } from '../media/queries.js';
 import { tag } from '../cache/tags.js';
 
@@ -52,6 +62,7 @@ const COLLECTION_SELECT = `
 
 export function collectionRoutes(app: FastifyInstance, services: ContentServices) {
   const { db, signer, storage } = services;
+  const collectionArtists = new LRUCache<string, string>({ max: 10_000 });
 
   async function serializeCollections(rows: CollectionRow[]) {
     const covers = await findMediaByIds(
@@ -144,21 +155,62 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   });
 
   /** A collection with its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data, total } }. */
-  app.get<{ Params: { id: string } }>('/collections/:id', async (request) => {
-    const artist = await one<{ artistId: string }>(db, 'SELECT artist_id AS "artistId" FROM collections WHERE id = $1', [
-      request.params.id,
-    ]);
-    if (!artist) throw notFound(collectionMessages.notFound);
-    const access = await requireContentAccess(services, request, artist.artistId);
+  /**
+   * A collection with a page of its items. What every viewer of the same page sees is read once and kept in the read
+   * cache (under the tags of the artist's collections, content and profile, and until the next scheduled item is
+   * published); each viewer's bookmarks and votes are added to it, as the content lists do.
+   */
+  app.get<{ Params: { id: string } }>('/collections/:id', async (request, reply) => {
+    const id = request.params.id;
+    const artistId = await collectionArtist(id);
+    const access = await requireContentAccess(services, request, artistId);
     const query = parse(ItemsQuery, request.query);
-    const collection = (await findCollection(request.params.id, access.owner))!;
-    const order = query.sort ? `c.publish_at ${query.sort === 'asc' ? 'ASC' : 'DESC'}, c.id` : 'ci.position, c.id';
+    const options = {
+      id,
+      owner: access.owner,
+      types: query.types ?? null,
+      sort: query.sort ?? null,
+      limit: query.limit,
+      offset: query.offset,
+    };
+    const [page, marks] = await Promise.all([
+      services.cache.read(`collection:${JSON.stringify(options)}`, async () => ({
+        value: await readCollectionPage(artistId, options),
+        tags: [tag.collections(artistId), tag.content(artistId), tag.user(artistId)],
+        until: await nextPublication(db, artistId),
+      })),
+      loadMarks(services, access.viewer.id),
+    ]);
+    if (!page) throw notFound(collectionMessages.notFound);
+    const items = page.items.map((item) => viewItemJson(item.details, item.json, access.viewer.id, marks));
+    const detail = `${page.json},"items":{"data":[${items.join(',')}],"total":${page.total}}}`;
+    return sendJsonBody(request, reply, okJsonBody(detail));
+  });
+
+  /** The artist a collection belongs to (which never changes), remembered; an unknown collection is the 404. */
+  async function collectionArtist(id: string) {
+    const known = collectionArtists.get(id);
+    if (known) return known;
+    const row = await one<{ artistId: string }>(db, 'SELECT artist_id AS "artistId" FROM collections WHERE id = $1', [id]);
+    if (!row) throw notFound(collectionMessages.notFound);
+    collectionArtists.set(id, row.artistId);
+    return row.artistId;
+  }
+
+  /** What every viewer of one page of a collection sees: the collection (as JSON text, open) and the page's items. */
+  async function readCollectionPage(
+    artistId: string,
+    options: { id: string; owner: boolean; types: ContentType[] | null; sort: 'asc' | 'desc' | null; limit: number; offset: number },
+  ) {
+    const collection = await findCollection(options.id, options.owner);
+    if (!collection) return null;
+    const order = options.sort ? `c.publish_at ${options.sort === 'asc' ? 'ASC' : 'DESC'}, c.id` : 'ci.position, c.id';
     const where = `ci.collection_id = $1 AND ($2::boolean OR ${VISIBLE}) AND ${typesCondition('$3')}`;
-    const params = [request.params.id, access.owner, query.types ?? null];
-    const [rows, count, present] = await Promise.all([
+    const params = [options.id, options.owner, options.types];
+    const [rows, count, present, [serialized]] = await Promise.all([
       db.query<ItemRow>(
         `${itemSelect()} JOIN collection_items ci ON ci.item_id = c.id WHERE ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`,
-        [...params, query.limit, query.offset],
+        [...params, options.limit, options.offset],
       ),
       db.query<{ total: number }>(
         `SELECT count(*)::int AS total FROM collection_items ci JOIN content_items c ON c.id = ci.item_id WHERE ${where}`,
@@ -167,18 +219,18 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       db.query<{ type: ContentType }>(
         `SELECT DISTINCT c.type FROM collection_items ci JOIN content_items c ON c.id = ci.item_id
           WHERE ci.collection_id = $1 AND ($2::boolean OR ${VISIBLE}) ORDER BY c.type`,
-        [request.params.id, access.owner],
+        [options.id, options.owner],
       ),
+      serializeCollections([collection]),
     ]);
-    const [serialized] = await serializeCollections([collection]);
-    const items = await serializeItems(services, signer, rows, access.viewer.id);
-    const detail: CollectionDetail = {
-      ...serialized!,
-      items: { data: items, total: count[0]?.total ?? 0 },
-      types: present.map((row) => row.type),
+    const details = await itemDetails(db, signer, rows, options.owner ? artistId : undefined);
+    const head: Omit<CollectionDetail, 'items'> = { ...serialized!, types: present.map((row) => row.type) };
+    return {
+      json: JSON.stringify(head).slice(0, -1),
+      items: details.map((entry) => ({ details: entry, json: sharedItemJson(entry) })),
+      total: count[0]?.total ?? 0,
     };
-    return ok(detail);
-  });
+  }
 
   app.post('/collections', async (request, reply) => {
     const viewer = await requireArtist(services, request);

@@ -523,6 +523,40 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect((await read(fan)).items.data.map((item: { title: string }) => item.title)).toEqual(['B', 'A']);
     });
 
+    it('a page of a collection is read once for every fan, and each fan still sees their own marks and every change at once', async () => {
+      const { artist, fan, otherFan } = await cast();
+      const song = await create(artist, { title: 'Song', tags: 'demo' });
+      const draft = await create(artist, { title: 'Later', tags: 'demo', draft: true });
+      const made = await call(t.url, 'POST', '/collections', {
+        token: artist.token,
+        body: { title: 'Set', itemIds: [song._id, draft._id] },
+      });
+      const id = made.body.data._id;
+      const read = async (user: TestUser) => (await call(t.url, 'GET', `/collections/${id}`, { token: user.token })).body.data;
+      const titles = (view: { items: { data: { title: string }[] } }) => view.items.data.map((item) => item.title);
+      expect(titles(await read(fan))).toEqual(['Song']);
+
+      // Two fans, one page: the bookmark is the fan's own.
+      await call(t.url, 'POST', `/content/${song._id}/bookmark`, { token: fan.token });
+      const [mine, theirs] = await Promise.all([read(fan), read(otherFan)]);
+      expect([mine.items.data[0].isBookmarked, theirs.items.data[0].isBookmarked]).toEqual([true, false]);
+      expect(mine.types).toEqual(['demo']);
+
+      // The item renamed, the draft published, the song deleted: each shows on the next read.
+      await call(t.url, 'PUT', `/content/${song._id}`, {
+        token: artist.token,
+        body: { title: 'Song, remastered', content: 'Words', tags: 'demo' },
+      });
+      expect(titles(await read(otherFan))).toEqual(['Song, remastered']);
+      await call(t.url, 'PUT', `/content/${draft._id}`, { token: artist.token, body: { title: 'Later', content: 'Words', tags: 'demo' } });
+      expect(titles(await read(otherFan))).toEqual(['Song, remastered', 'Later']);
+      expect((await call(t.url, 'DELETE', `/content/${song._id}`, { token: artist.token })).status).toBe(200);
+      expect(await read(otherFan)).toMatchObject({ itemCount: 1, items: { total: 1, data: [{ title: 'Later' }] } });
+      // The collection gone: 404 for everyone, though its artist is remembered.
+      expect((await call(t.url, 'DELETE', `/collections/${id}`, { token: artist.token })).status).toBe(200);
+      expect((await call(t.url, 'GET', `/collections/${id}`, { token: fan.token })).status).toBe(404);
+    });
+
     it('fans do not see a collection with nothing published in it', async () => {
       const { artist, fan } = await cast();
       const draft = await create(artist, { draft: true });

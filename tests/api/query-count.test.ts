@@ -157,6 +157,28 @@ describeEachDatabase('database queries per call', (database) => {
     expect(quiet).toBeLessThanOrEqual(10);
   });
 
+  it('a collection: the same queries for 5 items as for 30, and a second fan reads the page from the read cache', async () => {
+    const items = await call<{ data: { _id: string }[] }>(t.url, 'GET', `/performers/${artist.username}/content`, {
+      token: artist.token,
+      query: { limit: 30 },
+    });
+    const itemIds = items.body.data.data.map((item) => item._id);
+    expect(itemIds).toHaveLength(30);
+    const made = await call<{ _id: string }>(t.url, 'POST', '/collections', { token: artist.token, body: { title: 'All of it', itemIds } });
+    const path = `/collections/${made.body.data._id}`;
+    // The first read also learns whose collection it is (remembered for good: a collection never changes hands).
+    await count(path, { limit: 5 });
+    const few = await count(path, { limit: 5 });
+    const many = await count(path, { limit: 30 });
+    expect(many).toBe(few);
+    expect(few).toBeLessThanOrEqual(12);
+    // The same page again for another viewer, the cache kept: only what is the viewer's own is read.
+    queries = 0;
+    const again = await call(t.url, 'GET', path, { token: artist.token, query: { limit: 30 } });
+    expect(again.status).toBe(200);
+    expect(queries).toBeLessThan(many);
+  });
+
   it('the artist’s own list (drafts and schedules included) is no different', async () => {
     const few = await count(`/performers/${artist.username}/content`, { limit: 5 }, artist.token);
     const many = await count(`/performers/${artist.username}/content`, { limit: 30 }, artist.token);
