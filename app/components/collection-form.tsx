@@ -2,8 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useRef, type ReactNode } from 'react';
 import type { PickableItem, PickerPage } from '~/utils/collections.server';
-import { PICKER_PAGE_SIZE } from '~/utils/collection-form';
-import { CollectionFormSchema, type CollectionFormInput } from '~/utils/collection-form';
+import { CollectionFormSchema, PICKER_PAGE_SIZE, type CollectionFormInput } from '~/utils/collection-form';
 import { SEARCH_MAX } from '#contract/search';
 import { parseForm } from '~/utils/form-schema';
 import { CheckboxField, FileField, InputField, TextareaField } from './forms';
@@ -18,14 +17,16 @@ const smallButton =
 
 /**
  * The form of /{artist}/account/collections/new and …/{id}/edit: plain multipart HTML that works without
- * JavaScript. The chosen items come first, in the collection's order, each with an order number and move up/down
- * buttons (form intents the action answers by showing the form again in the new order); below them the picker, a page
- * of the artist's items with a search, whose buttons are form intents too, so nothing typed or ticked is lost.
+ * JavaScript. The chosen items come first, in the collection's order, a page of them at a time, each with an order
+ * number and move up/down buttons; below them the picker, a page of the artist's items with a search. Moves, the search
+ * and the page buttons are form intents the action answers by showing the form again, so nothing typed or ticked is
+ * lost; the whole list of chosen items rides along in a hidden input, so the ones on other pages keep their places.
  */
 export function CollectionForm({
   items,
   picker,
   chosen,
+  chosenPage,
   defaultValue,
   cover,
   lastResult,
@@ -35,6 +36,7 @@ export function CollectionForm({
   items: PickableItem[];
   picker: PickerPage;
   chosen: string[];
+  chosenPage: number;
   defaultValue?: { title?: string; description?: string };
   cover: { id: string; name: string; url: string | null } | null;
   lastResult?: SubmissionResult<string[]>;
@@ -52,7 +54,10 @@ export function CollectionForm({
     onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const byId = new Map(items.map((item) => [item._id, item]));
-  const chosenItems = chosen.flatMap((id) => byId.get(id) ?? []);
+  const lastPage = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
+  const page = Math.min(chosenPage, lastPage);
+  const offset = (page - 1) * PICKER_PAGE_SIZE;
+  const shown = chosen.slice(offset, offset + PICKER_PAGE_SIZE).flatMap((id) => byId.get(id) ?? []);
   // The api's refusal of the items (itemIds.3) is the list's, which has no field of its own.
   const itemErrors = form.allErrors.items;
   // The list's inputs start again from the action's answer after a move.
@@ -101,38 +106,52 @@ export function CollectionForm({
           Tick the items to include. Fans see them in the order of their numbers (1 first); drafts and scheduled items show once published.
         </p>
         <ErrorList id="collection-items-error" errors={itemErrors} />
-        {chosenItems.length === 0 ? (
+        <input type="hidden" name="chosen" value={chosen.join(',')} />
+        <input type="hidden" name="shown" value={shown.map((item) => item._id).join(',')} />
+        <input type="hidden" name="cpage" value={page} />
+        {chosen.length === 0 ? (
           <p className="mt-4 text-base text-white/75">No items chosen yet: tick them below.</p>
         ) : (
-          <ul key={listKey} aria-label="In this collection" className="mt-4 divide-y divide-white/10">
-            {chosenItems.map((item, position) => (
-              <ItemRow key={item._id} item={item} box="checked">
-                <OrderInput item={item} defaultValue={position + 1} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`move-up:${item._id}`}
-                  formNoValidate
-                  disabled={position === 0}
-                  className={smallButton}
-                >
-                  <span aria-hidden="true">↑</span>
-                  <span className="sr-only">Move {item.title} up</span>
-                </button>
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`move-down:${item._id}`}
-                  formNoValidate
-                  disabled={position === chosenItems.length - 1}
-                  className={smallButton}
-                >
-                  <span aria-hidden="true">↓</span>
-                  <span className="sr-only">Move {item.title} down</span>
-                </button>
-              </ItemRow>
-            ))}
-          </ul>
+          <>
+            <p className="mt-4 text-sm text-white/75">
+              {chosen.length > PICKER_PAGE_SIZE
+                ? `${offset + 1}–${offset + shown.length} of the ${chosen.length} items in this collection`
+                : `${chosen.length} ${chosen.length === 1 ? 'item' : 'items'} in this collection`}
+            </p>
+            <ul key={`${page}:${listKey}`} aria-label="In this collection" className="mt-2 divide-y divide-white/10">
+              {shown.map((item, index) => {
+                const position = offset + index;
+                return (
+                  <ItemRow key={item._id} item={item} box="checked">
+                    <OrderInput item={item} defaultValue={position + 1} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={`move-up:${item._id}`}
+                      formNoValidate
+                      disabled={position === 0}
+                      className={smallButton}
+                    >
+                      <span aria-hidden="true">↑</span>
+                      <span className="sr-only">{`Move ${item.title} up`}</span>
+                    </button>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={`move-down:${item._id}`}
+                      formNoValidate
+                      disabled={position === chosen.length - 1}
+                      className={smallButton}
+                    >
+                      <span aria-hidden="true">↓</span>
+                      <span className="sr-only">{`Move ${item.title} down`}</span>
+                    </button>
+                  </ItemRow>
+                );
+              })}
+            </ul>
+            <PageButtons intent="chosen" page={page} hasNext={page < lastPage} label="the chosen items" />
+          </>
         )}
         <ItemPicker picker={picker} items={byId} chosen={chosen} listKey={listKey} />
       </fieldset>
@@ -199,7 +218,7 @@ function OrderInput({ item, defaultValue }: { item: PickableItem; defaultValue?:
   return (
     <>
       <label htmlFor={`order-${item._id}`} className="sr-only">
-        Order of {item.title}
+        {`Order of ${item.title}`}
       </label>
       <input
         id={`order-${item._id}`}
@@ -233,6 +252,7 @@ function ItemPicker({
 }) {
   const search = useRef<HTMLButtonElement>(null);
   const shown = picker.ids.flatMap((id) => items.get(id) ?? []);
+  const isChosen = new Set(chosen);
   const first = (picker.page - 1) * PICKER_PAGE_SIZE + 1;
   const last = first + shown.length - 1;
   return (
@@ -241,6 +261,7 @@ function ItemPicker({
         Add items
       </h3>
       <input type="hidden" name="shownQ" value={picker.q} />
+      <input type="hidden" name="page" value={picker.page} />
       <div className="mt-3 flex gap-2">
         <label htmlFor="collection-q" className="sr-only">
           Search your items
@@ -275,7 +296,7 @@ function ItemPicker({
       {shown.length > 0 ? (
         <ul key={`${picker.q}:${picker.page}:${listKey}`} aria-label="Your items" className="mt-2 divide-y divide-white/10">
           {shown.map((item) =>
-            chosen.includes(item._id) ? (
+            isChosen.has(item._id) ? (
               <ItemRow key={item._id} item={item} box="none">
                 <span className="text-sm text-white/70">In the collection</span>
               </ItemRow>
@@ -287,20 +308,26 @@ function ItemPicker({
           )}
         </ul>
       ) : null}
-      {picker.page > 1 || last < picker.total ? (
-        <div className="mt-4 flex flex-wrap justify-end gap-3">
-          {picker.page > 1 ? (
-            <button type="submit" name="intent" value={`browse:${picker.page - 1}`} formNoValidate className={smallButton}>
-              Previous page
-            </button>
-          ) : null}
-          {last < picker.total && shown.length > 0 ? (
-            <button type="submit" name="intent" value={`browse:${picker.page + 1}`} formNoValidate className={smallButton}>
-              Next page
-            </button>
-          ) : null}
-        </div>
-      ) : null}
+      <PageButtons intent="browse" page={picker.page} hasNext={shown.length > 0 && last < picker.total} label="your items" />
     </section>
+  );
+}
+
+/** Previous and next page of a list of the form, as submit buttons (`{intent}:{page}`), so nothing typed is lost. */
+function PageButtons({ intent, page, hasNext, label }: { intent: 'browse' | 'chosen'; page: number; hasNext: boolean; label: string }) {
+  if (page <= 1 && !hasNext) return null;
+  return (
+    <div role="group" aria-label={`Pages of ${label}`} className="mt-4 flex flex-wrap justify-end gap-3">
+      {page > 1 ? (
+        <button type="submit" name="intent" value={`${intent}:${page - 1}`} formNoValidate className={smallButton}>
+          Previous page
+        </button>
+      ) : null}
+      {hasNext ? (
+        <button type="submit" name="intent" value={`${intent}:${page + 1}`} formNoValidate className={smallButton}>
+          Next page
+        </button>
+      ) : null}
+    </div>
   );
 }

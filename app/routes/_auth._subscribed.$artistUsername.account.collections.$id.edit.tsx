@@ -5,7 +5,7 @@ import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';
-import { collectionFormAction, getOwnCollection, loadPicker, readPickerAddress } from '~/utils/collections.server';
+import { chosenPageIds, collectionFormAction, getOwnCollection, loadPicker, readPickerAddress } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Edit ${data.collection.title} · ${data.artist.name} | Stagedoor` : 'Edit collection | Stagedoor' },
@@ -20,9 +20,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
   const collection = await getOwnCollection(api, args.params.id ?? '');
   invariantResponse(collection.performerId === artist.id, 'Not found', { status: 404 });
-  const { q, page, draft } = readPickerAddress(new URL(args.request.url));
-  const chosen = draft?.itemIds ?? [];
-  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen, known: collection.items.data });
+  const { q, page, cpage, draft } = readPickerAddress(new URL(args.request.url));
+  const chosen = draft?.itemIds ?? collection.items.data.map((item) => item._id);
+  const pageIds = chosenPageIds(chosen, cpage);
+  const known = collection.items.data.filter((item) => pageIds.includes(item._id));
+  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: pageIds, known });
   return {
     artist: { username: artist.username, name: artist.name },
     collection: {
@@ -30,10 +32,11 @@ export async function loader(args: LoaderFunctionArgs) {
       title: collection.title,
       description: collection.description,
       cover: collection.cover ? { id: collection.cover._id, name: '', url: collection.cover.thumbnailUrl ?? collection.cover.url } : null,
-      itemIds: collection.items.data.map((item) => item._id),
     },
     items,
     picker,
+    chosen,
+    cpage,
     draft,
   };
 }
@@ -43,7 +46,7 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function EditCollection() {
-  const { artist, collection, items, picker, draft } = useLoaderData<typeof loader>();
+  const { artist, collection, items, picker, chosen, cpage, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
   // The cover as the last answer left it: a move's or refusal's reply, else a search's address, else the saved one.
@@ -58,7 +61,8 @@ export default function EditCollection() {
       <CollectionForm
         items={items}
         picker={picker}
-        chosen={kept.itemIds ?? draft?.itemIds ?? collection.itemIds}
+        chosen={kept.itemIds ?? chosen}
+        chosenPage={cpage}
         defaultValue={
           draft ? { title: draft.title, description: draft.description } : { title: collection.title, description: collection.description }
         }

@@ -5,7 +5,7 @@ import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
 import { keptChoices } from '~/utils/collection-form';
-import { collectionFormAction, loadPicker, readPickerAddress } from '~/utils/collections.server';
+import { chosenPageIds, collectionFormAction, loadPicker, readPickerAddress } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' },
@@ -17,10 +17,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
-  const { q, page, draft } = readPickerAddress(new URL(args.request.url));
+  const { q, page, cpage, draft } = readPickerAddress(new URL(args.request.url));
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: draft?.itemIds ?? [] });
-  return { artist: { username: artist.username, name: artist.name }, items, picker, draft };
+  const chosen = draft?.itemIds ?? [];
+  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: chosenPageIds(chosen, cpage) });
+  return { artist: { username: artist.username, name: artist.name }, items, picker, chosen, cpage, draft };
 }
 
 export function action(args: ActionFunctionArgs) {
@@ -28,7 +29,7 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function NewCollection() {
-  const { artist, items, picker, draft } = useLoaderData<typeof loader>();
+  const { artist, items, picker, chosen, cpage, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
   const coverId = lastResult ? kept.coverId : draft?.coverId;
@@ -38,7 +39,8 @@ export default function NewCollection() {
       <CollectionForm
         items={items}
         picker={picker}
-        chosen={kept.itemIds ?? draft?.itemIds ?? []}
+        chosen={kept.itemIds ?? chosen}
+        chosenPage={cpage}
         defaultValue={draft ? { title: draft.title, description: draft.description } : undefined}
         cover={coverId ? { id: coverId, name: coverName, url: null } : null}
         lastResult={lastResult}

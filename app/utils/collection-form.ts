@@ -23,11 +23,11 @@ export const CollectionFormValues = z.object({
   coverName: z.optional(z.string()),
 });
 
-/** How many of the artist's items the picker shows at a time, newest first. */
+/** How many of the artist's items the picker shows at a time (newest first), and how many of the chosen ones. */
 export const PICKER_PAGE_SIZE = 24;
 
 /**
- * A search or a page turn of the picker: the form as it stands (a title may still be empty) and where to go. The action
+ * A move, a search or a page turn: the form as it stands (a title may still be empty) and where to go. The action
  * answers with the page again, this unsaved form in its address for the loader to read back.
  */
 const PickerBrowse = z.object({
@@ -38,17 +38,17 @@ const PickerBrowse = z.object({
   itemIds: z.optional(z.array(z.string())),
   q: z.optional(z.string()),
   page: z.optional(z.string()),
+  cpage: z.optional(z.string()),
   intent: z.literal('browse'),
 });
 
 /**
- * The collection pages' forms, told apart by intent: save (also Enter in a field), a move of one item (its button says
- * `move-up:{id}`, which the action reads as intent=move once it has moved the item), a search or page of the picker (its
- * buttons say `browse:{page}`, read as intent=browse), or the edit page's delete.
+ * The collection pages' forms, told apart by intent: save (also Enter in a field), the edit page's delete, or a move of
+ * one item (`move-up:{id}`), a search or a page turn (`browse:{page}` of the picker, `chosen:{page}` of the chosen
+ * items), which the action reads as intent=browse once it has placed the items.
  */
 export const CollectionActionSchema = z.discriminatedUnion('intent', [
   z.object({ ...CollectionFormValues.shape, intent: z.optional(z.literal('save')) }),
-  z.object({ ...CollectionFormValues.shape, intent: z.literal('move') }),
   PickerBrowse,
   z.object({ intent: z.literal('delete') }),
 ]);

@@ -86,13 +86,16 @@ export interface PickerDraft {
 const MAX_PAGE = 1_000;
 
 /**
- * The picker's search and page in the page's address (`?q=&page=`), and the unsaved form a browse carried there
+ * The picker's search and page and the page of the chosen items in the page's address (`?q=&page=&cpage=`), and the
+ * unsaved form a move, search or page turn carried there
  * (`title`, `description`, `coverId`, `coverName`, `items` as ids in order; present once the form was browsed).
  */
 export function readPickerAddress(url: URL) {
   const search = url.searchParams;
   const q = (search.get('q') ?? '').trim().slice(0, SEARCH_MAX);
-  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(search.get('page'))) || 1));
+  const pageOf = (name: string) => Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(search.get(name))) || 1));
+  const page = pageOf('page');
+  const cpage = pageOf('cpage');
   const items = search.get('items');
   const draft: PickerDraft | null =
     items === null
@@ -104,20 +107,19 @@ export function readPickerAddress(url: URL) {
           coverName: search.get('coverName') ?? '',
           itemIds: [...new Set(items.split(',').filter(Boolean))],
         };
-  return { q, page, draft };
+  return { q, page, cpage, draft };
 }
 
-/** The address of the form again after a browse: where the picker goes, and the form as it stands. */
+/** The address of the form again after a move, a search or a page turn: where it goes, and the form as it stands. */
 function browseAddress(
   pathname: string,
-  value: { title?: string; description?: string; coverId?: string; coverName?: string },
+  value: { title?: string; description?: string; coverId?: string; coverName?: string; q?: string; page?: string; cpage?: string },
   itemIds: string[],
-  q: string,
-  page: number,
 ) {
   const search = new URLSearchParams();
-  if (q.trim()) search.set('q', q.trim());
-  if (page > 1) search.set('page', String(page));
+  if (value.q) search.set('q', value.q);
+  if (value.page && value.page !== '1') search.set('page', value.page);
+  if (value.cpage && value.cpage !== '1') search.set('cpage', value.cpage);
   search.set('title', value.title ?? '');
   search.set('description', value.description ?? '');
   if (value.coverId) {
@@ -126,6 +128,13 @@ function browseAddress(
   }
   search.set('items', itemIds.join(','));
   return `${pathname}?${search}`;
+}
+
+/** The ids of one page of the chosen items (the last page when `page` is past it), whose details the form shows. */
+export function chosenPageIds(chosen: string[], page: number) {
+  const last = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
+  const offset = (Math.min(page, last) - 1) * PICKER_PAGE_SIZE;
+  return chosen.slice(offset, offset + PICKER_PAGE_SIZE);
 }
 
 const pickable = (item: OwnContentItem): PickableItem => ({
@@ -168,29 +177,58 @@ export async function loadPicker(
 }
 
 const MOVE = /^move-(up|down):(.+)$/;
-const BROWSE = /^browse:(\d+)$/;
+const TURN = /^(browse|chosen):(\d+)$/;
+const ids = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split(',')
+    .filter(Boolean);
 
 /**
- * The chosen items in their order: the checked `item` boxes, sorted by each one's `order-{id}` number (an empty or
- * unreadable number goes last), ties kept in the list's order. A `move-up:{id}` / `move-down:{id}` intent swaps the
- * item with its neighbour first.
+ * The chosen items in their order. The form shows a page of them (`shown`, their ids), each with its box and
+ * `order-{id}` number; the whole list, in order, rides along in `chosen`, so the items on other pages keep their
+ * places (their number is their place). Unticked shown items leave; ticked items of the picker join (a blank number
+ * goes last). Sorted by number, ties kept in the list's order; then a `move-up:{id}` / `move-down:{id}` intent swaps
+ * the item with its neighbour.
  */
 export function chosenItems(formData: FormData) {
-  const checked = formData.getAll('item').map(String).filter(Boolean);
-  const ranked = checked.map((id, index) => {
+  const checked = new Set(formData.getAll('item').map(String).filter(Boolean));
+  const shown = new Set(ids(formData.get('shown')));
+  const listed = ids(formData.get('chosen'));
+  const number = (id: string) => {
     const raw = String(formData.get(`order-${id}`) ?? '').trim();
-    const order = raw === '' || !Number.isFinite(Number(raw)) ? Number.POSITIVE_INFINITY : Number(raw);
-    return { id, order, index };
-  });
-  ranked.sort((a, b) => a.order - b.order || a.index - b.index);
-  const ids = [...new Set(ranked.map((r) => r.id))];
+    return raw === '' || !Number.isFinite(Number(raw)) ? Number.POSITIVE_INFINITY : Number(raw);
+  };
+  const kept = listed.flatMap((id, index) =>
+    !shown.has(id) ? [{ id, order: index + 1, index }] : checked.has(id) ? [{ id, order: number(id), index }] : [],
+  );
+  const added = [...checked]
+    .filter((id) => !listed.includes(id))
+    .map((id, index) => ({ id, order: number(id), index: listed.length + index }));
+  const ranked = [...kept, ...added].sort((a, b) => a.order - b.order || a.index - b.index);
+  const order = [...new Set(ranked.map((r) => r.id))];
   const move = MOVE.exec(String(formData.get('intent') ?? ''));
   if (move) {
-    const at = ids.indexOf(move[2]);
+    const at = order.indexOf(move[2]);
     const to = move[1] === 'up' ? at - 1 : at + 1;
-    if (at >= 0 && to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to], ids[at]];
+    if (at >= 0 && to >= 0 && to < order.length) [order[at], order[to]] = [order[to], order[at]];
   }
-  return ids;
+  return order;
+}
+
+/**
+ * Where a move, a search or a page turn leaves the form: the picker's search and page (a new search starts at its first
+ * page) and the page of the chosen items (`browse:{page}` turns the picker's, `chosen:{page}` the chosen items').
+ */
+function nextPlace(formData: FormData, intent: string) {
+  const turn = TURN.exec(intent);
+  const q = String(formData.get('q') ?? '').trim();
+  const searched = q !== String(formData.get('shownQ') ?? '').trim();
+  const current = (name: string) => String(Math.max(1, Math.floor(Number(formData.get(name))) || 1));
+  return {
+    q,
+    page: searched ? '1' : turn?.[1] === 'browse' ? turn[2] : current('page'),
+    cpage: turn?.[1] === 'chosen' ? turn[2] : current('cpage'),
+  };
 }
 
 /**
@@ -211,15 +249,17 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
   formData.delete('itemIds');
   itemIds.forEach((id, index) => formData.set(`itemIds[${index}]`, id));
   if (formData.get('removeCover') === 'on' && !uploads.cover) formData.delete('coverId');
+  // A move, a search or a page turn shows the form again (a redirect with the form in the address). Enter in the
+  // picker's search box presses the form's default button (save): words typed there since the page was shown are a
+  // search, not a save.
   const intent = String(formData.get('intent') ?? '');
-  if (MOVE.test(intent)) formData.set('intent', 'move');
-  // Enter in the picker's search box presses the form's default button (save): words typed there since the page was
-  // shown are a search, not a save.
   const searched = intent === 'save' && String(formData.get('q') ?? '').trim() !== String(formData.get('shownQ') ?? '').trim();
-  const browse = BROWSE.exec(intent) ?? (searched ? [intent, '1'] : null);
-  if (browse) {
+  if (MOVE.test(intent) || TURN.test(intent) || searched) {
+    const place = nextPlace(formData, intent);
     formData.set('intent', 'browse');
-    formData.set('page', browse[1]);
+    formData.set('q', place.q);
+    formData.set('page', place.page);
+    formData.set('cpage', place.cpage);
   }
   const submission = parseGuardedForm(formData, CollectionActionSchema);
   if (submission.status !== 'success' || Object.keys(uploadErrors).length > 0) {
@@ -233,10 +273,8 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
       invariantResponse(collectionId, 'Bad request', { status: 400 });
       await api.delete(`/collections/${encodeURIComponent(collectionId)}`);
       return redirect(`/${artist.username}/account/collections?deleted=true`);
-    case 'move':
-      return formReply(submission, {}, 200);
     case 'browse':
-      return redirect(browseAddress(new URL(request.url).pathname, value, itemIds, value.q ?? '', Number(value.page) || 1));
+      return redirect(browseAddress(new URL(request.url).pathname, value, itemIds));
     case 'save':
     case undefined: {
       const body = { title: value.title, description: value.description, coverId: value.coverId || null, itemIds };

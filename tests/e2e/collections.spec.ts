@@ -200,8 +200,20 @@ test('editing a collection of more than 100 items keeps every one, the oldest to
   const context = await signedIn(browser, artist.token, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`/${artist.username}/account/collections/${created._id}/edit`);
-  await expect(page.locator('input[name="item"]:checked')).toHaveCount(105);
+  // A page of them at a time; the rest ride along in the form.
+  await expect(page.getByText('1–24 of the 105 items in this collection')).toBeVisible();
+  await expect(page.locator('input[name="item"]:checked')).toHaveCount(24);
   await page.getByLabel('Title').fill('Everything, renamed');
+  // The second page: its first item moves up onto the first page, across the page's edge.
+  const chosenPages = page.getByRole('group', { name: 'Pages of the chosen items' });
+  await chosenPages.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByText('25–48 of the 105 items in this collection')).toBeVisible();
+  await expect(page.getByLabel('Title')).toHaveValue('Everything, renamed');
+  await page.getByRole('button', { name: 'Move Archive 24 up', exact: true }).click();
+  await expect(page.getByLabel('Order of Archive 23', { exact: true })).toHaveValue('25');
+  await chosenPages.getByRole('button', { name: 'Previous page' }).click();
+  await expect(page.getByLabel('Order of Archive 24', { exact: true })).toHaveValue('24');
+  [ids[23], ids[24]] = [ids[24], ids[23]];
   await page.getByRole('button', { name: 'Save collection' }).last().click();
   await page.waitForURL(new RegExp(`/${artist.username}/collection/${created._id}$`));
   const saved: string[] = [];

@@ -36,6 +36,31 @@ describe("chosenItems: the collection form's items in order", () => {
     expect(chosenItems(form([...base, ['intent', 'move-down:b']]))).toEqual(['a', 'b']);
   });
 
+  it('keeps the chosen items of other pages in their places, drops an unticked shown one, adds a ticked one of the picker', () => {
+    // Five chosen, c and d shown (their page); c unticked, d renumbered 1, x ticked in the picker without a number.
+    const data = form([
+      ['chosen', 'a,b,c,d,e'],
+      ['shown', 'c,d'],
+      ['order-c', '3'],
+      ['item', 'd'],
+      ['order-d', '1'],
+      ['item', 'x'],
+      ['order-x', ''],
+    ]);
+    expect(chosenItems(data)).toEqual(['a', 'd', 'b', 'e', 'x']);
+  });
+
+  it('moves an item across the edge of its page', () => {
+    const data = form([
+      ['chosen', 'a,b,c'],
+      ['shown', 'c'],
+      ['item', 'c'],
+      ['order-c', '3'],
+      ['intent', 'move-up:c'],
+    ]);
+    expect(chosenItems(data)).toEqual(['a', 'c', 'b']);
+  });
+
   it('keeps a ticked item once', () => {
     expect(
       chosenItems(
@@ -52,14 +77,15 @@ describe("readPickerAddress: the picker's place and the unsaved form in the page
   const read = (search: string) => readPickerAddress(new URL(`http://localhost/juniperlane/account/collections/new${search}`));
 
   it('starts on the first page with no search and no form of its own', () => {
-    expect(read('')).toEqual({ q: '', page: 1, draft: null });
+    expect(read('')).toEqual({ q: '', page: 1, cpage: 1, draft: null });
   });
 
   it('reads the search, the page and the form a browse left, the items in order once each', () => {
-    const address = read('?q=+harbour+&page=3&title=Set&description=Road&coverId=m1&coverName=a.jpg&items=b,a,,b');
+    const address = read('?q=+harbour+&page=3&cpage=2&title=Set&description=Road&coverId=m1&coverName=a.jpg&items=b,a,,b');
     expect(address).toEqual({
       q: 'harbour',
       page: 3,
+      cpage: 2,
       draft: { title: 'Set', description: 'Road', coverId: 'm1', coverName: 'a.jpg', itemIds: ['b', 'a'] },
     });
   });
