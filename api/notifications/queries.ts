@@ -93,6 +93,15 @@ export function serializeNotification(row: NotificationRow, config: Config): Not
   };
 }
 
+/** The artists whose items the fan has notifications of: their writes can change the fan's list. */
+export async function notifyingArtists(db: Queryable, userId: string) {
+  const rows = await db.query<{ artistId: string }>(
+    'SELECT DISTINCT artist_id AS "artistId" FROM notifications WHERE user_id = $1 AND in_app',
+    [userId],
+  );
+  return rows.map((row) => row.artistId);
+}
+
 export async function listNotifications(db: Queryable, userId: string, offset: number, limit: number) {
   const [rows, count] = await Promise.all([
     db.query<NotificationRow>(

@@ -8,7 +8,14 @@ import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, type NotificationPreferences as Preferences } from '#contract/notifications';
 import { NotificationEvent } from '#contract/realtime';
-import { cachedUnreadCount, listNotifications, PREFERENCE_COLUMNS, serializeNotification, unreadCount } from './queries.js';
+import {
+  cachedUnreadCount,
+  listNotifications,
+  notifyingArtists,
+  PREFERENCE_COLUMNS,
+  serializeNotification,
+  unreadCount,
+} from './queries.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -55,14 +62,27 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     return total;
   };
 
+  /**
+   * A page of the fan's notifications, kept in the read cache until one is added or read (the fan's tag), or an
+   * artist they hear from changes an item or their name (its content and user tags); the unread total is the bell's.
+   */
   app.get('/notifications', async (request) => {
     const viewer = await requireViewer(s, request);
     const query = parse(ListQuery, request.query);
-    const [{ rows, total }, unread] = await Promise.all([
-      listNotifications(db, viewer.id, query.offset, query.limit),
-      unreadCount(db, viewer.id),
+    const [page, unread] = await Promise.all([
+      s.cache.read(`notifications:${viewer.id}:${query.offset}:${query.limit}`, async () => {
+        const [{ rows, total }, artistIds] = await Promise.all([
+          listNotifications(db, viewer.id, query.offset, query.limit),
+          notifyingArtists(db, viewer.id),
+        ]);
+        return {
+          value: { data: rows.map((row) => serializeNotification(row, config)), total },
+          tags: [tag.notifications(viewer.id), ...artistIds.flatMap((artistId) => [tag.content(artistId), tag.user(artistId)])],
+        };
+      }),
+      cachedUnreadCount(s, viewer.id),
     ]);
-    return ok({ data: rows.map((row) => serializeNotification(row, config)), total, unread });
+    return ok({ ...page, unread });
   });
 
   app.get('/notifications/unread-count', async (request) => {

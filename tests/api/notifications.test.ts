@@ -123,10 +123,12 @@ describeEachDatabase('new-post notifications', (database) => {
     expect((await call(t.url, 'POST', '/notifications/read-all', { token: fan.token })).body.data).toEqual({ success: true, unread: 0 });
   });
 
-  it("the bell's count is kept in the read cache and follows every change: a post, a read, a draft, a deletion", async () => {
+  it("the bell's count and list are kept in the read cache and follow every change: a post, a read, a draft, a rename, a deletion", async () => {
     const { artist, members } = await club(1);
     const [fan] = members;
     const count = async () => (await call(t.url, 'GET', '/notifications/unread-count', { token: fan.token })).body.data.total;
+    type Listed = { total: number; unread: number; data: { read: boolean; item: { _id: string; title: string } }[] };
+    const list = async () => (await call(t.url, 'GET', '/notifications', { token: fan.token })).body.data as Listed;
     const until = async (total: number) => {
       for (let i = 0; i < 100 && (await count()) !== total; i++) await settle(50);
       return count();
@@ -145,23 +147,31 @@ describeEachDatabase('new-post notifications', (database) => {
         token: artist.token,
         body: { title: 'First', content: '<p>x</p>', tags: 'post', ...body },
       });
+    expect(await list()).toMatchObject({ total: 2, unread: 2 });
     expect((await edit({ draft: true })).status).toBe(200);
     expect(await count()).toBe(1);
-    expect((await edit({})).status).toBe(200);
+    expect(await list()).toMatchObject({ total: 1, unread: 1 });
+    expect((await edit({ title: 'First, again' })).status).toBe(200);
     expect(await count()).toBe(2);
+    expect((await list()).data.map((n) => n.item.title)).toEqual(['Second', 'First, again']);
 
-    const listed = await call(t.url, 'GET', '/notifications', { token: fan.token });
-    const secondNotification = listed.body.data.data.find((n: { item: { _id: string } }) => n.item._id === second._id)._id;
+    const secondNotification = (await call(t.url, 'GET', '/notifications', { token: fan.token })).body.data.data.find(
+      (n: { item: { _id: string } }) => n.item._id === second._id,
+    )._id;
     await call(t.url, 'POST', `/notifications/${secondNotification}/read`, { token: fan.token });
     expect(await count()).toBe(1);
+    expect((await list()).data.map((n) => n.read)).toEqual([true, false]);
     expect((await call(t.url, 'DELETE', `/content/${first._id}`, { token: artist.token })).status).toBe(200);
     expect(await count()).toBe(0);
+    expect(await list()).toMatchObject({ total: 1, unread: 0 });
     await publish(artist, { title: 'Third' });
     expect(await until(1)).toBe(1);
+    expect((await list()).data.map((n) => n.item.title)).toEqual(['Third', 'Second']);
     // The top bar asks both of its counts in one call.
     expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 1 });
     await call(t.url, 'POST', '/notifications/read-all', { token: fan.token });
     expect(await count()).toBe(0);
+    expect((await list()).data.map((n) => n.read)).toEqual([true, true]);
     expect((await call(t.url, 'GET', '/users/me/unread', { token: fan.token })).body.data).toEqual({ messages: 0, notifications: 0 });
   });
 
