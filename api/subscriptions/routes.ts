@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { ok, parse } from '../http.js';
-import { ARTIST_SELECT, serializeArtist, type ArtistRow } from '../performers/queries.js';
+import { artistForViewer, serializeArtist } from '../performers/queries.js';
 import { ACTIVE_SUBSCRIPTION } from './queries.js';
 
 /** The most subscriptions one page returns, whatever limit is asked for. */
@@ -18,28 +18,28 @@ const SearchQuery = z.object({
 export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
 
-  /** The viewer's active subscriptions, newest first, each with its artist (spec §7). */
+  /**
+   * The viewer's active subscriptions, newest first, each with its artist (spec §7). The page's subscriptions are read
+   * here; each artist's profile and subscriber count come from the read cache the artist's page keeps.
+   */
   app.get('/subscriptions/user/search', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const query = parse(SearchQuery, request.query);
+    const active = `FROM subscriptions s JOIN users u ON u.id = s.artist_id AND u.is_performer AND u.status = 'active'
+      WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`;
     const [rows, count] = await Promise.all([
-      db.query<ArtistRow & { subscriptionId: string }>(
-        `SELECT a.*, s.id AS "subscriptionId"
-           FROM subscriptions s JOIN (${ARTIST_SELECT}) a ON a.id = s.artist_id
-          WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}
-          ORDER BY s.started_at DESC, s.id
-          LIMIT $2 OFFSET $3`,
+      db.query<{ subscriptionId: string; username: string }>(
+        `SELECT s.id AS "subscriptionId", u.username ${active} ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
         [viewer.id, Math.min(query.limit, MAX_PAGE), query.offset],
       ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total
-           FROM subscriptions s JOIN users u ON u.id = s.artist_id AND u.is_performer AND u.status = 'active'
-          WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`,
-        [viewer.id],
-      ),
+      db.query<{ total: number }>(`SELECT count(*)::int AS total ${active}`, [viewer.id]),
     ]);
+    const artists = await Promise.all(rows.map((row) => artistForViewer(ctx, row.username, viewer.id)));
     return ok({
-      data: rows.map((row) => ({ _id: row.subscriptionId, performerInfo: serializeArtist(row) })),
+      data: rows.flatMap((row, index) => {
+        const artist = artists[index];
+        return artist ? [{ _id: row.subscriptionId, performerInfo: serializeArtist(artist) }] : [];
+      }),
       total: count[0]?.total ?? 0,
     });
   });
