@@ -57,7 +57,11 @@ export function CollectionForm({
   const lastPage = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
   const page = Math.min(chosenPage, lastPage);
   const offset = (page - 1) * PICKER_PAGE_SIZE;
-  const shown = chosen.slice(offset, offset + PICKER_PAGE_SIZE).flatMap((id) => byId.get(id) ?? []);
+  // Each chosen item of the page with its place in the whole list (one gone since it was chosen is not shown).
+  const shown = chosen.slice(offset, offset + PICKER_PAGE_SIZE).flatMap((id, index) => {
+    const item = byId.get(id);
+    return item ? [{ item, position: offset + index }] : [];
+  });
   // The api's refusal of the items (itemIds.3) is the list's, which has no field of its own.
   const itemErrors = form.allErrors.items;
   // The list's inputs start again from the action's answer after a move.
@@ -107,7 +111,7 @@ export function CollectionForm({
         </p>
         <ErrorList id="collection-items-error" errors={itemErrors} />
         <input type="hidden" name="chosen" value={chosen.join(',')} />
-        <input type="hidden" name="shown" value={shown.map((item) => item._id).join(',')} />
+        <input type="hidden" name="shown" value={shown.map(({ item }) => item._id).join(',')} />
         <input type="hidden" name="cpage" value={page} />
         {chosen.length === 0 ? (
           <p className="mt-4 text-base text-white/75">No items chosen yet: tick them below.</p>
@@ -115,40 +119,37 @@ export function CollectionForm({
           <>
             <p className="mt-4 text-sm text-white/75">
               {chosen.length > PICKER_PAGE_SIZE
-                ? `${offset + 1}–${offset + shown.length} of the ${chosen.length} items in this collection`
+                ? `${offset + 1}–${Math.min(offset + PICKER_PAGE_SIZE, chosen.length)} of the ${chosen.length} items in this collection`
                 : `${chosen.length} ${chosen.length === 1 ? 'item' : 'items'} in this collection`}
             </p>
             <ul key={`${page}:${listKey}`} aria-label="In this collection" className="mt-2 divide-y divide-white/10">
-              {shown.map((item, index) => {
-                const position = offset + index;
-                return (
-                  <ItemRow key={item._id} item={item} box="checked">
-                    <OrderInput item={item} defaultValue={position + 1} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={`move-up:${item._id}`}
-                      formNoValidate
-                      disabled={position === 0}
-                      className={smallButton}
-                    >
-                      <span aria-hidden="true">↑</span>
-                      <span className="sr-only">{`Move ${item.title} up`}</span>
-                    </button>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={`move-down:${item._id}`}
-                      formNoValidate
-                      disabled={position === chosen.length - 1}
-                      className={smallButton}
-                    >
-                      <span aria-hidden="true">↓</span>
-                      <span className="sr-only">{`Move ${item.title} down`}</span>
-                    </button>
-                  </ItemRow>
-                );
-              })}
+              {shown.map(({ item, position }) => (
+                <ItemRow key={item._id} item={item} box="checked">
+                  <OrderInput item={item} defaultValue={position + 1} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={`move-up:${item._id}`}
+                    formNoValidate
+                    disabled={position === 0}
+                    className={smallButton}
+                  >
+                    <span aria-hidden="true">↑</span>
+                    <span className="sr-only">{`Move ${item.title} up`}</span>
+                  </button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={`move-down:${item._id}`}
+                    formNoValidate
+                    disabled={position === chosen.length - 1}
+                    className={smallButton}
+                  >
+                    <span aria-hidden="true">↓</span>
+                    <span className="sr-only">{`Move ${item.title} down`}</span>
+                  </button>
+                </ItemRow>
+              ))}
             </ul>
             <PageButtons intent="chosen" page={page} hasNext={page < lastPage} label="the chosen items" />
           </>

@@ -74,7 +74,7 @@ export interface PickerPage {
   total: number;
 }
 
-/** The form as a search or page turn left it (collectionFormAction's browse), read back from the page's address. */
+/** The form as a move, a search or a page turn left it (collectionFormAction's browse), read back from the page's address. */
 export interface PickerDraft {
   title: string;
   description: string;
@@ -156,9 +156,9 @@ async function findOwnItem(api: ApiClient, id: string) {
 }
 
 /**
- * What the picker shows: a page of the artist's items in every state, newest first (PICKER_PAGE_SIZE of those matching
- * `q`), and every chosen item wherever it is, so a save never drops one: `known` are those the page has already (a
- * collection's own items, however old); any other chosen one (ticked on another page of the picker) is read by id.
+ * What the form shows: a page of the artist's items in every state, newest first (PICKER_PAGE_SIZE of those matching
+ * `q`), and the page of chosen items `chosen` wherever they are: `known` are those the page has already (a collection's
+ * own items, however old); any other (ticked on another page of the picker) is read by id.
  */
 export async function loadPicker(
   api: ApiClient,
@@ -215,6 +215,9 @@ export function chosenItems(formData: FormData) {
   return order;
 }
 
+/** Whether the picker's search box holds other words than the page was shown with. */
+const typedSearch = (formData: FormData) => String(formData.get('q') ?? '').trim() !== String(formData.get('shownQ') ?? '').trim();
+
 /**
  * Where a move, a search or a page turn leaves the form: the picker's search and page (a new search starts at its first
  * page) and the page of the chosen items (`browse:{page}` turns the picker's, `chosen:{page}` the chosen items').
@@ -222,20 +225,19 @@ export function chosenItems(formData: FormData) {
 function nextPlace(formData: FormData, intent: string) {
   const turn = TURN.exec(intent);
   const q = String(formData.get('q') ?? '').trim();
-  const searched = q !== String(formData.get('shownQ') ?? '').trim();
   const current = (name: string) => String(Math.max(1, Math.floor(Number(formData.get(name))) || 1));
   return {
     q,
-    page: searched ? '1' : turn?.[1] === 'browse' ? turn[2] : current('page'),
+    page: typedSearch(formData) ? '1' : turn?.[1] === 'browse' ? turn[2] : current('page'),
     cpage: turn?.[1] === 'chosen' ? turn[2] : current('cpage'),
   };
 }
 
 /**
  * The action of /{artist}/account/collections/new and …/{id}/edit (CollectionActionSchema): the multipart collection
- * form (the cover streams to POST /media?kind=image), or the edit page's delete button. A move shows the form again in
- * the new order; a search or page turn of the picker shows it again with the unsaved form in the address (the cover
- * uploaded first, so it is kept); save creates or replaces the collection and goes to its fan-facing page.
+ * form (the cover streams to POST /media?kind=image), or the edit page's delete button. A move, a search or a page turn
+ * shows the form again, the unsaved form in the address (the cover uploaded first, so it is kept); save creates or
+ * replaces the collection and goes to its fan-facing page.
  */
 export async function collectionFormAction(args: ActionFunctionArgs, collectionId?: string) {
   const { request, params } = args;
@@ -253,8 +255,7 @@ export async function collectionFormAction(args: ActionFunctionArgs, collectionI
   // picker's search box presses the form's default button (save): words typed there since the page was shown are a
   // search, not a save.
   const intent = String(formData.get('intent') ?? '');
-  const searched = intent === 'save' && String(formData.get('q') ?? '').trim() !== String(formData.get('shownQ') ?? '').trim();
-  if (MOVE.test(intent) || TURN.test(intent) || searched) {
+  if (MOVE.test(intent) || TURN.test(intent) || (intent === 'save' && typedSearch(formData))) {
     const place = nextPlace(formData, intent);
     formData.set('intent', 'browse');
     formData.set('q', place.q);
