@@ -20,11 +20,19 @@ export function namedFailures({ vitest, playwright, root }) {
   }
   for (const { spec, file } of playwrightSpecs(playwright?.suites ?? [])) {
     for (const test of spec.tests) {
-      if (test.status === 'unexpected')
-        failures.push(`playwright ${file} › ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`);
+      if (test.status === 'unexpected') failures.push(described(file, spec, test.results.at(-1)?.error));
     }
   }
   return failures;
+}
+
+/** Playwright tests that failed and then passed on their retry: each with the first try's failure. */
+export function flakyTests({ playwright }) {
+  return playwrightSpecs(playwright?.suites ?? []).flatMap(({ spec, file }) =>
+    spec.tests
+      .filter((test) => test.status === 'flaky')
+      .map((test) => described(file, spec, test.results.find((result) => result.error)?.error)),
+  );
 }
 
 /**
@@ -43,12 +51,35 @@ function playwrightSpecs(suites, file) {
   ]);
 }
 
+/** A Playwright test named with its file, the first line of its error, and where and what it expected. */
+function described(file, spec, error) {
+  return [`playwright ${file} › ${spec.title}: ${firstLine(error?.message)}`, ...expectation(error)].join('\n    ');
+}
+
+/**
+ * Where a Playwright expectation failed and what it expected and received: a flaky test that fails on CI only can
+ * then be read from the tail CI keeps, without the run's artefacts.
+ */
+function expectation(error) {
+  const lines = plain(error?.message).split('\n');
+  const said = ['Expected', 'Received', 'Timeout'].flatMap((label) => {
+    const line = lines.find((candidate) => candidate.trim().startsWith(label));
+    return line ? [line.trim().slice(0, 300)] : [];
+  });
+  const at = error?.location ? [`at ${path.basename(error.location.file)}:${error.location.line}`] : [];
+  return [...at, ...said];
+}
+
+/** Text without the reporters' terminal colours. */
+function plain(text) {
+  // eslint-disable-next-line no-control-regex -- the colour codes start with ESC
+  return String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+}
+
 /** The first line that says something, without the reporters' terminal colours, cut at 300 characters. */
 function firstLine(text) {
-  // eslint-disable-next-line no-control-regex -- the colour codes start with ESC
-  const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
   return (
-    plain
+    plain(text)
       .split('\n')
       .find((line) => line.trim())
       ?.trim()

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { countChecks } from './bench/report.mjs';
-import { failedOutsideItsTests, namedFailures } from './test-failures.mjs';
+import { failedOutsideItsTests, flakyTests, namedFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -126,7 +126,10 @@ countBench(load.json, load.status);
 
 // What failed, named just above the summary: CI keeps only the tail of this output.
 const failures = namedFailures({ vitest, playwright, root });
+const flaky = flakyTests({ playwright });
 console.log('');
+if (flaky.length)
+  console.log(`flaky (failed, then passed on the retry; counted as passed):\n${flaky.map((test) => `  ${test}`).join('\n')}`);
 if (failures.length) console.log(`failed:\n${failures.map((failure) => `  ${failure}`).join('\n')}`);
 console.log(
   `${lint.map(([name, status]) => `${name}: ${status === 0 ? 'ok' : 'FAILED'}`).join('; ')}; vitest: ${vitestStatus === 0 ? 'ok' : 'FAILED'}; playwright: ${playwrightStatus === 0 ? 'ok' : 'FAILED'}; page weight: ${weight.status === 0 ? 'ok' : 'FAILED'}; load: ${load.status === 0 ? 'ok' : 'FAILED'}`,

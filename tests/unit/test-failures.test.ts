@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedOutsideItsTests, namedFailures } from '../../scripts/test-failures.mjs';
+import { failedOutsideItsTests, flakyTests, namedFailures } from '../../scripts/test-failures.mjs';
 
 // The shapes are those of vitest's `--reporter=json` and Playwright's json reporter, cut to what is read.
 const root = '/repo';
@@ -73,6 +73,43 @@ describe("npm test's list of what failed", () => {
       '/repo/tests/unit/broken.test.ts',
       '/repo/tests/api/s3.test.ts',
     ]);
+  });
+
+  it('adds where a Playwright expectation failed and what it expected and received', () => {
+    const message =
+      '\u001b[31mError: expect(locator).toHaveAccessibleDescription(expected) failed\u001b[39m\n\nLocator: getByLabel(\'Expiry date\')\nExpected: "Your card’s expiry date is in the past."\nReceived: "Please enter the expiry date as MM/YY."\nTimeout: 10000ms\n\nCall log:\n  - waiting';
+    const failed = {
+      suites: [
+        {
+          file: 'subscribe.spec.ts',
+          specs: [
+            {
+              title: 'the payment form checks the card',
+              tests: [
+                {
+                  status: 'unexpected',
+                  results: [{ error: { message, location: { file: '/repo/tests/e2e/subscribe.spec.ts', line: 123, column: 5 } } }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(namedFailures({ vitest: undefined, playwright: failed, root })).toEqual([
+      [
+        'playwright subscribe.spec.ts › the payment form checks the card: Error: expect(locator).toHaveAccessibleDescription(expected) failed',
+        '    at subscribe.spec.ts:123',
+        '    Expected: "Your card’s expiry date is in the past."',
+        '    Received: "Please enter the expiry date as MM/YY."',
+        '    Timeout: 10000ms',
+      ].join('\n'),
+    ]);
+  });
+
+  it('names a test that failed and then passed on its retry, with the first try’s error, apart from the failures', () => {
+    expect(flakyTests({ playwright })).toEqual(['playwright shell.spec.ts › flaky but passed: x']);
+    expect(flakyTests({ playwright: undefined })).toEqual([]);
   });
 
   it('says so when a failure has no message', () => {
