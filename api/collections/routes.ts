@@ -154,11 +154,11 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
     return ok(list);
   });
 
-  /** A collection with its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data, total } }. */
   /**
-   * A collection with a page of its items. What every viewer of the same page sees is read once and kept in the read
-   * cache (under the tags of the artist's collections, content and profile, and until the next scheduled item is
-   * published); each viewer's bookmarks and votes are added to it, as the content lists do.
+   * A collection with a page of its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data,
+   * total } }. What every viewer of the same page sees is read once and kept in the read cache (under the tags of the
+   * artist's collections, content and profile, and until the next scheduled item is published); each viewer's
+   * bookmarks and votes are added to it, as the content lists do.
    */
   app.get<{ Params: { id: string } }>('/collections/:id', async (request, reply) => {
     const id = request.params.id;
@@ -174,11 +174,10 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
       offset: query.offset,
     };
     const [page, marks] = await Promise.all([
-      services.cache.read(`collection:${JSON.stringify(options)}`, async () => ({
-        value: await readCollectionPage(artistId, options),
-        tags: [tag.collections(artistId), tag.content(artistId), tag.user(artistId)],
-        until: await nextPublication(db, artistId),
-      })),
+      services.cache.read(`collection:${JSON.stringify(options)}`, async () => {
+        const [value, until] = await Promise.all([readCollectionPage(artistId, options), nextPublication(db, artistId)]);
+        return { value, tags: [tag.collections(artistId), tag.content(artistId), tag.user(artistId)], until };
+      }),
       loadMarks(services, access.viewer.id),
     ]);
     if (!page) throw notFound(collectionMessages.notFound);

@@ -4,8 +4,8 @@ import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { invariantResponse, requireOwnArtist } from '~/utils/auth.server';
-import { keptChoices } from '~/utils/collection-form';
-import { chosenPageIds, collectionFormAction, getOwnCollection, loadPicker, readPickerAddress } from '~/utils/collections.server';
+import { keptChoices, shownCover } from '~/utils/collection-form';
+import { collectionFormAction, getOwnCollection, loadCollectionForm } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Edit ${data.collection.title} · ${data.artist.name} | Stagedoor` : 'Edit collection | Stagedoor' },
@@ -20,11 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
   const collection = await getOwnCollection(api, args.params.id ?? '');
   invariantResponse(collection.performerId === artist.id, 'Not found', { status: 404 });
-  const { q, page, cpage, draft } = readPickerAddress(new URL(args.request.url));
-  const chosen = draft?.itemIds ?? collection.items.data.map((item) => item._id);
-  const pageIds = chosenPageIds(chosen, cpage);
-  const known = collection.items.data.filter((item) => pageIds.includes(item._id));
-  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: pageIds, known });
+  const form = await loadCollectionForm(api, artist.username, new URL(args.request.url), { items: collection.items.data });
   return {
     artist: { username: artist.username, name: artist.name },
     collection: {
@@ -33,11 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
       description: collection.description,
       cover: collection.cover ? { id: collection.cover._id, name: '', url: collection.cover.thumbnailUrl ?? collection.cover.url } : null,
     },
-    items,
-    picker,
-    chosen,
-    cpage,
-    draft,
+    ...form,
   };
 }
 
@@ -49,13 +41,6 @@ export default function EditCollection() {
   const { artist, collection, items, picker, chosen, cpage, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
-  // The cover as the last answer left it: a move's or refusal's reply, else a search's address, else the saved one.
-  const shown = lastResult ? { id: kept.coverId, name: kept.coverName } : draft ? { id: draft.coverId, name: draft.coverName } : null;
-  const cover = shown
-    ? shown.id
-      ? { id: shown.id, name: shown.name ?? '', url: shown.id === collection.cover?.id ? collection.cover.url : null }
-      : null
-    : collection.cover;
   return (
     <StudioPage artistName={artist.name} title="Edit collection">
       <CollectionForm
@@ -66,7 +51,7 @@ export default function EditCollection() {
         defaultValue={
           draft ? { title: draft.title, description: draft.description } : { title: collection.title, description: collection.description }
         }
-        cover={cover}
+        cover={shownCover(lastResult, draft, collection.cover)}
         lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}
         submitLabel="Save collection"

@@ -4,8 +4,8 @@ import { CollectionForm } from '~/components/collection-form';
 import { StudioPage } from '~/components/studio-page';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
-import { keptChoices } from '~/utils/collection-form';
-import { chosenPageIds, collectionFormAction, loadPicker, readPickerAddress } from '~/utils/collections.server';
+import { keptChoices, shownCover } from '~/utils/collection-form';
+import { collectionFormAction, loadCollectionForm } from '~/utils/collections.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New collection · ${data.artist.name} | Stagedoor` : 'New collection | Stagedoor' },
@@ -17,11 +17,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
-  const { q, page, cpage, draft } = readPickerAddress(new URL(args.request.url));
   const { artist } = await requireOwnArtist(api, args.params.artistUsername);
-  const chosen = draft?.itemIds ?? [];
-  const { items, picker } = await loadPicker(api, artist.username, { q, page, chosen: chosenPageIds(chosen, cpage) });
-  return { artist: { username: artist.username, name: artist.name }, items, picker, chosen, cpage, draft };
+  const form = await loadCollectionForm(api, artist.username, new URL(args.request.url));
+  return { artist: { username: artist.username, name: artist.name }, ...form };
 }
 
 export function action(args: ActionFunctionArgs) {
@@ -32,8 +30,6 @@ export default function NewCollection() {
   const { artist, items, picker, chosen, cpage, draft } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const kept = keptChoices(lastResult);
-  const coverId = lastResult ? kept.coverId : draft?.coverId;
-  const coverName = (lastResult ? kept.coverName : draft?.coverName) ?? '';
   return (
     <StudioPage artistName={artist.name} title="New collection" intro="Group items for your fans, in the order you choose.">
       <CollectionForm
@@ -42,7 +38,7 @@ export default function NewCollection() {
         chosen={kept.itemIds ?? chosen}
         chosenPage={cpage}
         defaultValue={draft ? { title: draft.title, description: draft.description } : undefined}
-        cover={coverId ? { id: coverId, name: coverName, url: null } : null}
+        cover={shownCover(lastResult, draft, null)}
         lastResult={lastResult}
         cancelTo={`/${artist.username}/account/collections`}
         submitLabel="Create collection"

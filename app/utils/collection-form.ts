@@ -27,15 +27,12 @@ export const CollectionFormValues = z.object({
 export const PICKER_PAGE_SIZE = 24;
 
 /**
- * A move, a search or a page turn: the form as it stands (a title may still be empty) and where to go. The action
- * answers with the page again, this unsaved form in its address for the loader to read back.
+ * A move, a search or a page turn: the form as it stands (a title may still be empty; one given is checked as a save
+ * checks it) and where to go. The action answers with the page again, this unsaved form in its address for the loader
+ * to read back.
  */
 const PickerBrowse = z.object({
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  coverId: z.optional(z.string()),
-  coverName: z.optional(z.string()),
-  itemIds: z.optional(z.array(z.string())),
+  ...z.partial(z.pick(CollectionFormValues, { title: true, description: true, coverId: true, coverName: true, itemIds: true })).shape,
   q: z.optional(z.string()),
   page: z.optional(z.string()),
   cpage: z.optional(z.string()),
@@ -57,4 +54,26 @@ export const CollectionActionSchema = z.discriminatedUnion('intent', [
 export function keptChoices(result: Pick<SubmissionResult<string[]>, 'initialValue'> | undefined) {
   const kept = z.safeParse(z.pick(CollectionFormValues, { itemIds: true, coverId: true, coverName: true }), result?.initialValue ?? {});
   return kept.success ? kept.data : {};
+}
+
+export interface FormCover {
+  id: string;
+  name: string;
+  /** Shown beside the file field: the saved cover's picture (an upload not yet saved has only its name). */
+  url: string | null;
+}
+
+/**
+ * The cover as the last answer left it: a refused save's reply, else the unsaved form in the address (after a move, a
+ * search or a page turn), else the saved one (`saved`; none on a new collection).
+ */
+export function shownCover(
+  lastResult: Pick<SubmissionResult<string[]>, 'initialValue'> | undefined,
+  draft: { coverId: string | null; coverName: string } | null,
+  saved: FormCover | null,
+): FormCover | null {
+  const kept = lastResult ? keptChoices(lastResult) : draft ? { coverId: draft.coverId, coverName: draft.coverName } : null;
+  if (!kept) return saved;
+  if (!kept.coverId) return null;
+  return { id: kept.coverId, name: kept.coverName ?? '', url: kept.coverId === saved?.id ? saved.url : null };
 }

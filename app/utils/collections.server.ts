@@ -85,6 +85,9 @@ export interface PickerDraft {
 
 const MAX_PAGE = 1_000;
 
+/** A page number from the address or the form: a whole number from 1 to MAX_PAGE, 1 when missing or not a number. */
+const pageNumber = (value: unknown) => Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(value)) || 1));
+
 /**
  * The picker's search and page and the page of the chosen items in the page's address (`?q=&page=&cpage=`), and the
  * unsaved form a move, search or page turn carried there
@@ -93,9 +96,8 @@ const MAX_PAGE = 1_000;
 export function readPickerAddress(url: URL) {
   const search = url.searchParams;
   const q = (search.get('q') ?? '').trim().slice(0, SEARCH_MAX);
-  const pageOf = (name: string) => Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(search.get(name))) || 1));
-  const page = pageOf('page');
-  const cpage = pageOf('cpage');
+  const page = pageNumber(search.get('page'));
+  const cpage = pageNumber(search.get('cpage'));
   const items = search.get('items');
   const draft: PickerDraft | null =
     items === null
@@ -131,7 +133,7 @@ function browseAddress(
 }
 
 /** The ids of one page of the chosen items (the last page when `page` is past it), whose details the form shows. */
-export function chosenPageIds(chosen: string[], page: number) {
+function chosenPageIds(chosen: string[], page: number) {
   const last = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
   const offset = (Math.min(page, last) - 1) * PICKER_PAGE_SIZE;
   return chosen.slice(offset, offset + PICKER_PAGE_SIZE);
@@ -160,7 +162,7 @@ async function findOwnItem(api: ApiClient, id: string) {
  * `q`), and the page of chosen items `chosen` wherever they are: `known` are those the page has already (a collection's
  * own items, however old); any other (ticked on another page of the picker) is read by id.
  */
-export async function loadPicker(
+async function loadPicker(
   api: ApiClient,
   username: string,
   { q, page, chosen, known = [] }: { q: string; page: number; chosen: string[]; known?: OwnContentItem[] },
@@ -174,6 +176,20 @@ export async function loadPicker(
     items: [...byId.values()].map(pickable),
     picker: { q, page, ids: list.data.map((item) => item._id), total: list.total },
   };
+}
+
+/**
+ * What the new and edit pages show of the form: the picker's place and the unsaved form from the address, the chosen
+ * items (the unsaved form's, else the saved collection's, else none), and the picker's page with the page of chosen
+ * items (the saved collection's own items are not read again).
+ */
+export async function loadCollectionForm(api: ApiClient, username: string, url: URL, saved?: { items: OwnContentItem[] }) {
+  const { q, page, cpage, draft } = readPickerAddress(url);
+  const chosen = draft?.itemIds ?? saved?.items.map((item) => item._id) ?? [];
+  const pageIds = chosenPageIds(chosen, cpage);
+  const known = saved?.items.filter((item) => pageIds.includes(item._id));
+  const { items, picker } = await loadPicker(api, username, { q, page, chosen: pageIds, known });
+  return { items, picker, chosen, cpage, draft };
 }
 
 const MOVE = /^move-(up|down):(.+)$/;
@@ -225,7 +241,7 @@ const typedSearch = (formData: FormData) => String(formData.get('q') ?? '').trim
 function nextPlace(formData: FormData, intent: string) {
   const turn = TURN.exec(intent);
   const q = String(formData.get('q') ?? '').trim();
-  const current = (name: string) => String(Math.max(1, Math.floor(Number(formData.get(name))) || 1));
+  const current = (name: string) => String(pageNumber(formData.get(name)));
   return {
     q,
     page: typedSearch(formData) ? '1' : turn?.[1] === 'browse' ? turn[2] : current('page'),

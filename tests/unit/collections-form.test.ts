@@ -1,5 +1,9 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { describe, expect, it } from 'vitest';
+import { interactionMessages } from '#contract/content-schemas';
+import { CollectionActionSchema, shownCover } from '~/utils/collection-form';
 import { chosenItems, readPickerAddress } from '~/utils/collections.server';
+import { parseForm } from '~/utils/form-schema';
 
 function form(entries: [string, string][]) {
   const data = new FormData();
@@ -100,5 +104,45 @@ describe("readPickerAddress: the picker's place and the unsaved form in the page
     expect(read('?page=2.7').page).toBe(2);
     expect(read('?page=99999999').page).toBe(1000);
     expect(read(`?q=${'a'.repeat(150)}`).q).toHaveLength(100);
+  });
+});
+
+describe('shownCover: the cover as the last answer left it', () => {
+  const saved = { id: 'c1', name: '', url: '/media/c1.jpg' };
+  const reply = (initialValue: Record<string, unknown>) => ({ initialValue }) as Pick<SubmissionResult<string[]>, 'initialValue'>;
+
+  it('is the saved cover when nothing was sent (none on a new collection)', () => {
+    expect(shownCover(undefined, null, saved)).toEqual(saved);
+    expect(shownCover(undefined, null, null)).toBeNull();
+  });
+
+  it('follows a refused save: the saved cover with its picture, an upload by its name, or none once removed', () => {
+    expect(shownCover(reply({ coverId: 'c1' }), null, saved)).toEqual(saved);
+    expect(shownCover(reply({ coverId: 'c2', coverName: 'sleeve.jpg' }), null, saved)).toEqual({ id: 'c2', name: 'sleeve.jpg', url: null });
+    expect(shownCover(reply({ title: 'x' }), null, saved)).toBeNull();
+  });
+
+  it('follows the unsaved form in the address after a search, a page turn or a move', () => {
+    expect(shownCover(undefined, { coverId: 'c2', coverName: 'sleeve.jpg' }, null)).toEqual({ id: 'c2', name: 'sleeve.jpg', url: null });
+    expect(shownCover(undefined, { coverId: null, coverName: '' }, saved)).toBeNull();
+  });
+});
+
+describe('CollectionActionSchema: a search or a page turn', () => {
+  const browse = (title: string) =>
+    parseForm(
+      form([
+        ['intent', 'browse'],
+        ['title', title],
+        ['q', 'demo'],
+      ]),
+      CollectionActionSchema,
+    );
+
+  it('goes with the title still empty, and checks one that is given as a save does', () => {
+    expect(browse('').status).toBe('success');
+    expect(browse('Road songs').status).toBe('success');
+    const long = browse('x'.repeat(101));
+    expect(long.status === 'error' && long.error?.title).toEqual([interactionMessages.collectionTitleTooLong]);
   });
 });
