@@ -7,6 +7,7 @@ import { SEARCH_MAX } from '#contract/search';
 import { parseForm } from '~/utils/form-schema';
 import { CheckboxField, FileField, InputField, TextareaField } from './forms';
 import { ErrorList, FormAlert } from './form-parts';
+import { ItemArt } from './item-art';
 
 const schema = CollectionFormSchema;
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
@@ -201,7 +202,9 @@ function ItemRow({ item, box, children }: { item: PickableItem; box: 'checked' |
       {item.thumbnailUrl ? (
         <img src={item.thumbnailUrl} alt="" loading="lazy" className="h-10 w-10 shrink-0 rounded-md bg-white/10 object-cover" />
       ) : (
-        <div aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md bg-white/10" />
+        <span className="h-10 w-10 shrink-0 overflow-hidden rounded-md">
+          <ItemArt title={item.title} type={item.type} />
+        </span>
       )}
       <label htmlFor={box === 'none' ? undefined : `item-${item._id}`} className="min-w-0 flex-1 basis-40">
         <span className="block truncate text-base font-semibold text-white">{item.title}</span>

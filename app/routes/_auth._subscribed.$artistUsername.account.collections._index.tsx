@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { ArtistStudioLinks } from '~/components/artist-studio-links';
 import { Pager } from '~/components/content-card';
+import { ItemArt } from '~/components/item-art';
 import { listOwnCollections } from '~/utils/collections.server';
 import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
@@ -65,7 +66,9 @@ export default function YourCollections() {
                     className="h-14 w-14 shrink-0 rounded-lg bg-white/10 object-cover"
                   />
                 ) : (
-                  <div aria-hidden="true" className="h-14 w-14 shrink-0 rounded-lg bg-white/10" />
+                  <span className="h-14 w-14 shrink-0 overflow-hidden rounded-lg">
+                    <ItemArt title={collection.title} type="post" />
+                  </span>
                 )}
                 <div className="min-w-0 flex-1">
                   <Link

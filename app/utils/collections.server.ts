@@ -61,6 +61,7 @@ export async function getOwnCollection(api: ApiClient, id: string) {
 export interface PickableItem {
   _id: string;
   title: string;
+  type: OwnContentItem['type'];
   typeLabel: string;
   state: OwnContentItem['state'];
   thumbnailUrl: string | null;
@@ -142,6 +143,7 @@ function chosenPageIds(chosen: string[], page: number) {
 const pickable = (item: OwnContentItem): PickableItem => ({
   _id: item._id,
   title: item.title,
+  type: item.type,
   typeLabel: item.typeLabel,
   state: item.state,
   thumbnailUrl: item.thumbnail?.thumbnailUrl ?? (item.media?.kind === 'image' ? item.media.thumbnailUrl : null),
