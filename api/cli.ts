@@ -15,6 +15,7 @@ import { createPromo, NewPromoSchema, type CreatedPromo } from './payments/promo
 import { JobsCommandSchema, runJobsCommand, type JobsAnswer } from './jobs/admin.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createCacheForDb } from './cache/broadcast.js';
+import { tag } from './cache/tags.js';
 import { operatorRefund, OperatorRefundSchema, type OperatorRefund } from './payments/refunds.js';
 import { createStripeGateway } from './payments/stripe-gateway.js';
 import { createTestGateway } from './payments/test-gateway.js';
@@ -222,7 +223,7 @@ async function createArtistCommand(args: string[], io: CliIo) {
   const { result, via } = await execute<CreatedArtist>(config, {
     path: '/admin/artists',
     body: { ...parsed.artist, yearlyPrice: parsed.artist.yearlyPrice / 100 },
-    direct: (db) => createArtist(db, parsed.artist),
+    direct: (db) => thenTellServers(db, io, createArtist(db, parsed.artist), tag.artists()),
   });
   const price = result.yearlyPrice > 0 ? `${formatPrice(result.yearlyPrice, result.currency)} a year` : 'free to join';
   io.out(`Created artist ${result.username} (${result.name}, ${result.email}), ${price}${via}.`);
@@ -296,6 +297,21 @@ async function createPromoCommand(args: string[], io: CliIo) {
   return 0;
 }
 
+/**
+ * A write done here, on PostgreSQL, that servers sharing the database keep in their read caches: once it is done,
+ * they are told which tags it made stale (on PGlite no server is running while the CLI holds the database).
+ */
+async function thenTellServers<T>(db: Db, io: CliIo, write: Promise<T>, ...tags: string[]) {
+  const result = await write;
+  const { cache, close } = createCacheForDb(db, (error) => io.err(`cache: ${(error as Error).message}`));
+  try {
+    await cache.invalidate(...tags);
+  } finally {
+    await close();
+  }
+  return result;
+}
+
 async function seedCommand(args: string[], io: CliIo) {
   const { values } = parseCommandArgs('seed', args, { help: { type: 'boolean', short: 'h' } });
   if (values.help) {
@@ -306,7 +322,7 @@ async function seedCommand(args: string[], io: CliIo) {
   const { result, via } = await execute<SeedSummary>(config, {
     path: '/admin/seed',
     body: {},
-    direct: (db) => seed(db, { storage: createMediaStorage(config) }),
+    direct: (db) => thenTellServers(db, io, seed(db, { storage: createMediaStorage(config) }), tag.artists()),
   });
   if (result.created.length) io.out(`Seeded demo content${via}: created ${result.created.join(', ')}.`);
   if (result.existing.length) io.out(`Already there, left as they were: ${result.existing.join(', ')}.`);

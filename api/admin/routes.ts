@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.js';
+import { tag } from '../cache/tags.js';
 import { seed } from '../db/seed.js';
 import { ApiError, ok, parse } from '../http.js';
 import { createPromo, NewPromoSchema } from '../payments/promos.js';
@@ -28,7 +29,9 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
 
   app.post('/admin/artists', { onRequest: guard }, async (request) => {
     const artist = parse(NewArtistSchema, request.body);
-    return ok(await createArtist(ctx.db, artist));
+    const created = await createArtist(ctx.db, artist);
+    await ctx.cache.invalidate(tag.artists());
+    return ok(created);
   });
 
   app.post('/admin/promos', { onRequest: guard }, async (request) => {
@@ -46,7 +49,11 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
     ok(await endMembership(ctx, parse(EndMembershipSchema, request.body))),
   );
 
-  app.post('/admin/seed', { onRequest: guard }, async () => ok(await seed(ctx.db, { storage })));
+  app.post('/admin/seed', { onRequest: guard }, async () => {
+    const summary = await seed(ctx.db, { storage });
+    await ctx.cache.invalidate(tag.artists());
+    return ok(summary);
+  });
 
   app.post('/admin/jobs', { onRequest: guard }, async (request) =>
     ok(await runJobsCommand(ctx.jobs, parse(JobsCommandSchema, request.body))),

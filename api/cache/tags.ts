@@ -7,6 +7,8 @@ export const tag = {
   session: (tokenHash: string) => `session:${tokenHash}`,
   /** A user's account (username, email, name, avatar, status, password): also ends the sessions cached for it. */
   user: (userId: string) => `user:${userId}`,
+  /** Which artists there are, by name and username (discover's list): an artist made, renamed or deleted. */
+  artists: () => 'artists',
   /** An artist's public profile, offer and subscriber count. */
   artist: (artistId: string) => `artist:${artistId}`,
   /** Which artists a fan subscribes to, and until when. */

@@ -66,7 +66,8 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
         ],
       );
     });
-    await ctx.cache.invalidate(tag.user(viewer.id), tag.artist(viewer.id));
+    // The name may have changed: discover's list is in name order.
+    await ctx.cache.invalidate(tag.user(viewer.id), tag.artist(viewer.id), tag.artists());
     const artist = await findArtistByUsername(db, viewer.username, viewer.id);
     return ok(serializeArtist(artist!));
   });

@@ -61,6 +61,7 @@ export async function deleteAccount(ctx: Pick<ApiContext, 'db' | 'cache' | 'log'
     tag.marks(userId),
     tag.notifications(userId),
     tag.inbox(userId),
+    tag.artists(),
     ...artistIds.flatMap((id) => [tag.artist(id), tag.content(id)]),
   );
 }

@@ -98,7 +98,8 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         }
         return row!;
       });
-      await ctx.cache.invalidate(tag.user(viewer.id));
+      // An artist's username and name are discover's order and search.
+      await ctx.cache.invalidate(tag.user(viewer.id), ...(updated.isPerformer ? [tag.artists()] : []));
       return ok(serializeMe(updated));
     } catch (error) {
       const raced = conflictFromUniqueViolation(error);

@@ -71,7 +71,8 @@ export async function accountSettingsRoutes(app: FastifyInstance, services: Cont
       `UPDATE users SET ${set}, updated_at = now() WHERE id = $1 RETURNING ${ME_COLUMNS}`,
       [viewerId, ...params],
     );
-    await services.cache.invalidate(tag.user(viewerId));
+    // An artist's name is discover's order.
+    await services.cache.invalidate(tag.user(viewerId), ...(row!.isPerformer ? [tag.artists()] : []));
     return ok(serializeMe(row!));
   }
 

@@ -1,5 +1,6 @@
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN_HEADER } from '../../api/admin/routes';
 import { DEMO_ARTIST_PASSWORD, DEMO_ARTISTS, DEMO_FAN, seed } from '../../api/db/seed';
 import { call, describeEachDatabase, login, makeArtist, registerFan, startTestApi, subscribe, type TestApi } from '../helpers/api';
 
@@ -34,11 +35,13 @@ const ARTIST_FIELDS = [
 ].sort();
 
 /** Artists, subscriptions and the realtime handshake over real HTTP, on a database holding the demo seed. */
+const ADMIN_TOKEN = 'performers-admin-token';
+
 describeEachDatabase('artists and subscriptions', (database) => {
   let t: TestApi;
   let demoFanToken: string;
   beforeAll(async () => {
-    t = await startTestApi({ database: database.name });
+    t = await startTestApi({ database: database.name, adminToken: ADMIN_TOKEN });
     await seed(t.db);
     demoFanToken = (await login(t, DEMO_FAN.email, DEMO_FAN.password)).body.data.token;
   });
@@ -191,6 +194,43 @@ describeEachDatabase('artists and subscriptions', (database) => {
       .filter((a: { isSubscribed: boolean }) => a.isSubscribed)
       .map((a: { username: string }) => a.username);
     expect(subscribed.sort()).toEqual(['juniperlane', 'thelatenights']);
+  });
+
+  it('GET /performers/user/search shows at once a new artist, a renamed one in its new place, and who subscribes', async () => {
+    const search = async (q: string, token?: string) =>
+      (
+        await call<{ data: { username: string; name: string; isSubscribed: boolean }[]; total: number }>(
+          t.url,
+          'GET',
+          '/performers/user/search',
+          {
+            token,
+            query: { q, limit: 100 },
+          },
+        )
+      ).body.data;
+    expect((await search('Zephyr')).total).toBe(0);
+    // Made through the api (the admin endpoint is the CLI's way; the registration form makes fans), after the list was read.
+    const fan = await registerFan(t, 'zephyrfan');
+    const made = await call<{ id: string }>(t.url, 'POST', '/admin/artists', {
+      headers: { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN },
+      body: { username: 'zephyrband', email: 'zephyr@example.com', password: DEMO_ARTIST_PASSWORD, name: 'Zephyr Band', yearlyPrice: 10 },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect((await search('Zephyr')).data.map((a) => a.username)).toEqual(['zephyrband']);
+    expect((await search('Zephyr', fan.token)).data[0]?.isSubscribed).toBe(false);
+    await subscribe(t, fan.id, made.body.data.id);
+    expect((await search('Zephyr', fan.token)).data[0]?.isSubscribed).toBe(true);
+
+    // Renamed through the profile form: found by the new name, in its new place A to Z, and no longer by the old.
+    const artistToken = (await login(t, 'zephyr@example.com', DEMO_ARTIST_PASSWORD)).body.data.token;
+    // Both pages read (and kept) before the rename.
+    expect((await search('')).data[0]?.username).not.toBe('zephyrband');
+    expect((await search('Zephyr Band')).total).toBe(1);
+    const renamed = await call(t.url, 'PUT', '/performers/me', { token: artistToken, body: { name: 'Aardvark Zephyr', yearlyPrice: 10 } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await search('')).data[0]).toMatchObject({ username: 'zephyrband', name: 'Aardvark Zephyr' });
+    expect((await search('Zephyr Band')).total).toBe(0);
   });
 
   it('GET /subscriptions/user/search answers an empty list, then the fan’s subscription with its artist', async () => {

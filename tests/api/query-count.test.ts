@@ -184,4 +184,20 @@ describeEachDatabase('database queries per call', (database) => {
     const many = await count(`/performers/${artist.username}/content`, { limit: 30 }, artist.token);
     expect(many).toBe(few);
   });
+
+  it('discover: the same queries for 1 artist as for 20, and a second read of the page asks only what is the fan’s own', async () => {
+    const one = await count('/performers/user/search', { limit: 1 });
+    const many = await count('/performers/user/search', { limit: 20 });
+    expect(many).toBe(one);
+    // The page again, the cache kept: which artists it holds and each artist's profile are remembered; the one query
+    // left is which of them this fan subscribes to.
+    queries = 0;
+    const again = await call<{ data: { username: string; isSubscribed: boolean }[] }>(t.url, 'GET', '/performers/user/search', {
+      token: fan.token,
+      query: { limit: 20 },
+    });
+    expect(again.status).toBe(200);
+    expect(queries).toBe(1);
+    expect(again.body.data.data.find((a) => a.username === artist.username)?.isSubscribed).toBe(true);
+  });
 });
