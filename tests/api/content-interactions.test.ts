@@ -399,6 +399,41 @@ describeEachDatabase('polls, comments, bookmarks, collections and presale codes'
       expect((await call(t.url, 'GET', '/bookmarks', { token: fan.token })).body.data.total).toBe(0);
     });
 
+    it('a page of bookmarks is kept, and shows every change through the api at once, and a lapsed subscription on time', async () => {
+      const { artist, fan } = await cast();
+      const song = await create(artist, { title: 'Song', tags: 'demo' });
+      await call(t.url, 'POST', `/content/${song._id}/bookmark`, { token: fan.token });
+      const read = async () =>
+        (
+          await call<{ data: { title: string; isBookmarked: boolean }[]; total: number }>(t.url, 'GET', '/bookmarks', {
+            token: fan.token,
+            query: { performer: artist.username },
+          })
+        ).body.data;
+      expect(await read()).toMatchObject({ total: 1, data: [{ title: 'Song', isBookmarked: true }] });
+
+      // Renamed, then put back to a draft, then published again, then deleted: each shows on the next read.
+      const edit = (body: Record<string, unknown>) => call(t.url, 'PUT', `/content/${song._id}`, { token: artist.token, body });
+      expect((await edit({ title: 'Song, remastered', content: 'Words', tags: 'demo' })).status).toBe(200);
+      expect((await read()).data.map((item) => item.title)).toEqual(['Song, remastered']);
+      expect((await edit({ title: 'Song, remastered', content: 'Words', tags: 'demo', draft: true })).status).toBe(200);
+      expect((await read()).total).toBe(0);
+      expect((await edit({ title: 'Song, remastered', content: 'Words', tags: 'demo' })).status).toBe(200);
+      expect((await read()).total).toBe(1);
+      // A second bookmark, then one taken off.
+      const other = await create(artist, { title: 'Other' });
+      await call(t.url, 'POST', `/content/${other._id}/bookmark`, { token: fan.token });
+      expect((await read()).data.map((item) => item.title)).toEqual(['Other', 'Song, remastered']);
+      await call(t.url, 'DELETE', `/content/${other._id}/bookmark`, { token: fan.token });
+      expect((await read()).data.map((item) => item.title)).toEqual(['Song, remastered']);
+
+      // The subscription lapses in a moment: the page read now is not served after that.
+      await t.db.query(`UPDATE subscriptions SET expires_at = now() + interval '1.5 seconds' WHERE user_id = $1`, [fan.id]);
+      expect((await read()).total).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      expect((await read()).total).toBe(0);
+    });
+
     it('viewers of one shared list each see their own bookmarks and votes, in turn and after they change', async () => {
       const { artist, fan, otherFan } = await cast();
       const third = await createFan(t);

@@ -200,4 +200,13 @@ describeEachDatabase('database queries per call', (database) => {
     expect(queries).toBe(1);
     expect(again.body.data.data.find((a) => a.username === artist.username)?.isSubscribed).toBe(true);
   });
+
+  it('the bookmarks: a second read of the same page comes from the read cache', async () => {
+    const first = await count('/bookmarks', { performer: artist.username, limit: 30 });
+    queries = 0;
+    const again = await call(t.url, 'GET', '/bookmarks', { token: fan.token, query: { performer: artist.username, limit: 30 } });
+    expect(again.status).toBe(200);
+    expect(first).toBeGreaterThan(0);
+    expect(queries).toBe(0);
+  });
 });
