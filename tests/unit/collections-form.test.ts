@@ -1,6 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { describe, expect, it } from 'vitest';
-import { interactionMessages } from '#contract/content-schemas';
 import { CollectionActionSchema, shownCover } from '~/utils/collection-form';
 import { chosenItems, readPickerAddress } from '~/utils/collections.server';
 import { parseForm } from '~/utils/form-schema';
@@ -139,10 +138,9 @@ describe('CollectionActionSchema: a search or a page turn', () => {
       CollectionActionSchema,
     );
 
-  it('goes with the title still empty, and checks one that is given as a save does', () => {
+  it('goes whatever the title holds: empty, or longer than a save takes (the save says so)', () => {
     expect(browse('').status).toBe('success');
     expect(browse('Road songs').status).toBe('success');
-    const long = browse('x'.repeat(101));
-    expect(long.status === 'error' && long.error?.title).toEqual([interactionMessages.collectionTitleTooLong]);
+    expect(browse('x'.repeat(101)).status).toBe('success');
   });
 });
