@@ -28,3 +28,11 @@ export const tag = {
   /** A fan's in-app notifications: the bell's unread count. */
   notifications: (userId: string) => `notifications:${userId}`,
 } as const;
+
+/**
+ * What a change to a user's account makes stale: the account, and discover's list when the user is an artist (their
+ * name and username are its order and its search).
+ */
+export function accountTags(userId: string, isPerformer: boolean) {
+  return isPerformer ? [tag.user(userId), tag.artists()] : [tag.user(userId)];
+}

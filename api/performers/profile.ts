@@ -7,7 +7,7 @@ import { badRequest, forbidden, ok, parse } from '../http.js';
 import { currencyLocked } from '../payments/money-settings.js';
 import { ACTIVE_SUBSCRIPTION } from '../subscriptions/queries.js';
 import { artistForViewer, findArtistByUsername, serializeArtist } from './queries.js';
-import { tag } from '../cache/tags.js';
+import { accountTags, tag } from '../cache/tags.js';
 
 const SubscribersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -66,8 +66,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
         ],
       );
     });
-    // The name may have changed: discover's list is in name order.
-    await ctx.cache.invalidate(tag.user(viewer.id), tag.artist(viewer.id), tag.artists());
+    await ctx.cache.invalidate(...accountTags(viewer.id, true), tag.artist(viewer.id));
     const artist = await findArtistByUsername(db, viewer.username, viewer.id);
     return ok(serializeArtist(artist!));
   });

@@ -3,7 +3,7 @@ import { AccountChangesSchema, messages } from '#contract/accounts';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consume, ensureNotBlocked } from '../auth/rate-limits.js';
 import { revokeUserSessions } from '../auth/sessions.js';
-import { tag } from '../cache/tags.js';
+import { accountTags } from '../cache/tags.js';
 import { conflictError } from '../auth/routes.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
@@ -98,8 +98,7 @@ export function userRoutes(app: FastifyInstance, ctx: ApiContext) {
         }
         return row!;
       });
-      // An artist's username and name are discover's order and search.
-      await ctx.cache.invalidate(tag.user(viewer.id), ...(updated.isPerformer ? [tag.artists()] : []));
+      await ctx.cache.invalidate(...accountTags(viewer.id, updated.isPerformer));
       return ok(serializeMe(updated));
     } catch (error) {
       const raced = conflictFromUniqueViolation(error);

@@ -20,7 +20,7 @@ import { consume, ensureNotBlocked } from '../auth/rate-limits.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
-import { tag } from '../cache/tags.js';
+import { accountTags, tag } from '../cache/tags.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse, unprocessable } from '../http.js';
@@ -71,8 +71,7 @@ export async function accountSettingsRoutes(app: FastifyInstance, services: Cont
       `UPDATE users SET ${set}, updated_at = now() WHERE id = $1 RETURNING ${ME_COLUMNS}`,
       [viewerId, ...params],
     );
-    // An artist's name is discover's order.
-    await services.cache.invalidate(tag.user(viewerId), ...(row!.isPerformer ? [tag.artists()] : []));
+    await services.cache.invalidate(...accountTags(viewerId, row!.isPerformer));
     return ok(serializeMe(row!));
   }
 

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useRef, type ReactNode } from 'react';
 import type { PickableItem, PickerPage } from '~/utils/collections.server';
-import { CollectionFormSchema, PICKER_PAGE_SIZE, type CollectionFormInput } from '~/utils/collection-form';
+import { CollectionFormSchema, pageOfChosen, PICKER_PAGE_SIZE, type CollectionFormInput } from '~/utils/collection-form';
 import { SEARCH_MAX } from '#contract/search';
 import { parseForm } from '~/utils/form-schema';
 import { CheckboxField, FileField, InputField, TextareaField } from './forms';
@@ -55,11 +55,9 @@ export function CollectionForm({
     onValidate: ({ formData }) => parseForm(formData, schema),
   });
   const byId = new Map(items.map((item) => [item._id, item]));
-  const lastPage = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
-  const page = Math.min(chosenPage, lastPage);
-  const offset = (page - 1) * PICKER_PAGE_SIZE;
+  const { page, lastPage, offset, ids } = pageOfChosen(chosen, chosenPage);
   // Each chosen item of the page with its place in the whole list (one gone since it was chosen is not shown).
-  const shown = chosen.slice(offset, offset + PICKER_PAGE_SIZE).flatMap((id, index) => {
+  const shown = ids.flatMap((id, index) => {
     const item = byId.get(id);
     return item ? [{ item, position: offset + index }] : [];
   });

@@ -27,6 +27,17 @@ export const CollectionFormValues = z.object({
 export const PICKER_PAGE_SIZE = 24;
 
 /**
+ * One page of the chosen items (the last one when `requested` is past it): the loader reads these items' details,
+ * the form shows them.
+ */
+export function pageOfChosen(chosen: string[], requested: number) {
+  const lastPage = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
+  const page = Math.min(requested, lastPage);
+  const offset = (page - 1) * PICKER_PAGE_SIZE;
+  return { page, lastPage, offset, ids: chosen.slice(offset, offset + PICKER_PAGE_SIZE) };
+}
+
+/**
  * A move, a search or a page turn: the form as it stands (a title may still be empty) and where to go. The action
  * answers with the page again, this unsaved form in its address for the loader to read back. Its fields are
  * CollectionFormValues' written again as optional text: `z.partial` would do it in one line but adds 0.16 KB to the

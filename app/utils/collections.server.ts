@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { SEARCH_MAX } from '#contract/search';
-import { CollectionActionSchema, PICKER_PAGE_SIZE } from './collection-form';
+import { CollectionActionSchema, pageOfChosen, PICKER_PAGE_SIZE } from './collection-form';
 import { apiFor, HttpError, isHttpError, type ApiClient } from './api.server';
 import { invariantResponse, requireOwnArtist } from './auth.server';
 import { readPostForm } from './content-create.server';
@@ -133,13 +133,6 @@ function browseAddress(
   return `${pathname}?${search}`;
 }
 
-/** The ids of one page of the chosen items (the last page when `page` is past it), whose details the form shows. */
-function chosenPageIds(chosen: string[], page: number) {
-  const last = Math.max(1, Math.ceil(chosen.length / PICKER_PAGE_SIZE));
-  const offset = (Math.min(page, last) - 1) * PICKER_PAGE_SIZE;
-  return chosen.slice(offset, offset + PICKER_PAGE_SIZE);
-}
-
 const pickable = (item: OwnContentItem): PickableItem => ({
   _id: item._id,
   title: item.title,
@@ -188,7 +181,7 @@ async function loadPicker(
 export async function loadCollectionForm(api: ApiClient, username: string, url: URL, saved?: { items: OwnContentItem[] }) {
   const { q, page, cpage, draft } = readPickerAddress(url);
   const chosen = draft?.itemIds ?? saved?.items.map((item) => item._id) ?? [];
-  const pageIds = chosenPageIds(chosen, cpage);
+  const pageIds = pageOfChosen(chosen, cpage).ids;
   const known = saved?.items.filter((item) => pageIds.includes(item._id));
   const { items, picker } = await loadPicker(api, username, { q, page, chosen: pageIds, known });
   return { items, picker, chosen, cpage, draft };
