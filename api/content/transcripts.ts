@@ -21,8 +21,12 @@ export function transcriptRoutes(app: FastifyInstance, services: ContentServices
   /** The lines, for whoever may read the item (a lapsed fan too, for what they keep): `{ cues }`, empty when none. */
   app.get<{ Params: { id: string } }>('/content/:id/transcript', async (request) => {
     const { item } = await requireReadableItem(services, request, request.params.id, { allowKept: true });
-    const row = await one<{ cues: Cue[] | null }>(db, 'SELECT transcript_cues AS cues FROM content_items WHERE id = $1', [item.id]);
-    return ok({ cues: row?.cues ?? [] });
+    // Kept with the artist's content: the lines change only through the PUT below, which clears that tag.
+    const cues = await services.cache.read(`transcript:${item.id}`, async () => {
+      const row = await one<{ cues: Cue[] | null }>(db, 'SELECT transcript_cues AS cues FROM content_items WHERE id = $1', [item.id]);
+      return { value: row?.cues ?? [], tags: [tag.content(item.artistId)] };
+    });
+    return ok({ cues });
   });
 
   /** The artist sets the lines (`{ transcript }`: WebVTT or timed paragraphs); an empty text removes them. */

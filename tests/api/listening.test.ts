@@ -125,6 +125,9 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
         { start: 1, end: 4.5, text: 'Count us in' },
         { start: 5, end: 7, text: 'One, two' },
       ]);
+      // The fan's read (kept in the read cache since the first one) shows the new lines at once.
+      const reread = await call(t.url, 'GET', `/content/${item._id}/transcript`, { token: fan.token });
+      expect(reread.body.data.cues.map((cue: { text: string }) => cue.text)).toEqual(['Count us in', 'One, two']);
       // The earlier words are gone from search with the transcript they were in.
       const gone = await call(t.url, 'GET', `/performers/${artist.username}/content?section=vault&q=fjord`, { token: fan.token });
       expect(gone.body.data.total).toBe(0);
@@ -137,6 +140,7 @@ describeEachDatabase('listening: comments on a moment, search, keep what you pai
       expect((await put('0:01 Not yours', fan.token)).status).toBe(403);
       // An empty text removes it.
       expect((await put('')).body.data.cues).toEqual([]);
+      expect((await call(t.url, 'GET', `/content/${item._id}/transcript`, { token: fan.token })).body.data.cues).toEqual([]);
       const post = await textItem(artist);
       const refused = await call(t.url, 'PUT', `/content/${post._id}/transcript`, { token: artist.token, body: { transcript: '0:01 Hi' } });
       expect(refused.body.errors?.transcript).toEqual([transcriptMessages.notPlayable]);

@@ -150,6 +150,20 @@ describeEachDatabase('database queries per call', (database) => {
     expect(quiet).toBeLessThanOrEqual(12);
   });
 
+  it('an item page read again (the item, its comments, its transcript lines) comes from the read cache', async () => {
+    const calls = [`/content/${busyItemId}`, `/content/${busyItemId}/comments`, `/content/${busyItemId}/transcript`];
+    const readAll = async () => {
+      for (const path of calls) expect((await call(t.url, 'GET', path, { token: fan.token })).status).toBe(200);
+    };
+    t.api.ctx.cache.clear();
+    queries = 0;
+    await readAll();
+    expect(queries).toBeGreaterThan(0);
+    queries = 0;
+    await readAll();
+    expect(queries).toBe(0);
+  });
+
   it('a conversation page: the same queries for 5 messages as for 300', async () => {
     const quiet = await count(`/messages/conversations/${quietConversationId}`, { offset: 0, limit: 20, sort: 'desc' }, artist.token);
     const busy = await count(`/messages/conversations/${conversationId}`, { offset: 0, limit: 20, sort: 'desc' }, artist.token);
