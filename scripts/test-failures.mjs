@@ -26,6 +26,18 @@ export function namedFailures({ vitest, playwright, root }) {
   return failures;
 }
 
+/**
+ * The missed budgets of a bench part (`name`: weight, load), one line each ("bench weight › what: measured, budget
+ * …"), read from its JSON report; a part that could not run (no report, or a non-zero exit with no missed budget)
+ * is one line saying so. `status` is the part's exit code.
+ */
+export function benchFailures(name, report, status) {
+  const missed = (report?.checks ?? []).filter((check) => check.status !== 'ok' && check.status !== 'n/a');
+  const lines = missed.map((check) => `bench ${name} › ${check.what}: ${check.value}, budget ${check.budget}`);
+  if (status !== 0 && lines.length === 0) lines.push(`bench ${name}: did not finish (exit ${status}; its log is above)`);
+  return lines;
+}
+
 /** Playwright tests that failed and then passed on their retry: each with the first try's failure. */
 export function flakyTests({ playwright }) {
   return playwrightSpecs(playwright?.suites ?? []).flatMap(({ spec, file }) =>

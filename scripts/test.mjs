@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { countChecks } from './bench/report.mjs';
-import { failedOutsideItsTests, flakyTests, namedFailures } from './test-failures.mjs';
+import { benchFailures, failedOutsideItsTests, flakyTests, namedFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -125,7 +125,11 @@ countBench(weight.json, weight.status);
 countBench(load.json, load.status);
 
 // What failed, named just above the summary: CI keeps only the tail of this output.
-const failures = namedFailures({ vitest, playwright, root });
+const failures = [
+  ...namedFailures({ vitest, playwright, root }),
+  ...benchFailures('weight', readJson(weight.json), weight.status),
+  ...benchFailures('load', readJson(load.json), load.status),
+];
 const flaky = flakyTests({ playwright });
 console.log('');
 if (flaky.length)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedOutsideItsTests, flakyTests, namedFailures } from '../../scripts/test-failures.mjs';
+import { benchFailures, failedOutsideItsTests, flakyTests, namedFailures } from '../../scripts/test-failures.mjs';
 
 // The shapes are those of vitest's `--reporter=json` and Playwright's json reporter, cut to what is read.
 const root = '/repo';
@@ -115,5 +115,20 @@ describe("npm test's list of what failed", () => {
   it('says so when a failure has no message', () => {
     const silent = { suites: [{ file: 'a.spec.ts', specs: [{ title: 'times out', tests: [{ status: 'unexpected', results: [{}] }] }] }] };
     expect(namedFailures({ vitest: undefined, playwright: silent, root })).toEqual(['playwright a.spec.ts › times out: (no message)']);
+  });
+
+  it('names each missed budget of a bench part, and a part that did not finish', () => {
+    const report = {
+      checks: [
+        { part: 'weight', what: 'login: JavaScript above the floor', value: '39.7 KB', budget: '≤ 60 KB', status: 'ok' },
+        { part: 'weight', what: 'studio: edit item: JavaScript above the floor', value: '60.1 KB', budget: '≤ 60 KB', status: 'miss' },
+        { part: 'weight', what: 'a page not built yet', value: '—', budget: '≤ 60 KB', status: 'n/a' },
+      ],
+    };
+    expect(benchFailures('weight', report, 1)).toEqual([
+      'bench weight › studio: edit item: JavaScript above the floor: 60.1 KB, budget ≤ 60 KB',
+    ]);
+    expect(benchFailures('load', { checks: [] }, 2)).toEqual(['bench load: did not finish (exit 2; its log is above)']);
+    expect(benchFailures('load', undefined, 0)).toEqual([]);
   });
 });
