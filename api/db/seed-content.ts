@@ -3,6 +3,7 @@ import type { ContentType } from '#contract/content-types';
 import { loadSharp, storeImageVariants } from '../media/images.js';
 import { PEAKS_POINTS } from '#contract/content';
 import { insertMedia, newStorageKey } from '../media/queries.js';
+import { toneWav } from '../media/wav.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { one, type Db } from './client.js';
 
@@ -248,34 +249,6 @@ export const DEMO_CONTENT: Record<string, DemoCatalogue> = {
     ],
   },
 };
-
-/** A tone of a few seconds (mono, 8 kHz, 8-bit WAV) that fades in and out, so it sounds like a note, not a beep. */
-export function toneWav(frequency: number, seconds = 4) {
-  const rate = 8000;
-  const samples = rate * seconds;
-  const data = Buffer.alloc(samples);
-  for (let i = 0; i < samples; i++) {
-    const t = i / rate;
-    const envelope = Math.min(1, t / 0.3) * Math.min(1, (seconds - t) / 1.2);
-    const wave = Math.sin(2 * Math.PI * frequency * t) * 0.7 + Math.sin(2 * Math.PI * frequency * 2 * t) * 0.2;
-    data[i] = 128 + Math.round(90 * envelope * wave);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, data]);
-}
 
 /** Square art in the artist's colours (no text: no fonts needed), as PNG. */
 export async function artPng(art: Art & { seed: number }, size = 640) {

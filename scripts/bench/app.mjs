@@ -244,57 +244,39 @@ const TYPES = [
 const CAPTION =
   '<p>We spent the afternoon going through the last takes and this is the one we kept. The drums were recorded in one go in the big room, the vocal a week later at home.</p><p>Tell us what you think in the comments.</p>';
 
-/** A second of WAV tone (8 kHz, 8 bit): the audio item's media. */
-function toneWav(seconds = 2) {
-  const rate = 8000;
-  const samples = rate * seconds;
-  const data = Buffer.alloc(samples);
-  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(90 * Math.sin((2 * Math.PI * 330 * i) / rate));
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, data]);
+/** Two seconds of a 330 Hz tone as a WAV (8 kHz, mono, 8 bit), made by ffmpeg: the audio item's media. */
+function toneWav() {
+  return ffmpegOutput('tone.wav', ['-f', 'lavfi', '-i', 'sine=frequency=330:duration=2', '-ar', '8000', '-ac', '1', '-c:a', 'pcm_u8']);
 }
 
 let videoBytes = null;
 /** Two seconds of ffmpeg's test picture as an MP4: the video item's media (made once per run). */
 function testVideo() {
-  if (videoBytes) return videoBytes;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-video-'));
-  const file = path.join(dir, 'video.mp4');
-  execFileSync(
-    process.env.FFMPEG_PATH || 'ffmpeg',
-    [
-      '-loglevel',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x180:rate=15',
-      '-t',
-      '2',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      file,
-    ],
-    { stdio: 'inherit' },
-  );
-  videoBytes = fs.readFileSync(file);
-  fs.rmSync(dir, { recursive: true, force: true });
+  videoBytes ??= ffmpegOutput('video.mp4', [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x180:rate=15',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+  ]);
   return videoBytes;
+}
+
+/** What ffmpeg writes into a file named `name` from these arguments (its input and options), read back. */
+function ffmpegOutput(name, args) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-media-'));
+  const file = path.join(dir, name);
+  try {
+    execFileSync(process.env.FFMPEG_PATH || 'ffmpeg', ['-loglevel', 'error', ...args, file], { stdio: 'inherit' });
+    return fs.readFileSync(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function upload(app, token, kind, bytes, type, name) {

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { wavFile } from '../../api/media/wav';
 import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
 
 /**
@@ -58,25 +59,8 @@ const png = (width = 64, height = 48) =>
     .png()
     .toBuffer();
 
-/** A tenth of a second of 8 kHz mono 16-bit silence: the smallest honest WAV. */
-function wav() {
-  const samples = 800;
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVE', 8);
-  buffer.write('fmt ', 12);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(8000, 24);
-  buffer.writeUInt32LE(16000, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples * 2, 40);
-  return buffer;
-}
+/** A tenth of a second of 8 kHz silence: the smallest honest WAV. */
+const wav = () => wavFile(Buffer.alloc(800, 128));
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** DD/MM/YYYY and HH:MM in UTC, as the schedule widget reads them. */

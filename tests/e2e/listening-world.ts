@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { wavFile } from '../../api/media/wav';
 import { apiBase, untilMediaProcessed } from './helpers';
 import { apiCall, type MoneyArtist } from './money-world';
 
@@ -11,24 +12,9 @@ import { apiCall, type MoneyArtist } from './money-world';
 /** A tone of this many seconds as a WAV file (mono, 8 kHz, 8-bit): real audio the upload's sniffing accepts. */
 export function wav(seconds: number) {
   const rate = 8000;
-  const samples = rate * seconds;
-  const data = Buffer.alloc(samples);
-  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 330 * i) / rate));
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, data]);
+  const samples = Buffer.alloc(rate * seconds);
+  for (let i = 0; i < samples.length; i++) samples[i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 330 * i) / rate));
+  return wavFile(samples, rate);
 }
 
 /** A short video (navy picture, a tone) made by ffmpeg, as an MP4 the upload accepts. */
