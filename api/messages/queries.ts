@@ -140,6 +140,15 @@ export async function deleteMessage(tx: Queryable, message: { _id: string; conve
   return { unreadChanged: result.unreadChanged };
 }
 
+/** One member's unread count in a conversation and when they last read it (undefined for a non-member). */
+export async function memberReadState(db: Queryable, conversationId: string, userId: string) {
+  return one<{ unreadCount: number; lastReadAt: Date | null }>(
+    db,
+    `SELECT unread_count AS "unreadCount", last_read_at AS "lastReadAt" FROM conversation_members WHERE conversation_id = $1 AND user_id = $2`,
+    [conversationId, userId],
+  );
+}
+
 /**
  * Marks everything in the conversation read for one member. Returns the read time and whether anything was
  * unread (only then do the other member and the reader's unread total need telling).

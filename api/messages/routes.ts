@@ -10,7 +10,7 @@ import { cachedUnreadTotal, findMembership, memberViews, otherMember, unreadTota
 import { ApiError, forbidden, notFound, ok, okJsonBody, parse, sendJsonBody } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
-import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead } from './queries.js';
+import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead, memberReadState } from './queries.js';
 import { tag } from '../cache/tags.js';
 import { notKept } from '../cache/read-cache.js';
 
@@ -155,6 +155,17 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
   app.post('/messages/read-all/:conversationId', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
+    // Nothing unread (the page opened again, or after the viewer's own message): there is nothing to mark, since only
+    // the other member's messages since last_read_at count, and none came. Answered from the read cache until the
+    // viewer's inbox changes, so a view no longer writes the members' row under a lock each time (issue 23).
+    const state = await ctx.cache.read(`read-state:${conversation.id}:${viewer.id}`, async () => ({
+      value: await memberReadState(db, conversation.id, viewer.id),
+      tags: [tag.inbox(viewer.id)],
+    }));
+    if (state?.unreadCount === 0 && state.lastReadAt) {
+      const total = await cachedUnreadTotal(ctx, viewer.id);
+      return ok({ conversationId: conversation.id, readAt: new Date(state.lastReadAt).toISOString(), total });
+    }
     const { readAt, hadUnread } = await db.transaction((tx) => markConversationRead(tx, conversation.id, viewer.id));
     if (hadUnread) {
       await changed(conversation);
@@ -166,6 +177,9 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
         ],
         viewer.id,
       );
+    } else {
+      // A first read with nothing unread: the kept read state learns that the viewer has now read.
+      await ctx.cache.invalidate(tag.inbox(viewer.id));
     }
     return ok({ conversationId: conversation.id, readAt, total: await unreadTotal(db, viewer.id) });
   });

@@ -171,6 +171,20 @@ describeEachDatabase('database queries per call', (database) => {
     expect(quiet).toBeLessThanOrEqual(10);
   });
 
+  it('a conversation opened again with nothing new: marking it read writes nothing, and then asks no query', async () => {
+    const readAll = () => call(t.url, 'POST', `/messages/read-all/${conversationId}`, { token: artist.token });
+    t.api.ctx.cache.clear();
+    const first = await readAll();
+    expect(first.status).toBe(200);
+    // Nothing is marked again: the read time stays the first read's (a write would have moved it).
+    const second = await readAll();
+    expect(second.body.data).toEqual(first.body.data);
+    queries = 0;
+    const third = await readAll();
+    expect(queries).toBe(0);
+    expect(third.body.data).toEqual(first.body.data);
+  });
+
   it('a collection: the same queries for 5 items as for 30, and a second fan reads the page from the read cache', async () => {
     const items = await call<{ data: { _id: string }[] }>(t.url, 'GET', `/performers/${artist.username}/content`, {
       token: artist.token,
