@@ -14,6 +14,16 @@ const SubscribersQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
+/** A row of the artist's list of subscribers. */
+interface Subscriber {
+  id: string;
+  username: string;
+  name: string;
+  avatar: string;
+  startedAt: Date;
+  type: string;
+}
+
 /** The signed-in artist's own profile and offer, and who subscribed to them. */
 export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
@@ -71,20 +81,32 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
     return ok(serializeArtist(artist!));
   });
 
-  /** The artist's subscribers, newest first, with when each joined; the total is the profile's subscriber count. */
+  /**
+   * The artist's subscribers, newest first, with when each joined; the total is the profile's subscriber count. A
+   * page is kept in the read cache until a subscription of the artist begins or ends (tag.artist, as the count),
+   * one of its fans changes their name or picture (tag.user), or the first of its memberships runs out.
+   */
   app.get('/performers/me/subscribers', async (request) => {
     const viewer = await requireSelfArtist(request);
     const query = parse(SubscribersQuery, request.query);
     // A page of them in the order of an index (subscriptions_artist_started_idx), and the count every visitor of the
     // profile already reads from the cache: neither grows with the club (issue 23).
     const [rows, artist] = await Promise.all([
-      db.query<{ id: string; username: string; name: string; avatar: string; startedAt: Date; type: string }>(
-        `SELECT u.id, u.username, u.name, u.avatar, s.started_at AS "startedAt", s.type
-           FROM subscriptions s JOIN users u ON u.id = s.user_id
-          WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}
-          ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
-        [viewer.id, query.limit, query.offset],
-      ),
+      ctx.cache.read(`subscribers:${viewer.id}:${query.limit}:${query.offset}`, async () => {
+        const rows = await db.query<Subscriber & { expiresAt: Date }>(
+          `SELECT u.id, u.username, u.name, u.avatar, s.started_at AS "startedAt", s.type, s.expires_at AS "expiresAt"
+             FROM subscriptions s JOIN users u ON u.id = s.user_id
+            WHERE s.artist_id = $1 AND s.${ACTIVE_SUBSCRIPTION}
+            ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
+          [viewer.id, query.limit, query.offset],
+        );
+        const lapses = rows.map((r) => new Date(r.expiresAt).getTime());
+        return {
+          value: rows,
+          tags: [tag.artist(viewer.id), ...rows.map((r) => tag.user(r.id))],
+          until: lapses.length ? Math.min(...lapses) : undefined,
+        };
+      }),
       artistForViewer(ctx, viewer.username, null),
     ]);
     return ok({

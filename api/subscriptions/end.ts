@@ -21,16 +21,17 @@ export interface EndedMembership {
 }
 
 export async function endMembership(ctx: Reads, input: z.output<typeof EndMembershipSchema>): Promise<EndedMembership> {
-  const row = await one<{ userId: string; expiresAt: Date }>(
+  const row = await one<{ userId: string; artistId: string; expiresAt: Date }>(
     ctx.db,
     `UPDATE subscriptions s SET status = 'expired', auto_renew = false, expires_at = least(s.expires_at, now()), updated_at = now()
        FROM users a, users f
       WHERE s.artist_id = a.id AND s.user_id = f.id AND lower(a.username) = lower($1) AND lower(f.email) = lower($2)
         AND s.status = 'active'
-      RETURNING s.user_id AS "userId", s.expires_at AS "expiresAt"`,
+      RETURNING s.user_id AS "userId", s.artist_id AS "artistId", s.expires_at AS "expiresAt"`,
     [input.artist, input.fan],
   );
   if (!row) throw notFound('This fan has no running membership of this artist’s fan club.');
-  await ctx.cache.invalidate(tag.fanSubscriptions(row.userId));
+  // The fan's memberships, and the artist's subscriber count and list (one member fewer).
+  await ctx.cache.invalidate(tag.fanSubscriptions(row.userId), tag.artist(row.artistId));
   return { artist: input.artist, fan: input.fan, endedAt: new Date(row.expiresAt).toISOString() };
 }

@@ -4,12 +4,14 @@ import { upload } from './content-fixtures';
 import { profileMessages } from '#contract/artist-profile';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, subscribe, type TestApi, type TestUser } from '../helpers/api';
 
+const ADMIN_TOKEN = 'artist-profile-admin-token-0123456789';
+
 /** PUT /performers/me and GET /performers/me/subscribers: the artist's own account page. */
 describeEachDatabase('the artist’s profile and subscribers', (database) => {
   let t: TestApi;
   let artist: TestUser;
   beforeAll(async () => {
-    t = await startTestApi({ database: database.name });
+    t = await startTestApi({ database: database.name, adminToken: ADMIN_TOKEN });
     artist = await registerFan(t, 'profileartist');
     await makeArtist(t, artist, { yearlyPriceCents: 1000, name: 'Before' });
   });
@@ -79,6 +81,46 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
     const answer = await call(t.url, 'GET', '/performers/me/subscribers', { token: artist.token, query: { limit: 5 } });
     expect(answer.body.data.total).toBe(2);
     expect(answer.body.data.data.map((s: { username: string }) => s.username)).toEqual([second.username, first.username]);
+  });
+
+  it('keeps a page of subscribers, and shows at once a fan who joins, a new name, an ended membership and one run out', async () => {
+    const band = await registerFan(t);
+    await makeArtist(t, band, { yearlyPriceCents: 1000 });
+    const [early, late, third] = [await registerFan(t), await registerFan(t), await registerFan(t)];
+    await subscribe(t, early.id, band.id);
+    const list = async (): Promise<{ username: string; name: string }[]> =>
+      (await call(t.url, 'GET', '/performers/me/subscribers', { token: band.token, query: { limit: 10 } })).body.data.data;
+    const names = async () => (await list()).map((s) => s.username);
+    const join = async (fan: TestUser) => {
+      const card = await call<{ id: string }>(t.url, 'POST', '/payment/test-gateway/cards', {
+        token: fan.token,
+        body: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+      });
+      const joined = await call(t.url, 'POST', '/payment/subscribe/performers', {
+        token: fan.token,
+        body: { type: 'yearly', performerId: band.id, paymentGateway: 'test', cardId: card.body.data.id },
+      });
+      expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300);
+    };
+    expect(await names()).toEqual([early.username]);
+    await join(late);
+    expect(await names()).toEqual([late.username, early.username]);
+    expect((await call(t.url, 'PUT', '/users/me/name', { token: early.token, body: { name: 'Early Bird' } })).status).toBe(200);
+    expect((await list()).map((s) => s.name)).toContain('Early Bird');
+    const ended = await call(t.url, 'POST', '/admin/memberships/end', {
+      headers: { 'x-stagedoor-admin-token': ADMIN_TOKEN },
+      body: { artist: band.username, fan: `${early.username}@example.com` },
+    });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(await names()).toEqual([late.username]);
+    // A membership that runs out by the clock (renewal off) leaves the list on time, with no write to tell the cache.
+    await t.db.query(`UPDATE subscriptions SET expires_at = now() + interval '1.5 seconds', auto_renew = false WHERE user_id = $1`, [
+      late.id,
+    ]);
+    await join(third);
+    expect(await names()).toEqual([third.username, late.username]);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect(await names()).toEqual([third.username]);
   });
 
   it('profile images: an uploaded image becomes the hero image, served publicly while the profile uses it', async () => {
