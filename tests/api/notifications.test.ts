@@ -318,6 +318,10 @@ describeEachDatabase('new-post notifications', (database) => {
     expect((await put({ push: 'yes' })).status).toBe(400);
     expect((await put({ other: true })).status).toBe(400);
     expect((await put({ email: 'none' }, 'nobody')).status).toBe(404);
+    // Reading the choices for someone who is not an artist (a fan, an unknown id, not an id at all) is a 404 too.
+    const get = (id: string) => call(t.url, 'GET', `/notifications/preferences/${encodeURIComponent(id)}`, { token: fan.token });
+    for (const id of [fan.id, 'nobody', 'not an id!']) expect((await get(id)).status, id).toBe(404);
+    expect((await get(artist.id)).body.data).toEqual({ performerId: artist.id, email: 'each', push: true, inApp: true });
     const post = (body: unknown) => call(t.url, 'POST', '/notifications/push/subscriptions', { token: fan.token, body });
     expect((await post({ endpoint: 'http://push.example/x', keys: push.subscription().keys })).status).toBe(400);
     expect((await post({ endpoint: 'https://push.example/x', keys: { p256dh: 'short', auth: 'x' } })).status).toBe(400);
