@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
+import { one } from '../db/client.js';
 import { ok, parse } from '../http.js';
 import { artistForViewer, serializeArtist } from '../performers/queries.js';
 import { ACTIVE_SUBSCRIPTION } from './queries.js';
@@ -27,20 +28,24 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
     const query = parse(SearchQuery, request.query);
     const active = `FROM subscriptions s JOIN users u ON u.id = s.artist_id AND u.is_performer AND u.status = 'active'
       WHERE s.user_id = $1 AND s.${ACTIVE_SUBSCRIPTION}`;
-    const [rows, count] = await Promise.all([
-      db.query<{ subscriptionId: string; username: string }>(
-        `SELECT s.id AS "subscriptionId", u.username ${active} ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
-        [viewer.id, Math.min(query.limit, MAX_PAGE), query.offset],
-      ),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total ${active}`, [viewer.id]),
-    ]);
+    // The page and how many there are in one query (a fan has a handful); past the last page, the count alone.
+    const rows = await db.query<{ subscriptionId: string; username: string; total: number }>(
+      `SELECT s.id AS "subscriptionId", u.username, (count(*) OVER ())::int AS total ${active}
+        ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
+      [viewer.id, Math.min(query.limit, MAX_PAGE), query.offset],
+    );
+    const total = rows.length
+      ? rows[0].total
+      : query.offset > 0
+        ? ((await one<{ total: number }>(db, `SELECT count(*)::int AS total ${active}`, [viewer.id]))?.total ?? 0)
+        : 0;
     const artists = await Promise.all(rows.map((row) => artistForViewer(ctx, row.username, viewer.id)));
     return ok({
       data: rows.flatMap((row, index) => {
         const artist = artists[index];
         return artist ? [{ _id: row.subscriptionId, performerInfo: serializeArtist(artist) }] : [];
       }),
-      total: count[0]?.total ?? 0,
+      total,
     });
   });
 }

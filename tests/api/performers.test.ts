@@ -260,6 +260,12 @@ describeEachDatabase('artists and subscriptions', (database) => {
     const first = await call(t.url, 'GET', '/subscriptions/user/search', { token: demoFanToken, query: { limit: 1 } });
     expect(first.body.data.data).toHaveLength(1);
     expect(first.body.data.total).toBe(2);
+    const second = await call(t.url, 'GET', '/subscriptions/user/search', { token: demoFanToken, query: { limit: 1, offset: 1 } });
+    expect(second.body.data.data.map((s: { _id: string }) => s._id)).not.toEqual(first.body.data.data.map((s: { _id: string }) => s._id));
+    expect(second.body.data.total).toBe(2);
+    // Past the last page: nothing, and still how many there are.
+    const past = await call(t.url, 'GET', '/subscriptions/user/search', { token: demoFanToken, query: { limit: 1, offset: 5 } });
+    expect(past.body.data).toEqual({ data: [], total: 2 });
     expect((await call(t.url, 'GET', '/subscriptions/user/search')).status).toBe(401);
   });
 
