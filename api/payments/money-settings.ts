@@ -29,18 +29,23 @@ export async function payoutDestination(db: Queryable, artistId: string) {
 }
 
 export async function moneySettings(db: Queryable, config: Config, artistId: string): Promise<MoneySettings> {
-  const [profile, locked] = await Promise.all([
-    one<{ currency: string; trialDays: number; yearlyPriceCents: number; payoutStatus: 'none' | 'pending' | 'enabled' }>(
-      db,
-      `SELECT currency, trial_days AS "trialDays", yearly_price_cents AS "yearlyPriceCents", payout_status AS "payoutStatus"
-         FROM artist_profiles WHERE user_id = $1`,
-      [artistId],
-    ),
-    currencyLocked(db, artistId),
-  ]);
+  // The profile's money fields and whether a payment locks the currency (currencyLocked's question), in one query.
+  const profile = await one<{
+    currency: string;
+    trialDays: number;
+    yearlyPriceCents: number;
+    payoutStatus: 'none' | 'pending' | 'enabled';
+    locked: boolean;
+  }>(
+    db,
+    `SELECT currency, trial_days AS "trialDays", yearly_price_cents AS "yearlyPriceCents", payout_status AS "payoutStatus",
+            EXISTS (SELECT 1 FROM payments WHERE artist_id = $1 AND status <> 'failed') AS locked
+       FROM artist_profiles WHERE user_id = $1`,
+    [artistId],
+  );
   return {
     currency: profile?.currency ?? 'usd',
-    currencyLocked: locked,
+    currencyLocked: profile?.locked ?? false,
     yearlyPrice: (profile?.yearlyPriceCents ?? 0) / 100,
     trialDays: profile?.trialDays ?? 0,
     feePercent: config.platformFeePercent,

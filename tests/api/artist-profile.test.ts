@@ -103,7 +103,11 @@ describeEachDatabase('the artist’s profile and subscribers', (database) => {
       expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300);
     };
     expect(await names()).toEqual([early.username]);
+    const money = async () => (await call(t.url, 'GET', '/performers/me/money', { token: band.token })).body.data;
+    expect(await money()).toMatchObject({ currencyLocked: false, yearlyPrice: 10 });
     await join(late);
+    // Paid in: the currency is now the fans' receipts' and cannot change.
+    expect(await money()).toMatchObject({ currencyLocked: true, yearlyPrice: 10 });
     expect(await names()).toEqual([late.username, early.username]);
     expect((await call(t.url, 'PUT', '/users/me/name', { token: early.token, body: { name: 'Early Bird' } })).status).toBe(200);
     expect((await list()).map((s) => s.name)).toContain('Early Bird');
