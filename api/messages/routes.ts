@@ -6,7 +6,7 @@ import { RealtimeEvent } from '#contract/realtime';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
-import { cachedUnreadTotal, findMembership, memberViews, otherMember, unreadTotal } from '../conversations/queries.js';
+import { cachedUnreadTotal, findMembership, memberViews, otherMember } from '../conversations/queries.js';
 import { ApiError, forbidden, notFound, ok, okJsonBody, parse, sendJsonBody } from '../http.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
@@ -163,8 +163,11 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       tags: [tag.inbox(viewer.id)],
     }));
     if (state?.unreadCount === 0 && state.lastReadAt) {
-      const total = await cachedUnreadTotal(ctx, viewer.id);
-      return ok({ conversationId: conversation.id, readAt: new Date(state.lastReadAt).toISOString(), total });
+      return ok({
+        conversationId: conversation.id,
+        readAt: new Date(state.lastReadAt).toISOString(),
+        total: await cachedUnreadTotal(ctx, viewer.id),
+      });
     }
     const { readAt, hadUnread } = await db.transaction((tx) => markConversationRead(tx, conversation.id, viewer.id));
     if (hadUnread) {
@@ -181,7 +184,8 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       // A first read with nothing unread: the kept read state learns that the viewer has now read.
       await ctx.cache.invalidate(tag.inbox(viewer.id));
     }
-    return ok({ conversationId: conversation.id, readAt, total: await unreadTotal(db, viewer.id) });
+    // Both branches above cleared the viewer's inbox: the total is read afresh, and kept for the top bar.
+    return ok({ conversationId: conversation.id, readAt, total: await cachedUnreadTotal(ctx, viewer.id) });
   });
 
   app.get('/messages/total-unread-messages', async (request) => {

@@ -141,8 +141,8 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   app.put<{ Params: { performerId: string } }>('/notifications/preferences/:performerId', async (request) => {
     const viewer = await requireViewer(s, request);
     const body = parse(PreferencesBody, request.body);
-    const artistId = await requireArtistId(request.params.performerId);
-    const next = { ...(await preferences(viewer.id, artistId)), ...body };
+    const { artistId, ...current } = await artistWithPreferences(viewer.id, request.params.performerId);
+    const next = { ...current, ...body };
     await savePreferences(viewer.id, artistId, next);
     return ok({ performerId: artistId, ...next });
   });
@@ -222,15 +222,7 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
     );
   }
 
-  async function requireArtistId(performerId: string) {
-    const row = /^[\w-]{1,100}$/.test(performerId)
-      ? await one<{ id: string }>(db, 'SELECT user_id AS id FROM artist_profiles WHERE user_id = $1', [performerId])
-      : undefined;
-    if (!row) throw notFound('Artist not found');
-    return row.id;
-  }
-
-  /** The artist (404 when there is none) with the fan's choices for them, in one query: the fan's account page asks it. */
+  /** The artist (404 when there is none) with the fan's choices for them, in one query. */
   async function artistWithPreferences(userId: string, performerId: string) {
     const row = /^[\w-]{1,100}$/.test(performerId)
       ? await one<Preferences & { artistId: string }>(

@@ -7,10 +7,15 @@ import { one, type Queryable } from '../db/client.js';
  * platform's fee and where payouts go.
  */
 
-/** True once any payment to the artist has been made or is under way: fans' receipts and renewals are in the currency. */
+/**
+ * True once any payment to the artist has been made or is under way: fans' receipts and renewals are in the currency.
+ * As SQL, the artist's id being $1.
+ */
+const PAID_IN = `EXISTS (SELECT 1 FROM payments WHERE artist_id = $1 AND status <> 'failed')`;
+
 export async function currencyLocked(db: Queryable, artistId: string) {
-  const row = await one(db, `SELECT 1 FROM payments WHERE artist_id = $1 AND status <> 'failed' LIMIT 1`, [artistId]);
-  return Boolean(row);
+  const row = await one<{ locked: boolean }>(db, `SELECT ${PAID_IN} AS locked`, [artistId]);
+  return row?.locked ?? false;
 }
 
 /** The platform's share of an amount (Stripe Connect's application fee), in cents. */
@@ -29,7 +34,7 @@ export async function payoutDestination(db: Queryable, artistId: string) {
 }
 
 export async function moneySettings(db: Queryable, config: Config, artistId: string): Promise<MoneySettings> {
-  // The profile's money fields and whether a payment locks the currency (currencyLocked's question), in one query.
+  // The profile's money fields and whether a payment locks the currency, in one query.
   const profile = await one<{
     currency: string;
     trialDays: number;
@@ -39,7 +44,7 @@ export async function moneySettings(db: Queryable, config: Config, artistId: str
   }>(
     db,
     `SELECT currency, trial_days AS "trialDays", yearly_price_cents AS "yearlyPriceCents", payout_status AS "payoutStatus",
-            EXISTS (SELECT 1 FROM payments WHERE artist_id = $1 AND status <> 'failed') AS locked
+            ${PAID_IN} AS locked
        FROM artist_profiles WHERE user_id = $1`,
     [artistId],
   );
