@@ -21,12 +21,18 @@ async function newTrack(request: Parameters<typeof uploadAudio>[0], title: strin
   return createItem(request, artist, { title, tags: 'demo', mediaId: audio });
 }
 
-/** The service worker of the whole site, installed and running this page. */
+/**
+ * The service worker of the whole site, installed and running this page. Its `clients.claim()` takes the pages open
+ * when it activates: a page whose load began while the worker was still activating is not among them and stays
+ * uncontrolled until it loads again, as a fan's next page would be.
+ */
 async function untilWorkerControls(page: Page) {
   await expect
     .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.active?.state ?? 'none'))
     .toBe('activated');
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)).toBe(`${webBase}/sw.js`);
+  const controller = () => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null);
+  if (!(await controller())) await page.reload();
+  await expect.poll(controller).toBe(`${webBase}/sw.js`);
 }
 
 async function saveForOffline(page: Page, item: Item) {
