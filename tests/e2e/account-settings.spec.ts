@@ -1,6 +1,6 @@
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, type Fan } from './helpers';
 import { linkFromOutbox } from './outbox';
 
 /**
@@ -40,7 +40,7 @@ for (const { js, width } of MODES) {
     test.use({ js, width });
 
     async function signedIn(page: Page, fan: Fan) {
-      await page.context().addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+      await signIn(page.context(), fan.token);
     }
 
     test('a user changes name, picture, email and password from the account menu', async ({ page, request }) => {

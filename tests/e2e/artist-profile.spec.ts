@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, signIn } from './helpers';
 
 /**
  * The artist's profile and offer form on the account page, without JavaScript: the browser lets it through with
@@ -20,7 +20,7 @@ test('an artist saves the profile without JavaScript: one perk a line, the welco
   const before = await readProfile();
 
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, token);
   const page = await context.newPage();
   try {
     await page.goto(`/${ARTIST.username}/account`);

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiBase, expectNoA11yViolations, signInAs, uniqueName, webBase } from './helpers';
 import { VAULT_CATEGORIES } from '../../contract/content-types';
 import { apiCall, newArtist, signedIn } from './money-world';
 
@@ -12,20 +12,6 @@ import { apiCall, newArtist, signedIn } from './money-world';
 
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 const FAN = { email: 'fan@stagedoor.test', password: 'Stagedoor-fan-2026!' };
-
-async function logIn(request: APIRequestContext, account: { email: string; password: string }) {
-  const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: account.email, password: account.password, remember: true },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-async function signIn(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
-  const token = await logIn(request, account);
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
-  return token;
-}
 
 interface Item {
   _id: string;
@@ -64,7 +50,7 @@ const collectionId = (page: Page) => new URL(page.url()).pathname.split('/').pop
 test('the artist creates, reorders, renames and deletes a collection; a fan sees it', async ({ browser, request }) => {
   const context = await browser.newContext({ baseURL: webBase });
   const page = await context.newPage();
-  const token = await signIn(context, request, ARTIST);
+  const token = await signInAs(context, request, ARTIST);
   const [a, b] = await twoItems(request, token);
 
   await page.goto(`/${ARTIST.username}/account`);
@@ -119,7 +105,7 @@ test('the artist creates, reorders, renames and deletes a collection; a fan sees
   // A subscribed fan sees it.
   const fanContext = await browser.newContext({ baseURL: webBase });
   const fanPage = await fanContext.newPage();
-  await signIn(fanContext, request, FAN);
+  await signInAs(fanContext, request, FAN);
   await fanPage.goto(`/${ARTIST.username}/collection/${id}`);
   await expect(fanPage.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
   await expectOrder(fanPage, a.title, b.title);
@@ -150,7 +136,7 @@ test('the artist creates, reorders, renames and deletes a collection; a fan sees
 test('without JavaScript: the empty-title message, a collection of two items in order, a move', async ({ browser, request }) => {
   const context = await browser.newContext({ baseURL: webBase, javaScriptEnabled: false });
   const page = await context.newPage();
-  const token = await signIn(context, request, ARTIST);
+  const token = await signInAs(context, request, ARTIST);
   const [a, b] = await twoItems(request, token);
   await page.goto(`/${ARTIST.username}/account/collections/new`);
   await page.getByRole('button', { name: 'Create collection' }).last().click();

@@ -1,7 +1,7 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { apiBase, expectNoA11yViolations, registerFan, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
 import { wav } from './listening-world';
 
 /**
@@ -48,10 +48,6 @@ async function joinFree(request: APIRequestContext, who: Fan) {
     headers: auth(who.token),
   });
   expect(joined.status(), await joined.text()).toBe(200);
-}
-
-async function signIn(context: BrowserContext, token: string) {
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
 }
 
 test.beforeAll(async ({ request }) => {

@@ -1,7 +1,7 @@
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { wavFile } from '../../api/media/wav';
-import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, signInAs, uniqueName } from './helpers';
 
 /**
  * The artist's creation pages (issue 4), in Chromium against the built app: a text post with a poll and a
@@ -12,21 +12,6 @@ import { apiBase, expectNoA11yViolations, uniqueName, webBase } from './helpers'
 /** The seeded accounts (README "Demo logins"). */
 const ARTIST = { email: 'nova@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'novaricci' };
 const FAN = { email: 'fan@stagedoor.test', password: 'Stagedoor-fan-2026!' };
-
-async function logIn(request: APIRequestContext, account: { email: string; password: string }) {
-  const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: account.email, password: account.password, remember: true },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-/** Signs the browser in: a token from POST /auth/login, in the cookie the web app reads. */
-async function signIn(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
-  const token = await logIn(request, account);
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
-  return token;
-}
 
 interface Item {
   _id: string;
@@ -82,7 +67,7 @@ async function openForm(page: Page, path: string) {
 test.describe('an artist with JavaScript', () => {
   let token: string;
   test.beforeEach(async ({ context, request }) => {
-    token = await signIn(context, request, ARTIST);
+    token = await signInAs(context, request, ARTIST);
   });
 
   test('writes a text post with a poll and a thumbnail, and publishes it', async ({ page, request }) => {
@@ -416,7 +401,7 @@ test.describe('an artist with JavaScript', () => {
 });
 
 test('a fan gets the 404 page on the creation pages, and the api refuses them too', async ({ page, context, request }) => {
-  const token = await signIn(context, request, FAN);
+  const token = await signInAs(context, request, FAN);
   for (const path of ['/thelatenights/account/create-text', '/thelatenights/account/add-to-vault', '/thelatenights/account/content']) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
@@ -435,7 +420,7 @@ test.describe('an artist without JavaScript', () => {
     // A context of its own with JavaScript off, so the accessibility scan's contexts keep theirs (as no-js.spec.ts).
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
-    const token = await signIn(context, request, ARTIST);
+    const token = await signInAs(context, request, ARTIST);
     await page.goto('/novaricci/account/create-text');
     await expectNoA11yViolations(page);
     await page.getByRole('button', { name: 'Publish' }).click();
@@ -489,7 +474,7 @@ test.describe('an artist without JavaScript', () => {
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
-    const token = await signIn(context, request, ARTIST);
+    const token = await signInAs(context, request, ARTIST);
     await page.goto('/novaricci/account/create-text');
     const title = `Winter presale ${uniqueName('p')}`;
     await page.getByLabel('Title').fill(title);

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -87,6 +87,31 @@ let counter = 0;
 export function privateAddress() {
   const octet = () => Math.floor(Math.random() * 254) + 1;
   return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/**
+ * A session token for the account, from POST /auth/login with "remember me", asked from an address of its own (the
+ * suite's many logins must not use up the per-address limit).
+ */
+export async function logIn(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post(`${apiBase}/auth/login`, {
+    data: { username: email, password, remember: true },
+    headers: { 'X-Forwarded-For': privateAddress() },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** Signs a browser in: the session token in the cookie the web app reads. */
+export async function signIn(context: BrowserContext, token: string) {
+  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/** Logs the account in through the api and signs the browser in with its token, which it returns. */
+export async function signInAs(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
+  const token = await logIn(request, account.email, account.password);
+  await signIn(context, token);
+  return token;
 }
 
 /** A name no other test run has used: letters and digits only, as usernames must be (spec §5). */

@@ -1,5 +1,5 @@
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName } from './helpers';
 
 /**
  * The shorter join (issue 22): the join page leads straight to register (payment when signed in), the register step
@@ -98,7 +98,7 @@ for (const { js, width } of [
       // A fan who already has an account joins a free club in one step, with nothing about correcting a sign-up.
       const fan = await registerFan(request, apiBase, 'shortfreesigned');
       await page.context().clearCookies();
-      await page.context().addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+      await signIn(page.context(), fan.token);
       await page.goto('/juniperlane/join');
       await page.getByRole('link', { name: 'Join for free' }).first().click();
       await expect(page).toHaveURL('/juniperlane/subscribe/payment');

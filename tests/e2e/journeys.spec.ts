@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase } from './helpers';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, signInAs, uniqueName, webBase } from './helpers';
 import { resetLinkFromOutbox } from './outbox';
 
 /** The seeded accounts (README "Demo logins"). */
@@ -9,16 +9,6 @@ const DEMO_FAN = { email: 'fan@stagedoor.test', password: 'Stagedoor-fan-2026!' 
 async function visit(page: Page, path: string) {
   await page.goto(path);
   await expectNoA11yViolations(page);
-}
-
-/** Signs the browser in as this account: a token from POST /auth/login, in the cookie the web app reads. */
-async function signIn(context: BrowserContext, request: APIRequestContext, account: { email: string; password: string }) {
-  const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: account.email, password: account.password, remember: true },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const { data } = (await response.json()) as { data: { token: string } };
-  await context.addCookies([{ name: 'stagedoor', value: data.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
 }
 
 async function sessionCookie(context: BrowserContext) {
@@ -212,7 +202,7 @@ test('every registration rule shows its message, first on submit and then while 
 });
 
 test('discover sends an artist to their own page', async ({ page, context, request }) => {
-  await signIn(context, request, ARTIST);
+  await signInAs(context, request, ARTIST);
   await page.goto('/discover');
   await expect(page).toHaveURL('/novaricci');
   await expect(page.getByRole('heading', { level: 1, name: 'Nova Ricci' })).toBeVisible();
@@ -221,7 +211,7 @@ test('discover sends an artist to their own page', async ({ page, context, reque
 });
 
 test('the demo fan, a member of two fan clubs, sees them on discover and can open one', async ({ page, context, request }) => {
-  await signIn(context, request, DEMO_FAN);
+  await signInAs(context, request, DEMO_FAN);
   await visit(page, '/discover');
   await expect(page).toHaveURL('/discover');
   await expect(page.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible();
@@ -253,7 +243,7 @@ test('the demo fan, a member of two fan clubs, sees them on discover and can ope
 
 test('a fan without a subscription is sent from the artist page to subscribe', async ({ page, context, request }) => {
   const fan = await registerFan(request, apiBase, 'nosub');
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, fan.token);
   await page.goto('/novaricci');
   await expect(page).toHaveURL('/novaricci/subscribe');
   await expect(page.getByRole('link', { name: 'Continue to payment' })).toBeVisible();
@@ -298,7 +288,7 @@ test('the realtime connection opens in the signed-in area and drops on entering 
   context,
   request,
 }) => {
-  await signIn(context, request, DEMO_FAN);
+  await signInAs(context, request, DEMO_FAN);
   const opened = page.waitForEvent('websocket', (ws) => ws.url().startsWith(`${apiBase.replace('http', 'ws')}/socket.io/`));
   // Found by name: the artists other tests make come before her in the list, A to Z, and would push her off its page.
   await page.goto('/discover?q=Nova');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoA11yViolations, registerFan, webBase } from './helpers';
+import { expectNoA11yViolations, registerFan, signIn, webBase } from './helpers';
 
 /** Lite mode (issue 7): no client scripts for a fan who asks to save data; everything still works by forms and links. */
 
@@ -21,7 +21,7 @@ test('a fan turns lite mode on in the footer, browses and posts a form without s
   request,
 }) => {
   const fan = await registerFan(request);
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, fan.token);
   const loadedScripts: string[] = [];
   page.on('request', (r) => {
     if (r.resourceType() === 'script') loadedScripts.push(r.url());

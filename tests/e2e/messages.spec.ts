@@ -1,28 +1,10 @@
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Route,
-} from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContextOptions, type Route } from '@playwright/test';
 import { INBOX_PAGE_SIZE } from '../../app/utils/messages';
-import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, logIn, registerFan, signIn, type Fan } from './helpers';
 import { apiCall, newArtist, signedIn } from './money-world';
 
 /** The seeded free artist (README "Demo logins"): a fan subscribes without a card. */
 const ARTIST = { username: 'juniperlane', name: 'Juniper Lane', email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!' };
-
-async function apiLogin(request: APIRequestContext, email: string, password: string) {
-  const response = await request.post(`${apiBase}/auth/login`, { data: { username: email, password, remember: true } });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-async function useSession(context: BrowserContext, token: string) {
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
-}
 
 /** A new fan with a free subscription to the artist. */
 async function subscribedFan(request: APIRequestContext): Promise<Fan> {
@@ -39,11 +21,11 @@ async function subscribedFan(request: APIRequestContext): Promise<Fan> {
 
 test('a fan writes to the artist, who sees it arrive without a reload and answers; unread badges follow', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
-  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const artistToken = await logIn(request, ARTIST.email, ARTIST.password);
   const fanContext = await browser.newContext();
   const artistContext = await browser.newContext();
-  await useSession(fanContext, fan.token);
-  await useSession(artistContext, artistToken);
+  await signIn(fanContext, fan.token);
+  await signIn(artistContext, artistToken);
   const fanPage = await fanContext.newPage();
   const artistPage = await artistContext.newPage();
 
@@ -147,7 +129,7 @@ test('without JavaScript a fan reads, sends with a page reload, sees the form er
   }
 
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account/messages`);
   await page.getByRole('link', { name: new RegExp(ARTIST.name) }).click();
@@ -178,7 +160,7 @@ test('without JavaScript a fan reads, sends with a page reload, sees the form er
 test('a fan with an empty inbox starts the conversation from the messages page, without JavaScript', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account/messages`);
   await expect(page.getByText('No messages yet')).toBeVisible();
@@ -191,7 +173,7 @@ test('a fan with an empty inbox starts the conversation from the messages page, 
 test('the artist writes first to a new subscriber from the account page, without JavaScript', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, await apiLogin(request, ARTIST.email, ARTIST.password));
+  await signIn(context, await logIn(request, ARTIST.email, ARTIST.password));
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account`);
   await page
@@ -224,7 +206,7 @@ test('the conversation page needs its username and a conversation the viewer is 
   const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
 
   const context = await browser.newContext();
-  await useSession(context, stranger.token);
+  await signIn(context, stranger.token);
   const page = await context.newPage();
   const notMine = await page.goto(`/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`);
   expect(notMine?.status()).toBe(404);
@@ -246,7 +228,7 @@ async function fanConversation(browser: Browser, request: APIRequestContext, opt
   });
   const conversationId = ((await opened.json()) as { data: { _id: string } }).data._id;
   const context = await browser.newContext(options);
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const href = `/${ARTIST.username}/account/messages/${conversationId}?username=${ARTIST.username}`;
   return { fan, conversationId, context, href };
 }
@@ -287,7 +269,7 @@ test('a fan whose signal drops while the conversation catches up keeps it, and i
   await expect(page.getByRole('heading', { level: 1, name: ARTIST.name })).toBeVisible();
   await expect(composer).toBeVisible();
 
-  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const artistToken = await logIn(request, ARTIST.email, ARTIST.password);
   const text = `Sent while the fan was in the tunnel ${Date.now()}`;
   const sent = await request.post(`${apiBase}/messages/conversations/${conversationId}`, {
     headers: { Authorization: `Bearer ${artistToken}` },
@@ -301,7 +283,7 @@ test('a fan whose signal drops while the conversation catches up keeps it, and i
 });
 
 test('a fan whose phone drops off the network and comes back sees each missed message once', async ({ browser, request }) => {
-  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const artistToken = await logIn(request, ARTIST.email, ARTIST.password);
   const { conversationId, context, page } = await offlineOnConversation(browser, request);
   const missed = [`While you were in the tunnel ${Date.now()}`, `Second one ${Date.now()}`];
   for (const text of missed) {

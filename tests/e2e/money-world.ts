@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Browser } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiBase, privateAddress, registerFan, uniqueName, webBase, type Fan } from './helpers';
+import { apiBase, privateAddress, registerFan, signIn, uniqueName, type Fan } from './helpers';
 
 /**
  * What the money pages' browser tests set up through the api: an artist of their own (made through the operator
@@ -76,7 +76,7 @@ export async function signedIn(browser: Browser, token: string, options: { javaS
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },
   });
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, token);
   return context;
 }
 

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createECDH, randomBytes } from 'node:crypto';
-import { apiBase, expectNoA11yViolations, privateAddress, registerFan, uniqueName, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, logIn, privateAddress, registerFan, signIn, uniqueName, webBase, type Fan } from './helpers';
 
 /**
  * What a fan sees of new-post notifications (issue 18, docs/notifications.md "What the fan sees"): the bell in the
@@ -12,19 +12,6 @@ import { apiBase, expectNoA11yViolations, privateAddress, registerFan, uniqueNam
 const ARTIST = { username: 'juniperlane', name: 'Juniper Lane', email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!' };
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}`, 'X-Forwarded-For': privateAddress() });
-
-async function apiLogin(request: APIRequestContext, email: string, password: string) {
-  const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: email, password, remember: true },
-    headers: { 'X-Forwarded-For': privateAddress() },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-async function useSession(context: BrowserContext, token: string) {
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
-}
 
 /** A new fan with a free subscription to the artist, and the artist's id. */
 async function subscribedFan(request: APIRequestContext): Promise<Fan & { artistId: string }> {
@@ -60,7 +47,7 @@ const bell = (page: import('@playwright/test').Page) => page.getByRole('banner')
 test('the bell counts up without a reload when the artist publishes', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const fanContext = await browser.newContext();
-  await useSession(fanContext, fan.token);
+  await signIn(fanContext, fan.token);
   const fanPage = await fanContext.newPage();
   await fanPage.goto(`/${ARTIST.username}`);
   await expect(bell(fanPage)).toHaveAttribute('aria-label', 'Notifications');
@@ -68,7 +55,7 @@ test('the bell counts up without a reload when the artist publishes', async ({ b
 
   // The artist publishes from the studio's form, in a browser of their own (without JavaScript, the plain form).
   const artistContext = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(artistContext, await apiLogin(request, ARTIST.email, ARTIST.password));
+  await signIn(artistContext, await logIn(request, ARTIST.email, ARTIST.password));
   const artistPage = await artistContext.newPage();
   await artistPage.goto(`/${ARTIST.username}/account/create-text`);
   // The artist is told of nothing: no bell in their top bar.
@@ -100,7 +87,7 @@ test('the bell counts up without a reload when the artist publishes', async ({ b
 
 test('without JavaScript the notifications page lists new posts, opens one as read, and marks all read', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
-  const artistToken = await apiLogin(request, ARTIST.email, ARTIST.password);
+  const artistToken = await logIn(request, ARTIST.email, ARTIST.password);
   const first = `Demo for the new record ${uniqueName('n')}`;
   const second = `Tour dates ${uniqueName('n')}`;
   await publish(request, artistToken, first);
@@ -108,7 +95,7 @@ test('without JavaScript the notifications page lists new posts, opens one as re
   await expect.poll(() => unreadOf(request, fan)).toBe(2);
 
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}`);
   await expect(bell(page)).toHaveAttribute('aria-label', 'Notifications, 2 unread');
@@ -151,7 +138,7 @@ test('without JavaScript the notifications page lists new posts, opens one as re
 test('a fan with nothing yet sees the empty page', async ({ browser, request }) => {
   const fan = await registerFan(request);
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const page = await context.newPage();
   await page.goto('/notifications');
   await expect(page.getByText('No notifications yet')).toBeVisible();
@@ -163,7 +150,7 @@ test('a fan with nothing yet sees the empty page', async ({ browser, request }) 
 test('without JavaScript a fan changes how the artist reaches them, and sees the choices saved', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}/account`);
   const section = page.getByRole('region', { name: 'Notifications' });
@@ -201,7 +188,7 @@ test('without JavaScript a fan changes how the artist reaches them, and sees the
 
   // The artist's own account page has no such form.
   const artistContext = await browser.newContext({ javaScriptEnabled: false });
-  await useSession(artistContext, await apiLogin(request, ARTIST.email, ARTIST.password));
+  await signIn(artistContext, await logIn(request, ARTIST.email, ARTIST.password));
   const artistPage = await artistContext.newPage();
   await artistPage.goto(`/${ARTIST.username}/account`);
   await expect(artistPage.getByRole('heading', { level: 1, name: 'Your fan club' })).toBeVisible();
@@ -212,7 +199,7 @@ test('without JavaScript a fan changes how the artist reaches them, and sees the
 test('with JavaScript a fan turns push on and off for this browser from the artist page', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext();
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   await context.grantPermissions(['notifications'], { origin: webBase });
   // The browser's push service is the one thing stood in for (as the api tests do): PushManager hands out a
   // subscription to an endpoint of ours, with real keys, and forgets it on unsubscribe.
@@ -253,7 +240,7 @@ test('with JavaScript a fan turns push on and off for this browser from the arti
 test('the service worker shows what a push carries', async ({ browser, request }) => {
   const fan = await subscribedFan(request);
   const context = await browser.newContext();
-  await useSession(context, fan.token);
+  await signIn(context, fan.token);
   await context.grantPermissions(['notifications'], { origin: webBase });
   const page = await context.newPage();
   await page.goto(`/${ARTIST.username}`);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, privateAddress, registerFan, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, privateAddress, registerFan, signIn } from './helpers';
 
 /** Issue 4: each fan's presale code is their own; the artist traces a leaked code to its fan and revokes it. */
 test('the artist looks up a fan’s presale code and revokes it; the fan’s page then says so', async ({ browser, request }) => {
@@ -31,7 +31,7 @@ test('the artist looks up a fan’s presale code and revokes it; the fan’s pag
   });
 
   const fanContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  await fanContext.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(fanContext, fan.token);
   const fanPage = await fanContext.newPage();
   await fanPage.goto(`/juniperlane/vault/${itemId}?type=post&from=posts`);
   const code = (await fanPage.locator('#presale-title ~ dl code').textContent())!.trim();
@@ -42,7 +42,7 @@ test('the artist looks up a fan’s presale code and revokes it; the fan’s pag
   expect(await fanPage.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
   const artistContext = await browser.newContext({ javaScriptEnabled: false });
-  await artistContext.addCookies([{ name: 'stagedoor', value: artistToken, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(artistContext, artistToken);
   const page = await artistContext.newPage();
   await page.goto(`/juniperlane/vault/${itemId}?type=post&from=posts`);
   const codes = page.getByRole('region', { name: 'Presale codes' });

@@ -1,7 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiBase, expectNoA11yViolations, registerFan, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, webBase } from './helpers';
 
 /**
  * Open redirects (issue 17, findings 1 and 2): whatever a link puts in `next`, in the path of a cross-site arrival
@@ -39,10 +39,6 @@ async function visit(page: Page, departures: string[], path: string) {
   return response;
 }
 
-async function signIn(context: BrowserContext, fan: Fan) {
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
-}
-
 function expectOurs(page: Page, departures: string[]) {
   expect(departures, 'the browser went to another host').toEqual([]);
   expect(new URL(page.url()).origin, page.url()).toBe(webBase);
@@ -63,7 +59,7 @@ test.beforeEach(async ({ context }) => {
 
 test('a signed-in fan sent to /login with a hostile next stays on Stagedoor', async ({ page, context, request }) => {
   const departures = watchDepartures(page);
-  await signIn(context, await registerFan(request, apiBase, 'nextin'));
+  await signIn(context, (await registerFan(request, apiBase, 'nextin')).token);
   for (const next of HOSTILE_NEXT) {
     await visit(page, departures, `/login?next=${next}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible();
@@ -94,7 +90,7 @@ test('control characters and non-ASCII in next answer a page, not a 500', async 
     await expect(page.getByRole('heading', { level: 1, name: 'Log in to your account' })).toBeVisible();
   }
   await expectNoA11yViolations(page);
-  await signIn(context, await registerFan(request, apiBase, 'nextbytes'));
+  await signIn(context, (await registerFan(request, apiBase, 'nextbytes')).token);
   for (const next of ['/%0d%0aSet-Cookie:%20a=b', '/%E3%80%82evil.example']) {
     const signedIn = await visit(page, departures, `/login?next=${next}`);
     expect(signedIn?.status(), next).toBeLessThan(500);
@@ -103,7 +99,7 @@ test('control characters and non-ASCII in next answer a page, not a 500', async 
 
 test('an artist’s place in the URL cannot name another host', async ({ page, context, request }) => {
   const departures = watchDepartures(page);
-  await signIn(context, await registerFan(request, apiBase, 'paramfan'));
+  await signIn(context, (await registerFan(request, apiBase, 'paramfan')).token);
   for (const path of [
     '/%2F%2Fevil.example/subscribe/confirm',
     '/%2F%2Fevil.example/vault/x?type=collection',

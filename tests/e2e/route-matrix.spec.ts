@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiBase, privateAddress, registerFan, routeFiles, routePattern, webBase } from './helpers';
+import { expect, test } from '@playwright/test';
+import { apiBase, logIn, registerFan, routeFiles, routePattern, signIn, webBase } from './helpers';
 
 /**
  * The web routes' access matrix (issue 6): every page route of app/routes, requested as each role, answers
@@ -341,15 +341,6 @@ const ROWS: Record<string, Row> = {
   '/*': { path: '/no/such/page/here', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
 };
 
-async function login(request: APIRequestContext, email: string, password: string) {
-  const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: email, password, remember: true },
-    headers: { 'X-Forwarded-For': privateAddress() },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
 const tokens: Partial<Record<Role, string>> = {};
 
 const address = (row: Row) =>
@@ -360,8 +351,8 @@ test.beforeAll(async ({ request }) => {
   const subscriber = await registerFan(request);
   tokens.fan = fan.token;
   tokens.subscriber = subscriber.token;
-  tokens.owner = await login(request, 'juniper@stagedoor.test', 'Stagedoor-artist-2026!');
-  tokens.otherArtist = await login(request, 'nova@stagedoor.test', 'Stagedoor-artist-2026!');
+  tokens.owner = await logIn(request, 'juniper@stagedoor.test', 'Stagedoor-artist-2026!');
+  tokens.otherArtist = await logIn(request, 'nova@stagedoor.test', 'Stagedoor-artist-2026!');
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
   const artist = (await (await request.get(`${apiBase}/performers/${A}`, { headers: auth(subscriber.token) })).json()).data;
   const subscribed = await request.post(`${apiBase}/payment/subscribe/performers`, {
@@ -422,7 +413,7 @@ for (const role of ['anonymous', 'subscriber', 'owner'] as const) {
   test(`as ${role}, every page it may see hydrates without an error`, async ({ browser }) => {
     const context = await browser.newContext();
     const token = tokens[role];
-    if (token) await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+    if (token) await signIn(context, token);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoA11yViolations, registerFan, webBase } from './helpers';
+import { expectNoA11yViolations, registerFan, signIn, webBase } from './helpers';
 
 test('the Content-Security-Policy lets the page run and blocks a script injected into it', async ({ page }) => {
   const violations: string[] = [];
@@ -34,7 +34,7 @@ test('the Content-Security-Policy lets the page run and blocks a script injected
 
 test('a form on another site cannot post to a Stagedoor action, even for a signed-in fan', async ({ page, context, request }) => {
   const fan = await registerFan(request);
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, fan.token);
   await page.goto('/discover');
   await expect(page.getByRole('button', { name: `Logged in as ${fan.username}` })).toBeVisible();
 

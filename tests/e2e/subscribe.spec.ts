@@ -2,7 +2,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { apiBase, expectNoA11yViolations, registerFan, uniqueName, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName, webBase } from './helpers';
 
 /**
  * Subscribing, in Chromium against the built app with the test gateway (no Stripe keys): a new fan's paid journey
@@ -181,7 +181,7 @@ test('a free artist: the register step completes the subscription and shows the 
 
 test('a signed-in fan joins a free artist from the subscribe page with one button', async ({ page, context, request }) => {
   const fan = await registerFan(request, apiBase, 'freesigned');
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, fan.token);
   await page.goto('/juniperlane/subscribe');
   // Free: on to register, and signed in: on to the payment step, which is a single "Join for free" button.
   await expect(page).toHaveURL('/juniperlane/subscribe/payment');
@@ -201,7 +201,7 @@ test('discover sends a fan with exactly one subscription to that artist', async 
     headers: { Authorization: `Bearer ${fan.token}` },
   });
   expect(joined.status()).toBe(200);
-  await context.addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, fan.token);
   await page.goto('/discover');
   await expect(page).toHaveURL('/juniperlane');
 });
@@ -264,7 +264,7 @@ test('the artist edits their offer on the account page and sees their subscriber
     data: { username: 'latenights@stagedoor.test', password: 'Stagedoor-artist-2026!', remember: true },
   });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
-  await context.addCookies([{ name: 'stagedoor', value: token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(context, token);
   await page.goto('/thelatenights/account');
   await expect(page.getByRole('heading', { level: 1, name: 'Your fan club' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Subscribers' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiBase, privateAddress, registerFan, webBase } from './helpers';
+import { apiBase, logIn, registerFan, signIn } from './helpers';
 
 /**
  * Hostile text (issue 6): an XSS corpus goes in through every place a person can write — a post's title and
@@ -23,14 +23,6 @@ const PAYLOADS = [
   '<body onload="window.__xss=\'body\'">',
   '{{constructor.constructor("window.__xss=\'template\'")()}}',
 ];
-
-async function token(request: APIRequestContext, email: string, password: string) {
-  const answer = await request.post(`${apiBase}/auth/login`, {
-    data: { username: email, password, remember: true },
-    headers: { 'X-Forwarded-For': privateAddress() },
-  });
-  return ((await answer.json()) as { data: { token: string } }).data.token;
-}
 
 async function api<T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, tokenValue: string, data?: unknown) {
   const answer = await request.fetch(`${apiBase}${path}`, { method, data, headers: { Authorization: `Bearer ${tokenValue}` } });
@@ -57,7 +49,7 @@ async function expectNoScriptRan(page: Page, dialogs: string[]) {
 }
 
 test('the XSS corpus in titles, captions, comments and messages runs no script on any page', async ({ page, request }) => {
-  const artistToken = await token(request, ARTIST.email, ARTIST.password);
+  const artistToken = await logIn(request, ARTIST.email, ARTIST.password);
   const fan = await registerFan(request);
   const artist = await api<{ _id: string }>(request, 'GET', `/performers/${ARTIST.username}`, fan.token);
   await api(request, 'POST', '/payment/subscribe/performers', fan.token, { type: 'free', performerId: artist._id });
@@ -81,7 +73,7 @@ test('the XSS corpus in titles, captions, comments and messages runs no script o
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await page.context().addCookies([{ name: 'stagedoor', value: fan.token, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(page.context(), fan.token);
 
   await page.goto(`/${ARTIST.username}/vault/${post._id}?type=post&from=posts`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Setlist');
@@ -105,7 +97,7 @@ test('the XSS corpus in titles, captions, comments and messages runs no script o
 
   // The artist's side: the inbox and the conversation with the fan.
   await page.context().clearCookies();
-  await page.context().addCookies([{ name: 'stagedoor', value: artistToken, url: webBase, httpOnly: true, sameSite: 'Strict' }]);
+  await signIn(page.context(), artistToken);
   await page.goto(`/${ARTIST.username}/account/messages`);
   await expectNoScriptRan(page, dialogs);
   await page.goto(`/${ARTIST.username}/account/messages/${conversation._id}?username=${fan.username}`);
