@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, signIn } from './helpers';
+import { apiBase, expectNoA11yViolations, logIn, signIn } from './helpers';
 
 /**
  * The artist's profile and offer form on the account page, without JavaScript: the browser lets it through with
@@ -9,10 +9,7 @@ import { apiBase, expectNoA11yViolations, signIn } from './helpers';
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
 
 test('an artist saves the profile without JavaScript: one perk a line, the welcome video off', async ({ browser, baseURL, request }) => {
-  const login = await request.post(`${apiBase}/auth/login`, {
-    data: { username: ARTIST.email, password: ARTIST.password, remember: true },
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const token = await logIn(request, ARTIST.email, ARTIST.password);
   const auth = { Authorization: `Bearer ${token}` };
   const readProfile = async () =>
     ((await (await request.get(`${apiBase}/performers/${ARTIST.username}`, { headers: auth })).json()) as { data: Record<string, unknown> })

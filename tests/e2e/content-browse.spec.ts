@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
+import { apiBase, expectNoA11yViolations, logIn, registerFan, signIn, uniqueName, untilMediaProcessed, webBase, type Fan } from './helpers';
 import { wav } from './listening-world';
 
 /**
@@ -72,8 +72,7 @@ test.beforeAll(async ({ request }) => {
     ],
     { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PUBLIC_WEB_URL: webBase } },
   );
-  const login = await request.post(`${apiBase}/auth/login`, { data: { username, password: PASSWORD, remember: true } });
-  artist = { username, name, token: ((await login.json()) as { data: { token: string } }).data.token };
+  artist = { username, name, token: await logIn(request, username, PASSWORD) };
 
   const upload = await request.post(`${apiBase}/media?kind=audio`, {
     headers: auth(artist.token),

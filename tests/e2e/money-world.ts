@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Browser } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiBase, privateAddress, registerFan, signIn, uniqueName, type Fan } from './helpers';
+import { apiBase, logIn, registerFan, signIn, uniqueName, type Fan } from './helpers';
 
 /**
  * What the money pages' browser tests set up through the api: an artist of their own (made through the operator
@@ -43,12 +43,9 @@ export async function newArtist(request: APIRequestContext, yearlyPrice: string,
     data: { username, email, password: ARTIST_PASSWORD, name: `Band ${username.slice(4, 10)}`, yearlyPrice, currency },
     headers: adminHeaders(),
   });
-  const session = await apiCall<{ token: string }>(request, 'POST', '/auth/login', {
-    data: { username, password: ARTIST_PASSWORD, remember: true },
-    headers: { 'X-Forwarded-For': privateAddress() },
-  });
+  const token = await logIn(request, username, ARTIST_PASSWORD);
   const artist = await apiCall<{ _id: string }>(request, 'GET', `/performers/${username}`);
-  return { id: artist._id, username, email, token: session.token };
+  return { id: artist._id, username, email, token };
 }
 
 export async function newPromo(request: APIRequestContext, artist: string, code: string, percentOff: number) {

@@ -1,13 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { apiBase, expectNoA11yViolations, privateAddress, registerFan, signIn } from './helpers';
+import { apiBase, expectNoA11yViolations, logIn, registerFan, signIn } from './helpers';
 
 /** Issue 4: each fan's presale code is their own; the artist traces a leaked code to its fan and revokes it. */
 test('the artist looks up a fan’s presale code and revokes it; the fan’s page then says so', async ({ browser, request }) => {
-  const login = await request.post(`${apiBase}/auth/login`, {
-    data: { username: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', remember: true },
-    headers: { 'X-Forwarded-For': privateAddress() },
-  });
-  const artistToken = ((await login.json()) as { data: { token: string } }).data.token;
+  const artistToken = await logIn(request, 'juniper@stagedoor.test', 'Stagedoor-artist-2026!');
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
   const created = await request.post(`${apiBase}/content`, {
     headers: auth(artistToken),

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName, webBase } from './helpers';
+import { apiBase, expectNoA11yViolations, registerFan, signIn, signInAs, uniqueName, webBase } from './helpers';
 
 /**
  * Subscribing, in Chromium against the built app with the test gateway (no Stripe keys): a new fan's paid journey
@@ -260,11 +260,7 @@ test('the fan turns auto-renewal off and on again from the account page', async 
 });
 
 test('the artist edits their offer on the account page and sees their subscribers', async ({ page, context, request }) => {
-  const login = await request.post(`${apiBase}/auth/login`, {
-    data: { username: 'latenights@stagedoor.test', password: 'Stagedoor-artist-2026!', remember: true },
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  await signIn(context, token);
+  await signInAs(context, request, { email: 'latenights@stagedoor.test', password: 'Stagedoor-artist-2026!' });
   await page.goto('/thelatenights/account');
   await expect(page.getByRole('heading', { level: 1, name: 'Your fan club' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Subscribers' })).toBeVisible();
