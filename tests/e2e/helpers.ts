@@ -90,12 +90,12 @@ export function privateAddress() {
 }
 
 /**
- * A session token for the account, from POST /auth/login with "remember me", asked from an address of its own (the
- * suite's many logins must not use up the per-address limit).
+ * A session token for the account (its email or its username), from POST /auth/login with "remember me", asked from
+ * an address of its own (the suite's many logins must not use up the per-address limit).
  */
-export async function logIn(request: APIRequestContext, email: string, password: string) {
+export async function logIn(request: APIRequestContext, username: string, password: string) {
   const response = await request.post(`${apiBase}/auth/login`, {
-    data: { username: email, password, remember: true },
+    data: { username, password, remember: true },
     headers: { 'X-Forwarded-For': privateAddress() },
   });
   expect(response.status(), await response.text()).toBe(200);
