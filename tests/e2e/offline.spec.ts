@@ -23,8 +23,8 @@ async function newTrack(request: Parameters<typeof uploadAudio>[0], title: strin
 
 /**
  * The service worker of the whole site, installed and running this page. Its `clients.claim()` takes the pages open
- * when it activates: a page whose load began while the worker was still activating is not among them and stays
- * uncontrolled until it loads again, as a fan's next page would be.
+ * when it activates: a page whose request left before the worker was active and whose document arrived after the
+ * claim is not among them, and stays uncontrolled until it loads again (as a fan's next page would be controlled).
  */
 async function untilWorkerControls(page: Page) {
   await expect
