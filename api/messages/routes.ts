@@ -162,13 +162,14 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       value: await memberReadState(db, conversation.id, viewer.id),
       tags: [tag.inbox(viewer.id)],
     }));
-    if (state?.unreadCount === 0 && state.lastReadAt) {
-      return ok({
-        conversationId: conversation.id,
-        readAt: new Date(state.lastReadAt).toISOString(),
-        total: await cachedUnreadTotal(ctx, viewer.id),
-      });
-    }
+    const readAt =
+      state?.unreadCount === 0 && state.lastReadAt ? new Date(state.lastReadAt).toISOString() : await markRead(viewer, conversation);
+    // The total comes from the read cache, which markRead has cleared whenever it wrote: kept for the top bar.
+    return ok({ conversationId: conversation.id, readAt, total: await cachedUnreadTotal(ctx, viewer.id) });
+  });
+
+  /** Marks the conversation read in a transaction; tells both members when something was unread. */
+  async function markRead(viewer: Viewer, conversation: { id: string; fanId: string; artistId: string }) {
     const { readAt, hadUnread } = await db.transaction((tx) => markConversationRead(tx, conversation.id, viewer.id));
     if (hadUnread) {
       await changed(conversation);
@@ -184,9 +185,8 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
       // A first read with nothing unread: the kept read state learns that the viewer has now read.
       await ctx.cache.invalidate(tag.inbox(viewer.id));
     }
-    // Both branches above cleared the viewer's inbox: the total is read afresh, and kept for the top bar.
-    return ok({ conversationId: conversation.id, readAt, total: await cachedUnreadTotal(ctx, viewer.id) });
-  });
+    return readAt;
+  }
 
   app.get('/messages/total-unread-messages', async (request) => {
     const viewer = await requireViewer(ctx, request);

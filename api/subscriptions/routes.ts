@@ -34,11 +34,8 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
         ORDER BY s.started_at DESC, s.id LIMIT $2 OFFSET $3`,
       [viewer.id, Math.min(query.limit, MAX_PAGE), query.offset],
     );
-    const total = rows.length
-      ? rows[0].total
-      : query.offset > 0
-        ? ((await one<{ total: number }>(db, `SELECT count(*)::int AS total ${active}`, [viewer.id]))?.total ?? 0)
-        : 0;
+    const counted = async () => (await one<{ total: number }>(db, `SELECT count(*)::int AS total ${active}`, [viewer.id]))?.total ?? 0;
+    const total = rows[0]?.total ?? (query.offset > 0 ? await counted() : 0);
     const artists = await Promise.all(rows.map((row) => artistForViewer(ctx, row.username, viewer.id)));
     return ok({
       data: rows.flatMap((row, index) => {
