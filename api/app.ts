@@ -154,7 +154,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   const stopping = new AbortController();
   const content = await contentApi(app, ctx, { signal: stopping.signal });
   // Said once at start, plainly, rather than by every upload failing to process.
-  void checkMediaTools(content.mediaTools).then((problem) => problem && app.log.error(problem));
+  void checkMediaTools(content.mediaTools).then((said) => ('problem' in said ? app.log.error(said.problem) : app.log.info(said.running)));
   performerImageRoutes(app, content);
   await accountSettingsRoutes(app, content, gateway);
   if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);

@@ -116,7 +116,7 @@ const EnvSchema = z.object({
    * enough for a 4 GB video's ladder at low priority (docs/media.md).
    */
   MEDIA_JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86_400).default(10_800)),
-  /** The ffmpeg and ffprobe that process uploads; by default the binaries of @ffmpeg-installer and @ffprobe-installer. */
+  /** The ffmpeg and ffprobe that process uploads; by default the PATH's, else the binaries of @ffmpeg-installer and @ffprobe-installer. */
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
   /**

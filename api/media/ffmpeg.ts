@@ -7,9 +7,11 @@ import type { Readable } from 'node:stream';
 
 /**
  * ffmpeg and ffprobe, run as child processes at the lowest CPU priority (nice 19) so pages keep their speed while a
- * file is transcoded. By default they are the static binaries that @ffmpeg-installer/ffmpeg and
- * @ffprobe-installer/ffprobe ship inside their npm packages (a fresh `npm ci` has them, with no download of its own);
- * FFMPEG_PATH and FFPROBE_PATH name others (Debian's /usr/bin/ffmpeg, say). docs/media.md.
+ * file is transcoded. Which binaries (resolveMediaTools, docs/media.md "ffmpeg"): FFMPEG_PATH and FFPROBE_PATH when
+ * set; else the ones on the PATH (Debian's maintained build, in the image); else the static binaries that
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe ship inside their npm packages (ffmpeg 4.1, from 2018, but a
+ * fresh `npm ci` has them with no download and no system package). Tests, fixtures and the bench find them the same
+ * way, so a machine that runs the app runs its tests.
  */
 export interface MediaTools {
   ffmpeg: string;
@@ -32,24 +34,62 @@ function installed(name: string): string | undefined {
   }
 }
 
-export function resolveMediaTools(config: { ffmpegPath?: string; ffprobePath?: string }, signal?: AbortSignal): MediaTools {
-  return {
-    ffmpeg: config.ffmpegPath ?? installed('@ffmpeg-installer/ffmpeg') ?? 'ffmpeg',
-    ffprobe: config.ffprobePath ?? installed('@ffprobe-installer/ffprobe') ?? 'ffprobe',
-    signal,
-  };
-}
-
-/** A one-line reason when either tool cannot be run (said once at start), or undefined when both answer. */
-export async function checkMediaTools(tools: MediaTools): Promise<string | undefined> {
-  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
+/** The first executable called `name` in a folder of the PATH, or undefined. */
+export function onPath(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
+  for (const folder of searchPath.split(path.delimiter)) {
+    if (!folder) continue;
+    const file = path.join(folder, name);
     try {
-      await run(tools, tool, ['-version'], { nice: false });
-    } catch (error) {
-      return `${tool} could not be run (${tools[tool]}): ${(error as Error).message}. Audio and video uploads will fail to process until FFMPEG_PATH and FFPROBE_PATH name working binaries.`;
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // Not in this folder.
     }
   }
   return undefined;
+}
+
+/** Where a tool came from, for the start-up line and docs/media.md. */
+export type ToolSource = 'setting' | 'system' | 'npm package';
+
+function resolveTool(name: 'ffmpeg' | 'ffprobe', setting: string | undefined): { file: string; source: ToolSource } {
+  if (setting) return { file: setting, source: 'setting' };
+  const system = onPath(name);
+  if (system) return { file: system, source: 'system' };
+  // Neither: the npm package's binary, or the bare name (which then fails to run, and checkMediaTools says so).
+  return { file: installed(`@${name}-installer/${name}`) ?? name, source: 'npm package' };
+}
+
+/** The one way anything here (the api, the tests, the bench's fixtures) finds ffmpeg and ffprobe. */
+export function resolveMediaTools(
+  config: { ffmpegPath?: string; ffprobePath?: string } = {},
+  signal?: AbortSignal,
+): MediaTools & { sources: Record<'ffmpeg' | 'ffprobe', ToolSource> } {
+  const ffmpeg = resolveTool('ffmpeg', config.ffmpegPath);
+  const ffprobe = resolveTool('ffprobe', config.ffprobePath);
+  return { ffmpeg: ffmpeg.file, ffprobe: ffprobe.file, sources: { ffmpeg: ffmpeg.source, ffprobe: ffprobe.source }, signal };
+}
+
+/**
+ * Runs `-version` on both tools once at start: a one-line reason when either cannot be run, else one line saying which
+ * builds run and where they came from (an operator sees at a glance whether the 2018 npm build is the one working).
+ */
+export async function checkMediaTools(
+  tools: MediaTools & { sources?: Record<'ffmpeg' | 'ffprobe', ToolSource> },
+): Promise<{ problem: string } | { running: string }> {
+  const said: string[] = [];
+  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
+    try {
+      const { stdout } = await run(tools, tool, ['-version'], { nice: false });
+      const version = /version (\S+)/.exec(stdout)?.[1] ?? 'of unknown version';
+      said.push(`${tool} ${version} (${tools[tool]}${tools.sources ? `, ${tools.sources[tool]}` : ''})`);
+    } catch (error) {
+      return {
+        problem: `${tool} could not be run (${tools[tool]}): ${(error as Error).message}. Audio and video uploads will fail to process until FFMPEG_PATH and FFPROBE_PATH name working binaries.`,
+      };
+    }
+  }
+  return { running: `Media tools: ${said.join('; ')}` };
 }
 
 export class ToolError extends Error {

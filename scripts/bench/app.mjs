@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
 import WebSocket from 'ws';
+import { ffmpeg } from './media-tools.mjs';
 import { NODE_FLAGS, ROOT, sleep, startProcess } from './lib.mjs';
 import { createLargeArtist, fillLargeClub, fillSmallClub, LARGE_ARTIST, LARGE_ARTIST_EMAIL } from './club.mjs';
 
@@ -272,7 +273,7 @@ function ffmpegOutput(name, args) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-bench-media-'));
   const file = path.join(dir, name);
   try {
-    execFileSync(process.env.FFMPEG_PATH || 'ffmpeg', ['-loglevel', 'error', ...args, file], { stdio: 'inherit' });
+    execFileSync(ffmpeg, ['-loglevel', 'error', ...args, file], { stdio: 'inherit' });
     return fs.readFileSync(file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { promisify } from 'node:util';
 import * as tus from 'tus-js-client';
 import { api, ARTIST, ARTIST_EMAILS, ARTIST_PASSWORD, BROWSE_CONNECTIONS, browseArtistHome, FAN, login, startApp } from './app.mjs';
 import { sleep } from './lib.mjs';
+import { ffmpeg } from './media-tools.mjs';
 
 export const AUDIO_SECONDS = 180;
 export const VIDEO_SECONDS = 60;
@@ -31,19 +31,8 @@ const DURING_S = 60;
 
 const run = promisify(execFile);
 
-/** The ffmpeg the app runs (FFMPEG_PATH, else the npm package's binary), to make the inputs. */
-function ffmpegPath() {
-  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  try {
-    return createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg').path;
-  } catch {
-    return 'ffmpeg';
-  }
-}
-
 /** The inputs, made with ffmpeg: a stereo 44.1 kHz WAV (a tone over pink noise), and a 1080p test picture with sound. */
 async function makeInputs(dir) {
-  const ffmpeg = ffmpegPath();
   const wav = path.join(dir, 'demo.wav');
   await run(ffmpeg, [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=220:duration=${AUDIO_SECONDS}`],

@@ -178,7 +178,7 @@ describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) =>
 
 it("a start ends the ffmpeg a dead process left working in its folder, and leaves a live process's alone", async () => {
   // A process id nobody has now: one that has just ended.
-  const gone = spawn('true');
+  const gone = spawn(process.execPath, ['-e', '0']);
   await exited(gone);
   const folders = { dead: path.join(WORK_ROOT, `${gone.pid}-abandoned`), live: path.join(WORK_ROOT, `${process.pid}-working`) };
   const encoders = Object.fromEntries(

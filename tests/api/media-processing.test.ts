@@ -43,22 +43,18 @@ async function makeMp4(seconds: number, size = '640x360') {
 }
 
 /**
- * An ffmpeg here that encodes HEVC (libx265), to make a phone's HEVC MOV: the app's own (FFMPEG_PATH or the npm
- * package's), else the system's. The app only decodes HEVC; making a sample needs the encoder, which not every
- * build has: without one the HEVC case is skipped and says why.
+ * Whether the ffmpeg here (the app's own: FFMPEG_PATH, the PATH's, else the npm package's) encodes HEVC (libx265), to
+ * make a phone's HEVC MOV. The app only decodes HEVC; making a sample needs the encoder, which not every build has:
+ * without one the HEVC case is skipped and says why.
  */
 async function findHevcEncoder(): Promise<{ ffmpeg?: string; reason: string }> {
-  const tried: string[] = [];
-  for (const ffmpeg of [...new Set([tools.ffmpeg, 'ffmpeg'])]) {
-    try {
-      const { stdout } = await run(ffmpeg, ['-hide_banner', '-encoders']);
-      if (/\blibx265\b/.test(stdout)) return { ffmpeg, reason: '' };
-      tried.push(`${ffmpeg} (no libx265 in -encoders)`);
-    } catch {
-      tried.push(`${ffmpeg} (could not run)`);
-    }
+  try {
+    const { stdout } = await run(tools.ffmpeg, ['-hide_banner', '-encoders']);
+    if (/\blibx265\b/.test(stdout)) return { ffmpeg: tools.ffmpeg, reason: '' };
+    return { reason: `the ffmpeg here (${tools.ffmpeg}) does not encode HEVC (no libx265 in -encoders) to make the sample` };
+  } catch {
+    return { reason: `the ffmpeg here (${tools.ffmpeg}) could not be run to make the sample` };
   }
-  return { reason: `no ffmpeg here encodes HEVC to make the sample: ${tried.join(', ')}` };
 }
 const hevc = await findHevcEncoder();
 

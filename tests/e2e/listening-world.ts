@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveMediaTools } from '../../api/media/ffmpeg';
 import { wavFile } from '../../api/media/wav';
 import { apiBase, untilMediaProcessed } from './helpers';
 import { apiCall, type MoneyArtist } from './money-world';
@@ -17,10 +18,10 @@ export function wav(seconds: number) {
   return wavFile(samples, rate);
 }
 
-/** A short video (navy picture, a tone) made by ffmpeg, as an MP4 the upload accepts. */
+/** A short video (navy picture, a tone) made by the ffmpeg the app runs, as an MP4 the upload accepts. */
 export function mp4(seconds: number) {
   const file = path.join(os.tmpdir(), `stagedoor-e2e-clip-${process.pid}.mp4`);
-  execFileSync('ffmpeg', [
+  execFileSync(resolveMediaTools().ffmpeg, [
     ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `color=c=navy:s=160x90:d=${seconds}`],
     ...['-f', 'lavfi', '-i', `sine=f=440:d=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
     ...['-shortest', '-movflags', '+faststart', '-y', file],
