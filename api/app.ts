@@ -138,8 +138,10 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     now,
   };
 
-  // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed.
-  await app.register(cors, { origin: true, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed, from
+  // the web app's pages only. Those calls carry the session as a bearer token and the api sets no cookie, so no
+  // credentials mode is allowed: a foreign page gets no Access-Control-Allow-Origin, and nothing with cookies.
+  await app.register(cors, { origin: config.webOrigins, credentials: false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(() => {
     throw notFound();

@@ -25,6 +25,73 @@ const preflight = (path: string, origin: string, method = 'POST') =>
     headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization,content-type' },
   });
 
+describe('CORS: the web app calls the api with a bearer token, no other site and no credentials mode', () => {
+  it('answers a preflight from the web app and from EXTRA_WEB_ORIGINS, without allowing credentials', async () => {
+    for (const origin of [WEB, SECOND_NAME]) {
+      for (const path of ['/messages/some-id', '/uploads', '/users/me']) {
+        const answer = await preflight(path, origin, path === '/messages/some-id' ? 'DELETE' : 'POST');
+        expect(answer.status, `${origin} ${path}`).toBe(204);
+        expect(answer.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(answer.headers.get('access-control-allow-headers')).toContain('authorization');
+        expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
+      }
+    }
+  });
+
+  it('gives a foreign origin no preflight allowance and no reflected origin', async () => {
+    for (const path of ['/messages/some-id', '/uploads', '/users/me']) {
+      const answer = await preflight(path, FOREIGN);
+      expect(answer.headers.get('access-control-allow-origin'), path).toBeNull();
+      expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('lets a simple request from the web app read its answer, and a foreign page not', async () => {
+    const fan = await registerFan(t);
+    const read = (origin: string) => fetch(`${t.url}/users/me`, { headers: { Origin: origin, authorization: `Bearer ${fan.token}` } });
+    const mine = await read(WEB);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('access-control-allow-origin')).toBe(WEB);
+    expect(mine.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(mine.headers.get('vary')).toMatch(/Origin/);
+    const theirs = await read(FOREIGN);
+    expect(theirs.headers.get('access-control-allow-origin')).toBeNull();
+    expect(theirs.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('the realtime socket and resumable uploads answer the web app only, without credentials', async () => {
+    const fan = await registerFan(t);
+    await makeArtist(t, fan);
+    const handshake = (origin: string) => fetch(`${t.url}/socket.io/?EIO=4&transport=polling`, { headers: { Origin: origin } });
+    const fromWeb = await handshake(WEB);
+    expect(fromWeb.headers.get('access-control-allow-origin')).toBe(WEB);
+    expect(fromWeb.headers.get('access-control-allow-credentials')).toBeNull();
+    const fromElsewhere = await handshake(FOREIGN);
+    expect(fromElsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    expect(fromElsewhere.headers.get('access-control-allow-credentials')).toBeNull();
+
+    const upload = (origin: string) =>
+      fetch(`${t.url}/uploads`, {
+        method: 'POST',
+        headers: {
+          Origin: origin,
+          authorization: `Bearer ${fan.token}`,
+          'tus-resumable': '1.0.0',
+          'upload-length': '10',
+          'upload-metadata': `filename ${Buffer.from('a.mp3').toString('base64')}`,
+        },
+      });
+    const mine = await upload(WEB);
+    expect(mine.status).toBe(201);
+    expect(mine.headers.get('access-control-allow-origin')).toBe(WEB);
+    expect(mine.headers.get('access-control-allow-credentials')).toBeNull();
+    const theirs = await upload(FOREIGN);
+    expect(theirs.headers.get('access-control-allow-origin')).not.toBe(FOREIGN);
+    expect(theirs.headers.get('access-control-allow-origin')).not.toBe('*');
+    expect(theirs.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
+
 describe('framing: no page of the api can be shown inside another site', () => {
   it('the one-click unsubscribe page, shown and after its button, says frame-ancestors none and X-Frame-Options DENY', async () => {
     const fan = await registerFan(t);
