@@ -7,13 +7,15 @@
  * page shows of it (`/offline/tracks/<item id>`, JSON). The signed link the audio came from expires; the key does not.
  */
 
+import { OFFLINE_CHECK_LIMIT } from '#contract/offline';
+
 export const OFFLINE_CACHE = 'stagedoor-offline';
 /** The page listing the saved tracks; the service worker also answers any page it cannot load with it. */
 export const OFFLINE_PAGE = '/offline';
 /** The web tier's answer to "which of these items may the signed-in fan still open?". */
 export const OFFLINE_CHECK = '/offline/check';
-/** At most this many items are asked about in one request (the web tier reads each of them). */
-export const CHECK_LIMIT = 100;
+/** At most this many items are asked about in one request (more is refused). */
+export const CHECK_LIMIT = OFFLINE_CHECK_LIMIT;
 /** The worker asks the api at most this often as the fan opens pages; the offline page has it ask at once. */
 export const CHECK_INTERVAL_MS = 60_000;
 
