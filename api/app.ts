@@ -52,6 +52,12 @@ export interface ApiOptions {
   now?: () => Date;
 }
 
+/**
+ * The policy of an HTML answer of the api that sets none of its own: no script, no framing, forms posted back to the
+ * api only.
+ */
+const API_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /** A request slower than this is logged at info however it ended. */
 const SLOW_REQUEST_MS = 1000;
 
@@ -97,6 +103,13 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   let closing = false;
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    // Every page the api serves (the one-click unsubscribe page, the test gateway's approval page, Stripe's return
+    // pages) is a button another site could frame and trick a fan into pressing: none may be framed, and none runs
+    // a script. A page with a policy of its own (one naming where its form posts) keeps it.
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_PAGE_POLICY);
+      reply.header('x-frame-options', 'DENY');
+    }
     return payload;
   });
   // Every route the api serves, for the access-control matrix test (a route without a row there fails it).
@@ -125,8 +138,10 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
     now,
   };
 
-  // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed.
-  await app.register(cors, { origin: true, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // The browser calls the api directly for messages (send, delete, read): every method the api uses is allowed, from
+  // the web app's pages only. Those calls carry the session as a bearer token and the api sets no cookie, so no
+  // credentials mode is allowed: a foreign page gets no Access-Control-Allow-Origin, and nothing with cookies.
+  await app.register(cors, { origin: config.webOrigins, credentials: false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(() => {
     throw notFound();

@@ -43,6 +43,24 @@ const proxyList = z.preprocess(
     .default(['loopback']),
 );
 
+/** Origins separated by commas (`https://fans.example,https://www.fans.example`), each read as a URL's origin. */
+const originList = z.preprocess(
+  (value) =>
+    typeof value === 'string' && value.trim()
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : undefined,
+  z
+    .array(
+      z
+        .url('must be origins separated by commas, e.g. https://fans.example,https://www.fans.example')
+        .transform((url) => new URL(url).origin),
+    )
+    .default([]),
+);
+
 const EnvSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).default('local')),
   /** all: web and api in one process; web or api: one tier alone, so the tiers scale separately. */
@@ -61,6 +79,11 @@ const EnvSchema = z.object({
   API_URL: optionalUrl,
   /** The web app's own public address, used in links sent by mail. */
   PUBLIC_WEB_URL: optionalUrl,
+  /**
+   * More origins whose pages may call the api from the browser, besides PUBLIC_WEB_URL's (the web app served under a
+   * second name). Every other origin is refused by CORS.
+   */
+  EXTRA_WEB_ORIGINS: originList,
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -187,6 +210,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     publicApiUrl: stripSlash(e.PUBLIC_API_URL ?? defaults.publicApiUrl),
     apiUrl: stripSlash(e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`),
     publicWebUrl: stripSlash(e.PUBLIC_WEB_URL ?? defaults.publicWebUrl),
+    /** The origins whose pages call the api from the browser (CORS): the web app's own, and EXTRA_WEB_ORIGINS. */
+    webOrigins: [...new Set([new URL(e.PUBLIC_WEB_URL ?? defaults.publicWebUrl).origin, ...e.EXTRA_WEB_ORIGINS])],
     databaseUrl: e.DATABASE_URL,
     dataDir,
     stripe: {

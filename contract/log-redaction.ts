@@ -14,6 +14,21 @@ export const REDACTED = '[REDACTED]';
 const SECRET_PARAMETER =
   /((?:[?&;]|%3F|%26)(?:[\w.-]*_)?(?:token|secret|sig|signature|code|promo|password|key)(?:=|%3D))(?:(?!%26)[^&#;\s"'\\<>])+/gi;
 
+/** A slash, plain or percent-encoded once or twice (a path inside `next=`). */
+const SLASH = String.raw`(?:/|%2F|%252F)`;
+
+/**
+ * A path segment that is itself the secret: a gift link (/gift/{token} on the web, /gifts/{token} and
+ * /gifts/{token}/redeem on the api) opens the gift for whoever holds it. Every segment after /gift/ or /gifts/ is
+ * redacted but the pages that are no token: /gifts/bought/{payment} (a payment its buyer alone reads) and an
+ * artist's /{artist}/gift/sent. Every other secret of the api travels in the query (token, sig, secret…), and a tus
+ * upload's id is no capability (each of its requests carries its artist's Authorization, api/media/resumable.ts).
+ */
+const SECRET_PATH_SEGMENT = new RegExp(
+  String.raw`(${SLASH}gifts?${SLASH})(?!(?:bought|sent)(?:${SLASH}|[?#"\s]|$))(?:(?!%2F|%3F|%23|%26|%25)[^/?#&;\s"'\<>])+`,
+  'gi',
+);
+
 /** Credentials after an authentication scheme, wherever they appear. */
 const CREDENTIALS = /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi;
 
@@ -26,12 +41,13 @@ const SECRET_HEADER =
 
 /**
  * The one redaction of log text, applied where each tier writes its log lines (the api's logger, the web tier's
- * console): secret query parameters, credentials and credential-carrying headers become [REDACTED]. A JSON line
+ * console): secret query parameters, secret path segments, credentials and credential-carrying headers become [REDACTED]. A JSON line
  * stays valid JSON.
  */
 export function redactSecrets(text: string): string {
   return text
     .replace(SECRET_HEADER, (_match, name: string, value: string) => `${name}${value.startsWith('"') ? `"${REDACTED}"` : REDACTED}`)
     .replace(CREDENTIALS, `$1 ${REDACTED}`)
-    .replace(SECRET_PARAMETER, `$1${REDACTED}`);
+    .replace(SECRET_PARAMETER, `$1${REDACTED}`)
+    .replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`);
 }

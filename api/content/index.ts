@@ -14,6 +14,7 @@ import { pollRoutes } from '../polls/routes.js';
 import { presaleRoutes } from '../presales/routes.js';
 import { createMediaStorage } from '../storage/index.js';
 import type { MediaStorage } from '../storage/storage.js';
+import { offlineCheckRoutes } from './offline.js';
 import { contentRoutes } from './routes.js';
 import { transcriptRoutes } from './transcripts.js';
 import type { ContentServices } from './services.js';
@@ -42,6 +43,7 @@ export async function contentApi(app: FastifyInstance, ctx: ApiContext, options:
     hlsRoutes(scope, services);
     resumableRoutes(scope, services);
     contentRoutes(scope, services);
+    offlineCheckRoutes(scope, services);
     pollRoutes(scope, services);
     commentRoutes(scope, services);
     bookmarkRoutes(scope, services);

@@ -63,6 +63,10 @@ export function resumableRoutes(app: FastifyInstance, services: ContentServices)
     datastore,
     maxSize: MAX_UPLOAD_BYTES,
     respectForwardedHeaders: false,
+    // tus answers CORS itself (the reply is hijacked): the web app's pages only, and no credentials (the artist's
+    // token travels in the Authorization header).
+    allowedOrigins: services.config.webOrigins,
+    allowedCredentials: false,
     // The upload's address is on the api's public origin, where the browser reaches it.
     generateUrl: (_req, { id }) => `${services.config.publicApiUrl}/uploads/${id}`,
     async onIncomingRequest(req, _res, uploadId) {

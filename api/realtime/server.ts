@@ -35,7 +35,8 @@ export interface Realtime {
  */
 export async function createRealtime(httpServer: HttpServer, ctx: ApiContext, redis?: Redis): Promise<Realtime> {
   const io = new Server(httpServer, {
-    cors: { origin: true, credentials: true },
+    // The web app's pages only, without credentials: the token travels in the handshake, never as a cookie.
+    cors: { origin: ctx.config.webOrigins, credentials: false },
     transports: ['websocket', 'polling'],
     serveClient: false,
     // The token is checked again on recovery (middlewares run), so a revoked session does not come back.

@@ -1,6 +1,6 @@
 import { CHECK_MESSAGE } from './message';
 import { audioKey, formatSize, OFFLINE_CACHE, type SavedTrack } from './saved';
-import { offlineSupported, removeTrack, savedTracks } from './store';
+import { offlineSupported, ownTracks, removeTrack } from './store';
 
 /**
  * The offline page's script (public/offline.html, bundled to /offline.js by scripts/build-server.mjs): it lists the
@@ -45,7 +45,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
 }
 
 async function render() {
-  const tracks = await savedTracks();
+  const tracks = await ownTracks();
   list.replaceChildren();
   empty.hidden = tracks.length > 0;
   for (const track of tracks) {

@@ -7,21 +7,34 @@
  * page shows of it (`/offline/tracks/<item id>`, JSON). The signed link the audio came from expires; the key does not.
  */
 
+import { OFFLINE_CHECK_LIMIT } from '#contract/offline';
+
 export const OFFLINE_CACHE = 'stagedoor-offline';
 /** The page listing the saved tracks; the service worker also answers any page it cannot load with it. */
 export const OFFLINE_PAGE = '/offline';
 /** The web tier's answer to "which of these items may the signed-in fan still open?". */
 export const OFFLINE_CHECK = '/offline/check';
-/** At most this many items are asked about in one request (the web tier reads each of them). */
-export const CHECK_LIMIT = 100;
+/** At most this many items are asked about in one request (more is refused). */
+export const CHECK_LIMIT = OFFLINE_CHECK_LIMIT;
 /** The worker asks the api at most this often as the fan opens pages; the offline page has it ask at once. */
 export const CHECK_INTERVAL_MS = 60_000;
+
+/**
+ * Who the saved tracks are for (`{ userId }`, JSON): the fan who saved the last one, or whom the last check found signed
+ * in. The offline page lists, and the worker plays, only that fan's tracks; with nobody known, none.
+ */
+export const OWNER_KEY = '/offline/owner';
 
 const AUDIO_PREFIX = '/offline/audio/';
 const TRACK_PREFIX = '/offline/tracks/';
 
 export const audioKey = (itemId: string) => `${AUDIO_PREFIX}${encodeURIComponent(itemId)}`;
 export const trackKey = (itemId: string) => `${TRACK_PREFIX}${encodeURIComponent(itemId)}`;
+/** The item id of an audio key (`/offline/audio/<id>`), or undefined for any other address. */
+export const itemOfAudioKey = (pathname: string) =>
+  pathname.startsWith(AUDIO_PREFIX) && pathname.length > AUDIO_PREFIX.length
+    ? decodeURIComponent(pathname.slice(AUDIO_PREFIX.length))
+    : undefined;
 export const isAudioKey = (pathname: string) => pathname.startsWith(AUDIO_PREFIX) && pathname.length > AUDIO_PREFIX.length;
 export const isTrackKey = (pathname: string) => pathname.startsWith(TRACK_PREFIX) && pathname.length > TRACK_PREFIX.length;
 
@@ -56,6 +69,31 @@ export function readSavedTrack(value: unknown): SavedTrack | null {
     savedAt: entry.savedAt as string,
     size: entry.size,
   };
+}
+
+/** The owner entry read back: a user id, or null for nobody (no entry, or one of another shape). */
+export function readOwner(value: unknown): string | null {
+  const userId = value && typeof value === 'object' ? (value as Record<string, unknown>).userId : undefined;
+  return typeof userId === 'string' && userId !== '' ? userId : null;
+}
+
+/**
+ * The saved tracks this browser may list and play: only those saved by the fan it last knew signed in. Another fan's
+ * (left by a session that ended without the browser clearing them) are never shown nor played, only deleted.
+ */
+export function tracksOf(saved: SavedTrack[], owner: string | null) {
+  return owner === null ? [] : saved.filter((track) => track.userId === owner);
+}
+
+/**
+ * Whether a request may change who is signed in: logging out (any form), or the posts that sign someone in (the
+ * log-in form, registering on an artist's page, opening a gift with a new account). Until the next check says who
+ * it is, no saved track is anyone's.
+ */
+export function changesSession(method: string, pathname: string) {
+  if (pathname === '/logout') return true;
+  if (method !== 'POST') return false;
+  return pathname === '/login' || /^\/[^/]+\/subscribe\/register\/?$/.test(pathname) || /^\/gift\/[^/]+\/?$/.test(pathname);
 }
 
 /** The web tier's answer on OFFLINE_CHECK: who is signed in (null for nobody) and which of the asked items they may open. */

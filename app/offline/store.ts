@@ -1,4 +1,4 @@
-import { audioKey, OFFLINE_CACHE, readSavedTrack, trackKey, isTrackKey, type SavedTrack } from './saved';
+import { audioKey, OFFLINE_CACHE, OWNER_KEY, readOwner, readSavedTrack, trackKey, tracksOf, isTrackKey, type SavedTrack } from './saved';
 
 /**
  * The saved tracks in this browser's Cache Storage (see saved.ts), as the pages read and write them. The service worker
@@ -33,6 +33,13 @@ export async function savedTracks(cache?: Cache): Promise<SavedTrack[]> {
   return tracks.filter((track): track is SavedTrack => track !== null).sort((a, b) => b.savedAt.localeCompare(a.savedAt));
 }
 
+/** The saved tracks the offline page lists: those of the fan this browser last knew signed in (saved.ts tracksOf). */
+export async function ownTracks(): Promise<SavedTrack[]> {
+  const cache = await caches.open(OFFLINE_CACHE);
+  const owner = readOwner(await (await cache.match(OWNER_KEY))?.json().catch(() => null));
+  return tracksOf(await savedTracks(cache), owner);
+}
+
 export async function isSaved(itemId: string) {
   const cache = await caches.open(OFFLINE_CACHE);
   return Boolean((await cache.match(trackKey(itemId))) && (await cache.match(audioKey(itemId))));
@@ -65,6 +72,8 @@ export async function saveTrack(track: TrackToSave, userId: string) {
       new Response(audio, { headers: { 'Content-Type': audio.type || 'audio/mp4', 'Content-Length': String(audio.size) } }),
     );
     await cache.put(trackKey(track.itemId), Response.json(saved));
+    // The fan saving is the one signed in: theirs are the tracks to show (another fan's, if any, are hidden).
+    await cache.put(OWNER_KEY, Response.json({ userId }));
   } catch (error) {
     await removeTrack(track.itemId);
     throw error instanceof DOMException && error.name === 'QuotaExceededError' ? new SaveError('full') : error;

@@ -309,6 +309,11 @@ const ROWS: Record<string, Row> = {
     // Its author and the item's artist; the lapsed fan no longer sees the item.
     expect: { anonymous: 401, fan: 403, subscriber: 200, lapsed: 403, otherArtist: 403, owner: 200 },
   },
+  // Which saved tracks one may still play: any signed-in viewer may ask (what is playable is tests/api/offline-check.test.ts).
+  'GET /content/offline-check': {
+    request: (w) => ({ method: 'GET', path: '/content/offline-check', query: { id: w.post } }),
+    expect: signedIn(200),
+  },
   'POST /content/:id/bookmark': { request: (w) => ({ method: 'POST', path: `/content/${w.post}/bookmark` }), expect: readContent },
   // Taking a bookmark away is always allowed (a lapsed fan tidies their list); for a viewer without one it changes nothing.
   'DELETE /content/:id/bookmark': { request: (w) => ({ method: 'DELETE', path: `/content/${w.post}/bookmark` }), expect: signedIn(200) },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REDACTED } from '#contract/log-redaction';
-import { call, clientAddress, registerFan, startTestApi, waitForMail, type TestApi } from '../helpers/api';
+import { call, clientAddress, makeArtist, registerFan, startTestApi, waitForMail, type TestApi } from '../helpers/api';
 
 /**
  * The api's log holds no secrets (issue 17, finding 8): it logs every failed request with its URL, and the mail it
@@ -47,4 +47,32 @@ it('logs failed requests and mails without their secrets', async () => {
   for (const secret of ['reset-token-in-the-url', 'media-signature', 'approval-secret', resetToken]) expect(log).not.toContain(secret);
   expect(log).toContain(`/auth/password-change?token=${REDACTED}`);
   expect(log).toContain(`sig=${REDACTED}`);
+});
+
+it('logs a failed gift request without the gift link, whose path is the secret', async () => {
+  const band = await registerFan(t, 'giftband');
+  await makeArtist(t, band, { yearlyPriceCents: 2500, name: 'Redacted Band' });
+  const buyer = await registerFan(t);
+  const card = await call(t.url, 'POST', '/payment/test-gateway/cards', {
+    token: buyer.token,
+    body: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+  });
+  const recipient = `gift${Date.now()}@example.com`;
+  const bought = await call(t.url, 'POST', '/gifts', {
+    token: buyer.token,
+    body: { performerId: band.id, recipientEmail: recipient, message: 'Enjoy', paymentGateway: 'test', cardId: card.body.data.id },
+  });
+  expect(bought.body.data?.status, JSON.stringify(bought.body)).toBe('succeeded');
+  const mail = await waitForMail(t, recipient);
+  const token = /\/gift\/([\w-]+)/.exec(mail.text)![1];
+
+  // Each of these fails, so each is logged with its URL: signed out, an artist (who cannot open a gift), a link
+  // written with its slash encoded.
+  expect((await call(t.url, 'POST', `/gifts/${token}/redeem`)).status).toBe(401);
+  expect((await call(t.url, 'POST', `/gifts/${token}/redeem`, { token: band.token })).status).toBe(403);
+  expect((await call(t.url, 'GET', `/gifts/${token}x`)).status).toBe(404);
+
+  const log = lines.join('');
+  expect(log).not.toContain(token);
+  expect(log).toContain(`/gifts/${REDACTED}/redeem`);
 });

@@ -1,4 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { OFFLINE_CHECK_LIMIT, OFFLINE_CHECKS_PER_USER, offlineMessages } from '#contract/offline';
 import { expectNoA11yViolations, webBase } from './helpers';
 import { createItem, endMembership, uploadAudio, type Item } from './listening-world';
 import { apiCall, newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
@@ -123,7 +124,8 @@ test('the worker installs, a saved track plays with the network off, and is gone
   await goOnlineAndOpenSaved(context, page);
   await expect(page.getByText('No tracks are saved in this browser.', { exact: false })).toBeVisible();
   await expect(savedTitles(page)).toHaveCount(0);
-  expect(await offlineStoreKeys(page)).toEqual([]);
+  // Only the record of who is signed in stays (the same fan).
+  expect(await offlineStoreKeys(page)).toEqual(['/offline/owner']);
   await context.close();
 });
 
@@ -154,7 +156,7 @@ test('logging out deletes the saved tracks; lite mode shows no button and regist
   const context = await signedIn(browser, fan.token);
   const page = await context.newPage();
   await saveForOffline(page, track);
-  expect(await offlineStoreKeys(page)).toHaveLength(2);
+  expect(await offlineStoreKeys(page)).toHaveLength(3);
 
   await page.getByRole('button', { name: `Logged in as ${fan.username}` }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
@@ -172,4 +174,139 @@ test('logging out deletes the saved tracks; lite mode shows no button and regist
   await expect(litePage.locator('link[rel="manifest"]')).toHaveCount(0);
   expect(await litePage.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
   await lite.close();
+});
+
+test('a session that ended clears the saved tracks: the guards’ GET /logout, and the header alone without a worker', async ({
+  browser,
+  request,
+}) => {
+  const track = await newTrack(request, 'Tram stop sketch');
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await saveForOffline(page, track);
+  expect(await offlineStoreKeys(page)).toHaveLength(3);
+
+  // The session ends elsewhere (revoked on the api): the next page's guard sends the browser through GET /logout?next=….
+  await apiCall(request, 'POST', '/auth/logout', { token: fan.token });
+  await page.goto(`/${artist.username}/vault`);
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await expect.poll(() => offlineStoreKeys(page)).toEqual([]);
+  await context.close();
+
+  // No worker and no script of ours: the browser itself clears the site's storage on the logout's Clear-Site-Data,
+  // for the GET and for the form's plain POST as a browser without JavaScript sends it.
+  for (const form of ['GET', 'POST'] as const) {
+    const again = await payingFan(request, artist);
+    const other = await signedIn(browser, again.token);
+    const tab = await other.newPage();
+    await saveForOffline(tab, track);
+    await tab.evaluate(async () => {
+      for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+    });
+    await tab.close();
+    const fresh = await other.newPage();
+    await fresh.goto('/offline.js');
+    expect(await fresh.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    expect(await offlineStoreKeys(fresh)).toHaveLength(3);
+    if (form === 'GET') {
+      await fresh.goto('/logout?next=%2F');
+    } else {
+      await fresh.setContent(
+        `<form method="post" action="${webBase}/logout"><input name="redirectTo" value="/"><button>Log out</button></form>`,
+      );
+      await Promise.all([fresh.waitForURL(`${webBase}/`), fresh.getByRole('button', { name: 'Log out' }).click()]);
+    }
+    await fresh.goto('/offline.js');
+    expect(await offlineStoreKeys(fresh), form).toEqual([]);
+    await other.close();
+  }
+});
+
+test('another fan’s saved track is never listed nor played, offline either; the next fan’s check deletes it', async ({
+  browser,
+  request,
+}) => {
+  const mine = await newTrack(request, 'Mine to keep');
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  const page = await context.newPage();
+  await saveForOffline(page, mine);
+
+  // A track another fan left in this browser (as a browser that ignores Clear-Site-Data might keep one): the same
+  // audio under another item, saved by someone else.
+  const foreign = { ...mine, _id: `${mine._id}-theirs`, title: 'Left by someone else' };
+  await page.evaluate(
+    async ({ id, theirs, title }) => {
+      const cache = await caches.open('stagedoor-offline');
+      const audio = await cache.match(`/offline/audio/${id}`);
+      const entry = (await (await cache.match(`/offline/tracks/${id}`))!.json()) as Record<string, unknown>;
+      await cache.put(`/offline/audio/${theirs}`, audio!);
+      await cache.put(`/offline/tracks/${theirs}`, Response.json({ ...entry, itemId: theirs, title, userId: 'someone-else' }));
+    },
+    { id: mine._id, theirs: foreign._id, title: foreign.title },
+  );
+
+  await context.setOffline(true);
+  await page.goto('/offline');
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+  await expect(savedTitles(page)).toHaveText([mine.title]);
+  await playsFromTheOfflinePage(page, mine);
+  // Its audio is not served by the worker, even asked for by its address.
+  const served = (path: string) =>
+    page.evaluate(
+      (url) =>
+        fetch(url).then(
+          (response) => response.status,
+          () => 'refused',
+        ),
+      path,
+    );
+  expect(await served(`/offline/audio/${foreign._id}`)).toBe('refused');
+  expect(await served(`/offline/audio/${mine._id}`)).toBe(200);
+
+  // The first fan's session ends without a logout (the cookie ran out) and another fan logs in on this browser: the
+  // log-in makes the worker forget whose the tracks were.
+  await context.setOffline(false);
+  const next = await payingFan(request, artist);
+  await context.clearCookies();
+  await page.goto('/login');
+  await page.getByLabel('Email address').fill(next.email);
+  await page.getByLabel('Password', { exact: true }).fill(next.password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+  await expect(page.getByRole('button', { name: `Logged in as ${next.username}` })).toBeVisible();
+  // Whose the tracks are is forgotten: offline, the new fan is shown none and can play none.
+  await context.setOffline(true);
+  await page.goto('/offline');
+  await expect(page.getByText('No tracks are saved in this browser.', { exact: false })).toBeVisible();
+  expect(await served(`/offline/audio/${mine._id}`)).toBe('refused');
+  // Online, the check names the new fan and deletes the first fan's tracks.
+  await goOnlineAndOpenSaved(context, page);
+  await expect.poll(() => offlineStoreKeys(page)).toEqual(['/offline/owner']);
+  await expect(page.getByText('No tracks are saved in this browser.', { exact: false })).toBeVisible();
+  await context.close();
+});
+
+test('/offline/check refuses malformed, overlong and too many ids with a 400, and limits a fan who asks too often', async ({
+  browser,
+  request,
+}) => {
+  const ask = (ids: string[], via = request) => via.get(`${webBase}/offline/check?${new URLSearchParams(ids.map((id) => ['id', id]))}`);
+  for (const [ids, message] of [
+    [['a\u0000b'], offlineMessages.badId],
+    [['x'.repeat(5000)], offlineMessages.badId],
+    [Array.from({ length: OFFLINE_CHECK_LIMIT + 1 }, (_, i) => `item-${i}`), offlineMessages.tooMany],
+  ] as const) {
+    const answer = await ask([...ids]);
+    expect(answer.status()).toBe(400);
+    expect(((await answer.json()) as { message: string }).message).toBe(message);
+  }
+  const fan = await payingFan(request, artist);
+  const context = await signedIn(browser, fan.token);
+  for (let i = 0; i < OFFLINE_CHECKS_PER_USER.points; i++) expect((await ask(['item-1'], context.request)).status()).toBe(200);
+  const limited = await ask(['item-1'], context.request);
+  expect(limited.status()).toBe(429);
+  expect(((await limited.json()) as { message: string }).message).toBe(offlineMessages.tooOften);
+  expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(0);
+  await context.close();
 });

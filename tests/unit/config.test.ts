@@ -42,3 +42,22 @@ describe('WEB_PROCESSES', () => {
     }
   });
 });
+
+describe('EXTRA_WEB_ORIGINS', () => {
+  it('allows the web app’s own origin by default, and the origins listed besides it', () => {
+    expect(parse({}).webOrigins).toEqual(['http://localhost:3000']);
+    expect(parse({ PUBLIC_WEB_URL: 'https://fans.example/app/' }).webOrigins).toEqual(['https://fans.example']);
+    expect(
+      parse({
+        PUBLIC_WEB_URL: 'https://fans.example',
+        EXTRA_WEB_ORIGINS: ' https://www.fans.example/, https://fans.example,http://10.0.0.5:3000',
+      }).webOrigins,
+    ).toEqual(['https://fans.example', 'https://www.fans.example', 'http://10.0.0.5:3000']);
+  });
+
+  it('refuses anything but URLs, naming the variable', () => {
+    for (const value of ['*', 'fans.example', 'https://ok.example,null']) {
+      expect(() => parse({ EXTRA_WEB_ORIGINS: value }), value).toThrow(/^Invalid environment variable EXTRA_WEB_ORIGINS: must be origins/);
+    }
+  });
+});

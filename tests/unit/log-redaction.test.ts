@@ -84,6 +84,44 @@ describe('redactSecrets', () => {
     );
   });
 
+  it('redacts a gift link, whose path segment is the secret, and keeps the gift pages that hold none', () => {
+    expect(redactSecrets('/gifts/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5/redeem')).toBe(`/gifts/${REDACTED}/redeem`);
+    expect(redactSecrets('{"url":"/gifts/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5","statusCode":404}')).toBe(
+      `{"url":"/gifts/${REDACTED}","statusCode":404}`,
+    );
+    expect(redactSecrets('open it: https://app.stagedoor.fm/gift/Zm9vYmFy-_baz?from=mail\n')).toBe(
+      `open it: https://app.stagedoor.fm/gift/${REDACTED}?from=mail\n`,
+    );
+    expect(redactSecrets('/logout?next=%2Fgift%2FZm9vYmFy%3Fa%3D1')).toBe(`/logout?next=%2Fgift%2F${REDACTED}%3Fa%3D1`);
+    for (const plain of ['/gifts/bought/7c1b9a2e-0000-4000-8000-000000000000', '/nova/gift/sent', '/nova/gift?to=a', '/gifts']) {
+      expect(redactSecrets(plain)).toBe(plain);
+    }
+  });
+
+  it('no gift token survives, however its link is written', () => {
+    const token = fc.stringMatching(/^[A-Za-z0-9_-]{20,64}$/);
+    const path = fc.constantFrom(
+      (value: string) => `/gifts/${value}`,
+      (value: string) => `/gifts/${value}/redeem`,
+      (value: string) => `https://app.stagedoor.fm/gift/${value}`,
+      (value: string) => `/gift/${value}?ref=mail`,
+    );
+    const wrap = fc.constantFrom(
+      (url: string) => url,
+      (url: string) => JSON.stringify({ level: 30, url, msg: 'request' }),
+      (url: string) => `POST ${url} HTTP/1.1`,
+      (url: string) => `/logout?next=${encodeURIComponent(url)}`,
+      (url: string) => `/logout?next=${encodeURIComponent(`/login?next=${encodeURIComponent(url)}`)}`,
+    );
+    fc.assert(
+      fc.property(token, path, wrap, (value, at, write) => {
+        const line = write(at(value));
+        expect(redactSecrets(line), line).not.toContain(value);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('redacts header lines and schemes in plain text, as an error message or a mail in the log may hold them', () => {
     expect(redactSecrets('GET /users/me\r\nAuthorization: Bearer abc.def\r\nCookie: stagedoor=xyz\r\nAccept: */*')).toBe(
       `GET /users/me\r\nAuthorization: ${REDACTED}\r\nCookie: ${REDACTED}\r\nAccept: */*`,

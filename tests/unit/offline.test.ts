@@ -2,19 +2,24 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHECK_MESSAGE } from '~/offline/message';
 import {
   audioKey,
+  changesSession,
   CHECK_INTERVAL_MS,
   CHECK_LIMIT,
   checkIsDue,
   formatSize,
   checkBatches,
+  itemOfAudioKey,
   OFFLINE_CACHE,
+  OWNER_KEY,
   readOfflineCheck,
+  readOwner,
   readSavedTrack,
   trackKey,
+  tracksOf,
   tracksToRemove,
   type SavedTrack,
 } from '~/offline/saved';
-import { keepSavedTracksTrue } from '~/service-worker/offline';
+import { keepSavedTracksTrue, mayPlay } from '~/service-worker/offline';
 import type { FetchEventLike, MessageEventLike, WorkerScope } from '~/service-worker/scope';
 
 /** Offline listening's rules (docs/listening.md "Offline"): what is kept, what is deleted and when the api is asked. */
@@ -73,6 +78,29 @@ describe('saved tracks', () => {
     expect(checkIsDue(0, CHECK_INTERVAL_MS, false)).toBe(true);
   });
 
+  it('are listed and played only for the fan this browser last knew signed in, and for nobody when it knows none', () => {
+    const tracks = [saved('mine'), saved('theirs', 'fan-2'), saved('also-mine')];
+    expect(tracksOf(tracks, 'fan-1').map((track) => track.itemId)).toEqual(['mine', 'also-mine']);
+    expect(tracksOf(tracks, 'fan-2').map((track) => track.itemId)).toEqual(['theirs']);
+    expect(tracksOf(tracks, null)).toEqual([]);
+    expect(readOwner({ userId: 'fan-1' })).toBe('fan-1');
+    for (const value of [null, {}, { userId: '' }, { userId: 7 }, 'fan-1']) expect(readOwner(value)).toBeNull();
+    expect(itemOfAudioKey('/offline/audio/a%2Fb')).toBe('a/b');
+    expect(itemOfAudioKey('/offline/tracks/a')).toBeUndefined();
+    expect(itemOfAudioKey('/offline/audio/')).toBeUndefined();
+  });
+
+  it('forget whose they are when someone may sign in or out', () => {
+    expect(changesSession('GET', '/logout')).toBe(true);
+    expect(changesSession('POST', '/logout')).toBe(true);
+    expect(changesSession('POST', '/login')).toBe(true);
+    expect(changesSession('POST', '/juniperlane/subscribe/register')).toBe(true);
+    expect(changesSession('POST', '/gift/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5')).toBe(true);
+    expect(changesSession('GET', '/login')).toBe(false);
+    expect(changesSession('POST', '/juniperlane/vault/42')).toBe(false);
+    expect(changesSession('POST', '/juniperlane/subscribe/payment')).toBe(false);
+  });
+
   it('show their size', () => {
     expect(formatSize(400)).toBe('1 KB');
     expect(formatSize(250_000)).toBe('250 KB');
@@ -111,10 +139,13 @@ function worker(answer: (ids: string[]) => Promise<Response>) {
   };
   const fetchCheck = vi.fn(answer);
   keepSavedTracksTrue(scope as unknown as WorkerScope, fetchCheck);
+  /** As the pages save a track (app/offline/store.ts): its audio, what the page shows, and who saved it. */
   const save = async (track: SavedTrack) => {
     await cache.put(audioKey(track.itemId), new Response('audio'));
     await cache.put(trackKey(track.itemId), Response.json(track));
+    await cache.put(OWNER_KEY, Response.json({ userId: track.userId }));
   };
+  const owner = async () => readOwner(await (await cache.match(OWNER_KEY))?.json());
   const dispatch = async (type: 'fetch' | 'message', event: Omit<FetchEventLike, 'waitUntil'> | Omit<MessageEventLike, 'waitUntil'>) => {
     let work: Promise<unknown> = Promise.resolve();
     (handlers.get(type) as (event: unknown) => void)({ ...event, waitUntil: (promise: Promise<unknown>) => (work = promise) });
@@ -127,7 +158,7 @@ function worker(answer: (ids: string[]) => Promise<Response>) {
     const reply = vi.fn();
     return dispatch('message', { data: { type: CHECK_MESSAGE }, ports: [{ postMessage: reply }] }).then(() => reply);
   };
-  return { cache, save, navigate, open, askNow, fetchCheck };
+  return { cache, save, owner, navigate, open, askNow, fetchCheck };
 }
 
 describe('the service worker keeps saved tracks true', () => {
@@ -142,7 +173,7 @@ describe('the service worker keeps saved tracks true', () => {
     await sw.save(saved('refunded'));
     await sw.navigate('/juniperlane/posts');
     expect(sw.fetchCheck).toHaveBeenCalledWith(['kept', 'refunded']);
-    expect(sw.cache.paths()).toEqual(['/offline/audio/kept', '/offline/tracks/kept']);
+    expect(sw.cache.paths()).toEqual(['/offline/audio/kept', '/offline/owner', '/offline/tracks/kept']);
   });
 
   it('asks at most once a minute as pages open, and at once for the offline page, which it tells when done', async () => {
@@ -168,12 +199,12 @@ describe('the service worker keeps saved tracks true', () => {
     expect(offline.fetchCheck).not.toHaveBeenCalled();
     await offline.save(saved('a'));
     await offline.navigate('/');
-    expect(offline.cache.paths()).toHaveLength(2);
+    expect(offline.cache.paths()).toHaveLength(3);
 
     const failing = worker(async () => new Response('Bad gateway', { status: 502 }));
     await failing.save(saved('a'));
     const reply = await failing.askNow();
-    expect(failing.cache.paths()).toHaveLength(2);
+    expect(failing.cache.paths()).toHaveLength(3);
     expect(reply).toHaveBeenCalled();
   });
 
@@ -195,6 +226,40 @@ describe('the service worker keeps saved tracks true', () => {
     await sw.open('/build/root-ABC.js');
     await sw.open('https://elsewhere.example/logout', { method: 'POST' });
     expect(sw.fetchCheck).not.toHaveBeenCalled();
-    expect(sw.cache.paths()).toHaveLength(2);
+    expect(sw.cache.paths()).toHaveLength(3);
+  });
+
+  it('records who the check found signed in, and plays only that fan’s tracks', async () => {
+    let signedIn = 'fan-1';
+    const sw = worker(async (ids) => Response.json({ userId: signedIn, playable: ids }));
+    await sw.save(saved('mine'));
+    await sw.save(saved('theirs', 'fan-2'));
+    // The last save was fan-2's: theirs is the one shown and played until a check says otherwise.
+    expect(await mayPlay('theirs')).toBe(true);
+    expect(await mayPlay('mine')).toBe(false);
+    await sw.navigate('/');
+    expect(await sw.owner()).toBe('fan-1');
+    expect(await mayPlay('mine')).toBe(true);
+    expect(await mayPlay('theirs')).toBe(false);
+    expect(sw.cache.paths()).toEqual(['/offline/audio/mine', '/offline/owner', '/offline/tracks/mine']);
+    expect(await mayPlay('never-saved')).toBe(false);
+
+    // Someone logs in: nobody's tracks play until the next page's check, which is due at once and names them.
+    await sw.open('/login?_data=routes%2F_unauth.login', { method: 'POST' });
+    expect(await sw.owner()).toBeNull();
+    expect(await mayPlay('mine')).toBe(false);
+    signedIn = 'fan-3';
+    await sw.navigate('/juniperlane');
+    expect(sw.fetchCheck).toHaveBeenCalledTimes(2);
+    expect(await sw.owner()).toBe('fan-3');
+    expect(sw.cache.paths()).toEqual(['/offline/owner']);
+  });
+
+  it('forgets who was signed in on a logout of either form', async () => {
+    const sw = worker(async () => Response.json({ userId: 'fan-1', playable: ['a'] }));
+    await sw.save(saved('a'));
+    await sw.navigate('/logout?next=%2Fjuniperlane%2Fvault');
+    expect(sw.cache.paths()).toEqual([]);
+    expect(await mayPlay('a')).toBe(false);
   });
 });

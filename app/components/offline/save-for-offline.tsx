@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { audioKey, OFFLINE_CACHE, OFFLINE_PAGE, trackKey } from '~/offline/saved';
+import { audioKey, OFFLINE_CACHE, OFFLINE_PAGE, readSavedTrack, trackKey } from '~/offline/saved';
 import type { loader as rootLoader } from '~/root';
 import type { Track } from '../player/bridge';
 
@@ -9,10 +9,14 @@ type Status = 'hidden' | 'unsaved' | 'saving' | 'saved' | 'removing';
 /** The saving itself loads when the fan presses the button, not with the page. */
 const loadStore = () => import('~/offline/store');
 
-async function allSaved(tracks: Track[]) {
+/** Whether this fan has saved every one of the tracks (another fan's copy, left in this browser, is not theirs). */
+async function allSaved(tracks: Track[], userId: string) {
   const cache = await caches.open(OFFLINE_CACHE);
   const found = await Promise.all(
-    tracks.map(async (track) => Boolean((await cache.match(trackKey(track.itemId))) && (await cache.match(audioKey(track.itemId))))),
+    tracks.map(async (track) => {
+      const saved = readSavedTrack(await (await cache.match(trackKey(track.itemId)))?.json().catch(() => null));
+      return saved?.userId === userId && Boolean(await cache.match(audioKey(track.itemId)));
+    }),
   );
   return found.every(Boolean);
 }
@@ -33,7 +37,7 @@ export function SaveForOffline({ tracks, className = '' }: { tracks: Track[]; cl
   useEffect(() => {
     if (!userId || root?.lite || !tracks.length || !('caches' in window && 'serviceWorker' in navigator)) return;
     let live = true;
-    allSaved(tracks).then(
+    allSaved(tracks, userId).then(
       (saved) => live && setStatus(saved ? 'saved' : 'unsaved'),
       () => live && setStatus('hidden'),
     );
