@@ -12,7 +12,7 @@ const SCANNED = ['tests', 'scripts'];
 /** The resolver's own test, which makes fake tools of those names to see which one it picks. */
 const ABOUT_THE_NAMES = ['tests/unit/media-tools.test.ts'];
 /** The programs the README's "What you need" names, which the tests may start by name. */
-const NAMED = ['node', 'npm', 'npx', 'apt-get', 'openssl'];
+const NAMED = ['node', 'npm', 'npx', 'apt-get', 'openssl', 'sh'];
 /** Found the one way the app finds them (resolveMediaTools), never by name. */
 const MEDIA_TOOLS = /(^|\/)ff(mpeg|probe)$/;
 const CHILD_PROCESS = ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'exec', 'execSync', 'fork'];
