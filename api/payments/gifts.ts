@@ -68,6 +68,8 @@ export async function buyGift(
   const artist = await findPayableArtist(db, input.performerId);
   if (!artist) throw notFound('Artist not found');
   if (artist.id === viewer.id) throw forbidden(giftMessages.ownClub);
+  // An artist can neither subscribe nor open a gift, so buying one is a fan's act too.
+  if (viewer.isPerformer) throw forbidden(giftMessages.artistBuyer);
   if (!artist.yearlyPriceCents) throw badRequest(giftMessages.freeClub, { performerId: [giftMessages.freeClub] });
   if (input.paymentGateway !== gateway.name) {
     const message = `Payments go through the "${gateway.name}" gateway.`;
