@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { EmailSchema, messages as accountMessages, PASSWORD_MAX, PasswordSchema } from './accounts';
+import { isSingleLine } from './content-text';
 import { required } from './zod-required';
 
 /**
@@ -10,6 +11,7 @@ import { required } from './zod-required';
 export const settingsMessages = {
   nameRequired: 'Please enter your name.',
   nameTooLong: `Your name must be at most 60 characters.`,
+  nameOneLine: 'Your name must be on one line, without tabs or other control characters.',
   currentPasswordRequired: 'Please enter your current password.',
   currentPasswordIncorrect: accountMessages.currentPasswordIncorrect,
   emailUnchanged: 'This is already your email address.',
@@ -41,6 +43,7 @@ export const NameSchema = z
     z.trim(),
     z.minLength(1, { error: settingsMessages.nameRequired, abort: true }),
     z.maxLength(NAME_MAX, { error: settingsMessages.nameTooLong }),
+    z.refine(isSingleLine, { error: settingsMessages.nameOneLine }),
   );
 
 /** PUT /users/me/name. */
