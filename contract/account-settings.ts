@@ -105,4 +105,46 @@ export interface AccountExport {
   pollVotes: { pollId: string; answer: string; createdAt: string }[];
   bookmarks: { itemId: string; createdAt: string }[];
   notificationPreferences: { artist: string; email: string; push: boolean; inApp: boolean }[];
+  /** The browsers that take this user's push notifications: the push service and when; never the keys nor the address. */
+  pushSubscriptions: { service: string; createdAt: string }[];
+  /** Each notification of a new post, with how it went out. */
+  notifications: {
+    artist: string;
+    itemId: string;
+    inApp: boolean;
+    email: string;
+    push: boolean;
+    createdAt: string;
+    readAt: string | null;
+    emailedAt: string | null;
+    pushedAt: string | null;
+  }[];
+  /** Gifts this user bought: for whom, what was paid and refunded, and whether it was opened (not by whom, nor its link). */
+  giftsBought: {
+    artist: string;
+    recipientEmail: string;
+    message: string;
+    state: GiftLedgerState;
+    amount: number;
+    refunded: number;
+    currency: string;
+    createdAt: string;
+    openedAt: string | null;
+  }[];
+  /** Gifts this user opened: from whom (the name the gift page shows), the message, and the year it gave. */
+  giftsReceived: {
+    artist: string;
+    from: string;
+    message: string;
+    state: GiftLedgerState;
+    openedAt: string;
+    yearFrom: string | null;
+    yearUntil: string | null;
+  }[];
 }
+
+/**
+ * A gift as the ledger has it: not_paid (its payment did not go through, or is under way), paid (waiting to be
+ * opened), opened, partially_refunded, refunded (all of it given back: never "paid" nor "opened" then).
+ */
+export type GiftLedgerState = 'not_paid' | 'paid' | 'opened' | 'partially_refunded' | 'refunded';
