@@ -558,8 +558,11 @@ export async function execute<T>(config: Config, action: Action<T>): Promise<{ r
 /** An api error names the field it is about; the CLI names the option instead ("--email: …"). */
 function withFlag(message: string, errors?: FieldErrors) {
   const field = Object.keys(errors ?? {})[0];
-  return field && FLAGS[field] ? `${FLAGS[field]}: ${message}` : message;
+  return field && ERROR_FLAGS[field] ? `${ERROR_FLAGS[field]}: ${message}` : message;
 }
+
+/** The options an api error can be about (a promo code that does not fit the artist's price names its discount). */
+const ERROR_FLAGS: Record<string, string> = { ...FLAGS, amountOff: '--amount-off', percentOff: '--percent-off' };
 
 async function runDirect<T>(db: Db, action: Action<T>) {
   try {

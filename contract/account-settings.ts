@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { EmailSchema, messages as accountMessages, PASSWORD_MAX, PasswordSchema } from './accounts';
+import { isSingleLine } from './content-text';
 import { required } from './zod-required';
 
 /**
@@ -10,6 +11,7 @@ import { required } from './zod-required';
 export const settingsMessages = {
   nameRequired: 'Please enter your name.',
   nameTooLong: `Your name must be at most 60 characters.`,
+  nameOneLine: 'Your name must be on one line, without tabs or other control characters.',
   currentPasswordRequired: 'Please enter your current password.',
   currentPasswordIncorrect: accountMessages.currentPasswordIncorrect,
   emailUnchanged: 'This is already your email address.',
@@ -41,6 +43,7 @@ export const NameSchema = z
     z.trim(),
     z.minLength(1, { error: settingsMessages.nameRequired, abort: true }),
     z.maxLength(NAME_MAX, { error: settingsMessages.nameTooLong }),
+    z.refine(isSingleLine, { error: settingsMessages.nameOneLine }),
   );
 
 /** PUT /users/me/name. */
@@ -102,4 +105,46 @@ export interface AccountExport {
   pollVotes: { pollId: string; answer: string; createdAt: string }[];
   bookmarks: { itemId: string; createdAt: string }[];
   notificationPreferences: { artist: string; email: string; push: boolean; inApp: boolean }[];
+  /** The browsers that take this user's push notifications: the push service and when; never the keys nor the address. */
+  pushSubscriptions: { service: string; createdAt: string }[];
+  /** Each notification of a new post, with how it went out. */
+  notifications: {
+    artist: string;
+    itemId: string;
+    inApp: boolean;
+    email: string;
+    push: boolean;
+    createdAt: string;
+    readAt: string | null;
+    emailedAt: string | null;
+    pushedAt: string | null;
+  }[];
+  /** Gifts this user bought: for whom, what was paid and refunded, and whether it was opened (not by whom, nor its link). */
+  giftsBought: {
+    artist: string;
+    recipientEmail: string;
+    message: string;
+    state: GiftLedgerState;
+    amount: number;
+    refunded: number;
+    currency: string;
+    createdAt: string;
+    openedAt: string | null;
+  }[];
+  /** Gifts this user opened: from whom (the name the gift page shows), the message, and the year it gave. */
+  giftsReceived: {
+    artist: string;
+    from: string;
+    message: string;
+    state: GiftLedgerState;
+    openedAt: string;
+    yearFrom: string | null;
+    yearUntil: string | null;
+  }[];
 }
+
+/**
+ * A gift as the ledger has it: not_paid (its payment did not go through, or is under way), paid (waiting to be
+ * opened), opened, partially_refunded, refunded (all of it given back: never "paid" nor "opened" then).
+ */
+export type GiftLedgerState = 'not_paid' | 'paid' | 'opened' | 'partially_refunded' | 'refunded';

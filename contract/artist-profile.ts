@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isSingleLine } from './content-text';
 import { CURRENCIES } from './money';
 
 /**
@@ -9,6 +10,7 @@ import { CURRENCIES } from './money';
 export const profileMessages = {
   name: 'Please enter your name as fans see it.',
   nameTooLong: 'Your name must be at most 100 characters.',
+  nameOneLine: 'Your name must be on one line, without tabs or other control characters.',
   price: 'Enter the yearly price as an amount of 0 or more with at most two decimals, e.g. 49.99 (0 makes joining free).',
   tooLong: (max: number) => `Please shorten this to at most ${max} characters.`,
   perk: 'Each perk must be at most 200 characters.',
@@ -32,7 +34,12 @@ const PRICE = /^\d{1,6}(\.\d{1,2})?$/;
 export const ArtistProfileSchema = z.object({
   name: z
     .string({ error: profileMessages.name })
-    .check(z.trim(), z.minLength(1, { error: profileMessages.name }), z.maxLength(100, { error: profileMessages.nameTooLong })),
+    .check(
+      z.trim(),
+      z.minLength(1, { error: profileMessages.name }),
+      z.maxLength(100, { error: profileMessages.nameTooLong }),
+      z.refine(isSingleLine, { error: profileMessages.nameOneLine }),
+    ),
   bio: text(2000),
   yearlyPrice: z.pipe(
     z

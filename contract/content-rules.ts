@@ -14,6 +14,9 @@ export const contentMessages = {
   pollAnswerTooLong: 'Answer is too long. Please shorten it to stay within the character limit.',
   titleRequired: 'Please enter a title for your post.',
   titleTooLong: 'Title is too long. Please shorten it to stay within the character limit.',
+  titleOneLine: 'Please keep the title on one line, without tabs or other control characters.',
+  pollTitleOneLine: 'Please keep the question on one line, without tabs or other control characters.',
+  pollAnswerOneLine: 'Please keep each answer on one line, without tabs or other control characters.',
   captionRequired: 'Please enter a caption for your post.',
   captionTooLong: 'Caption is too long. Please shorten it to stay within the character limit.',
   tagsRequired: 'Please select a category for your post.',
@@ -147,5 +150,6 @@ export const interactionMessages = {
   commentTooLong: 'Your comment is too long. Please keep it to 1000 characters.',
   collectionTitleRequired: 'Please enter a title for your collection.',
   collectionTitleTooLong: 'Title is too long. Please shorten it to stay within the character limit.',
+  collectionTitleOneLine: 'Please keep the title on one line, without tabs or other control characters.',
   collectionDescriptionTooLong: 'Description is too long. Please shorten it to stay within the character limit.',
 } as const;

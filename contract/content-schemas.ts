@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { required } from './zod-required';
 import { isContentType, type ContentType } from './content-types';
+import { isSingleLine } from './content-text';
 import {
   CAPTION_MAX,
   characterCount,
@@ -41,6 +42,7 @@ export const PostTitleSchema = z.string(required(contentMessages.titleRequired))
   z.trim(),
   z.minLength(1, { error: contentMessages.titleRequired, abort: true }),
   z.refine((title) => characterCount(title) <= POST_TITLE_MAX, { error: contentMessages.titleTooLong }),
+  z.refine(isSingleLine, { error: contentMessages.titleOneLine }),
 );
 
 export const CaptionSchema = z.string(required(contentMessages.captionRequired)).check(
@@ -117,6 +119,7 @@ export function createPollSchema({ now = () => new Date() }: ScheduleOptions = {
           if (!title) ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleRequired });
           else if (characterCount(title) > POLL_TEXT_MAX)
             ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleTooLong });
+          else if (!isSingleLine(title)) ctx.addIssue({ code: 'custom', path: ['title'], message: contentMessages.pollTitleOneLine });
           if (poll.answers.length < POLL_ANSWERS_MIN)
             ctx.addIssue({ code: 'custom', path: ['answers'], message: contentMessages.pollAnswersTooFew });
           else if (poll.answers.length > POLL_ANSWERS_MAX)
@@ -126,6 +129,8 @@ export function createPollSchema({ now = () => new Date() }: ScheduleOptions = {
             if (!text) ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerRequired });
             else if (characterCount(text) > POLL_TEXT_MAX)
               ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerTooLong });
+            else if (!isSingleLine(text))
+              ctx.addIssue({ code: 'custom', path: ['answers', index, 'text'], message: contentMessages.pollAnswerOneLine });
           });
           const closing = pollClosing(poll);
           for (const issue of closing?.issues ?? []) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
@@ -278,6 +283,7 @@ export const CollectionSchema = z.object({
     z.trim(),
     z.minLength(1, { error: interactionMessages.collectionTitleRequired, abort: true }),
     z.refine((title) => characterCount(title) <= COLLECTION_TITLE_MAX, { error: interactionMessages.collectionTitleTooLong }),
+    z.refine(isSingleLine, { error: interactionMessages.collectionTitleOneLine }),
   ),
   description: z._default(
     z.string().check(

@@ -3,6 +3,18 @@
  * of content-rules.ts, so the pages that only show content load these few functions and not the form's rules.
  */
 
+/**
+ * What cannot stand in text that is shown on one line (a name, a title): line breaks and tabs and every other
+ * control character, the line and paragraph separators, and the direction overrides that make a name read
+ * backwards. Emoji joiners and other format characters that letters need stay allowed.
+ */
+const OFF_THE_LINE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** True when the text holds nothing that breaks or disguises a single line (checked after trimming). */
+export function isSingleLine(text: string) {
+  return !OFF_THE_LINE.test(text);
+}
+
 /** Characters as a person counts them: an emoji or an accented letter is one, whatever its UTF-16 length. */
 export function characterCount(text: string) {
   let count = 0;

@@ -11,6 +11,7 @@ export const giftMessages = {
   void: 'This gift can no longer be used: it was not paid, or it was refunded.',
   redeemed: 'This gift has already been opened by someone else.',
   artist: 'Artists cannot take a membership; share the link with a fan instead.',
+  artistBuyer: 'Artists cannot buy a gift membership: a gift is a fan’s year, bought and opened from a fan account.',
   renewsByCard:
     'You already have a membership that renews by card. Turn its renewal off on your membership page first, then open the gift to add a year.',
 } as const;

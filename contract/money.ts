@@ -8,6 +8,17 @@ export const CURRENCY_LABELS: Record<Currency, string> = {
   gbp: 'Pounds sterling (£)',
 };
 
+/**
+ * The smallest amount a card payment can take in each currency (Stripe's minimum charge). A first year that a
+ * promo code brings below it is not charged at all (docs/payments.md "Promo codes"): Stripe would not charge it
+ * either, and a code can never leave the fan a few cents to pay.
+ */
+export const MIN_CHARGE_CENTS: Record<Currency, number> = { usd: 50, eur: 50, gbp: 30 };
+
+export function minimumChargeCents(currency: string) {
+  return MIN_CHARGE_CENTS[currency as Currency] ?? MIN_CHARGE_CENTS.usd;
+}
+
 const formats = new Map<string, Intl.NumberFormat>();
 
 /**

@@ -15,6 +15,9 @@ export const promoMessages = {
   endsInPast: 'The last day must be today or later.',
   maxUses: 'The most uses must be a whole number of at least 1 (or empty for no limit).',
   taken: (code: string) => `You already have the promo code "${code}".`,
+  amountOverPrice: (price: string) => `The amount off cannot be more than the yearly price (${price}).`,
+  belowMinimum: (minimum: string) =>
+    `That would leave less than ${minimum} to pay, the smallest card payment: take the whole price off (a free first year) or leave at least ${minimum}.`,
 } as const;
 
 const optionalText = z.pipe(

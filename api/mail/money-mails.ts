@@ -59,7 +59,7 @@ export async function buildMoneyMail(
         template: templates.trialStarted({
           artist: from.sender,
           trialEnds: formatDate(payment.trialEnds),
-          amount: formatCents(discountedCents(payment.listCents, payment), payment.currency),
+          amount: formatCents(discountedCents(payment.listCents, payment, payment.currency), payment.currency),
           card: payment.brand && payment.last4 ? `${payment.brand} ending ${payment.last4}` : null,
           accountUrl: `${web}/${from.artist.username}/account`,
         }),

@@ -5,7 +5,7 @@ import { requireViewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { ApiError, forbidden, notFound, ok, parse } from '../http.js';
-import { createPromo, type PromoRow } from './promos.js';
+import { createPromo, PromoPriceError, type PromoRow } from './promos.js';
 
 const ActionBody = z.object({ action: z.enum(['pause', 'resume', 'expire'], { error: 'The action must be pause, resume or expire.' }) });
 
@@ -94,6 +94,7 @@ export function artistPromoRoutes(app: FastifyInstance, ctx: ApiContext) {
         maxRedemptions: body.maxUses ? Number(body.maxUses) : undefined,
       });
     } catch (error) {
+      if (error instanceof PromoPriceError) throw new ApiError(422, error.message, { value: [error.message] });
       if (error instanceof ApiError && error.statusCode === 422) {
         throw new ApiError(422, promoMessages.taken(body.code), { code: [promoMessages.taken(body.code)] });
       }

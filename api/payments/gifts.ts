@@ -68,6 +68,8 @@ export async function buyGift(
   const artist = await findPayableArtist(db, input.performerId);
   if (!artist) throw notFound('Artist not found');
   if (artist.id === viewer.id) throw forbidden(giftMessages.ownClub);
+  // An artist can neither subscribe nor open a gift, so buying one is a fan's act too.
+  if (viewer.isPerformer) throw forbidden(giftMessages.artistBuyer);
   if (!artist.yearlyPriceCents) throw badRequest(giftMessages.freeClub, { performerId: [giftMessages.freeClub] });
   if (input.paymentGateway !== gateway.name) {
     const message = `Payments go through the "${gateway.name}" gateway.`;
@@ -228,7 +230,7 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
       );
       if (!taken) throw new ApiError(409, giftMessages.redeemed);
       // A year from now, or a year more on a membership that is running (its renewal, if any, moves a year on too).
-      await tx.query(
+      const [opened] = await tx.query<{ expiresAt: Date }>(
         `INSERT INTO subscriptions (user_id, artist_id, status, type, price_paid_cents, auto_renew, started_at, expires_at, gateway, currency)
          SELECT $1, $2, 'active', 'gift', 0, false, now(), now() + ${ONE_YEAR}, 'free', currency FROM artist_profiles WHERE user_id = $2
          ON CONFLICT (user_id, artist_id) DO UPDATE SET
@@ -238,9 +240,16 @@ export function giftRoutes(app: FastifyInstance, ctx: ApiContext, gateway: Payme
            auto_renew = subscriptions.status = 'active' AND subscriptions.expires_at > now() AND subscriptions.auto_renew,
            started_at = CASE WHEN subscriptions.status = 'active' AND subscriptions.expires_at > now()
                              THEN subscriptions.started_at ELSE now() END,
-           status = 'active', trial_ends_at = NULL, updated_at = now()`,
+           status = 'active', trial_ends_at = NULL, updated_at = now()
+         RETURNING expires_at AS "expiresAt"`,
         [viewer.id, row.artistId],
       );
+      // The year this gift added (its last year, either way): what a refund of the gift takes off, and what a
+      // refund of the card year before it leaves in place.
+      await tx.query(`UPDATE gifts SET period_from = $2::timestamptz - ${ONE_YEAR}, period_until = $2 WHERE id = $1`, [
+        row.id,
+        opened!.expiresAt,
+      ]);
     });
     await ctx.cache.invalidate(tag.artist(row.artistId), tag.fanSubscriptions(viewer.id));
     return ok(view(ctx.config, { ...row, redeemedBy: viewer.id }, viewer.id));

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { formatCents, minimumChargeCents } from '#contract/money';
+import { promoMessages } from '#contract/promo-schemas';
 import { one, type Db, type Queryable } from '../db/client.js';
-import { badRequest, unprocessable } from '../http.js';
+import { ApiError, badRequest, unprocessable } from '../http.js';
 
 /**
  * Promo codes: per artist, a percent or an amount off the first year, with an optional expiry and an optional
@@ -30,11 +32,30 @@ const PROMO_SELECT = `SELECT id, artist_id AS "artistId", code, percent_off AS "
   expires_at AS "expiresAt", max_redemptions AS "maxRedemptions", times_redeemed AS "timesRedeemed",
   stripe_coupon_id AS "stripeCouponId", paused FROM promo_codes`;
 
-/** The first year's price after the code: never below zero. */
-export function discountedCents(priceCents: number, promo: Pick<PromoRow, 'percentOff' | 'amountOffCents'> | null) {
+/**
+ * The first year's price after the code: never below zero, and never between zero and the smallest charge a card
+ * payment can take (what is left then is not charged: the first year is free, as a 100% code makes it). New codes
+ * cannot do either (checkPromoFitsPrice); codes stored before that rule, or whose artist lowered the price since,
+ * are read this way.
+ */
+export function discountedCents(priceCents: number, promo: Pick<PromoRow, 'percentOff' | 'amountOffCents'> | null, currency: string) {
   if (!promo) return priceCents;
-  if (promo.percentOff) return Math.max(0, priceCents - Math.round((priceCents * promo.percentOff) / 100));
-  return Math.max(0, priceCents - (promo.amountOffCents ?? 0));
+  const off = promo.percentOff ? Math.round((priceCents * promo.percentOff) / 100) : (promo.amountOffCents ?? 0);
+  const left = Math.max(0, priceCents - off);
+  return left < minimumChargeCents(currency) ? 0 : left;
+}
+
+/**
+ * A new code must fit the artist's price: an amount off no more than the price, and what is left either nothing (a
+ * free first year) or at least the smallest charge. Answers the message for the field, or undefined.
+ */
+export function promoPriceProblem(priceCents: number, currency: string, promo: { percentOff?: number; amountOff?: number }) {
+  const off = promo.percentOff !== undefined ? Math.round((priceCents * promo.percentOff) / 100) : (promo.amountOff ?? 0);
+  if (promo.amountOff !== undefined && off > priceCents) return promoMessages.amountOverPrice(formatCents(priceCents, currency));
+  const left = priceCents - off;
+  const minimum = minimumChargeCents(currency);
+  if (left > 0 && left < minimum) return promoMessages.belowMinimum(formatCents(minimum, currency));
+  return undefined;
 }
 
 /**
@@ -100,6 +121,13 @@ export const NewPromoSchema = z
 
 export type NewPromo = z.output<typeof NewPromoSchema>;
 
+/** A code that does not fit the artist's price (422, the message on the discount's field). */
+export class PromoPriceError extends ApiError {
+  constructor(message: string, field: 'percentOff' | 'amountOff') {
+    super(422, message, { [field]: [message] });
+  }
+}
+
 export interface CreatedPromo {
   id: string;
   artist: string;
@@ -114,13 +142,15 @@ export interface CreatedPromo {
 
 /** Creates a promo code for an artist (the CLI's create-promo and POST /admin/promos). */
 export async function createPromo(db: Db, promo: NewPromo): Promise<CreatedPromo> {
-  const artist = await one<{ id: string; username: string; currency: string }>(
+  const artist = await one<{ id: string; username: string; currency: string; priceCents: number }>(
     db,
-    `SELECT u.id, u.username, p.currency FROM users u JOIN artist_profiles p ON p.user_id = u.id
+    `SELECT u.id, u.username, p.currency, p.yearly_price_cents AS "priceCents" FROM users u JOIN artist_profiles p ON p.user_id = u.id
       WHERE lower(u.username) = lower($1) AND u.is_performer`,
     [promo.artist],
   );
   if (!artist) throw badRequest(`There is no artist with the username "${promo.artist}".`, { artist: ['No such artist'] });
+  const problem = promoPriceProblem(artist.priceCents, artist.currency, promo);
+  if (problem) throw new PromoPriceError(problem, promo.percentOff !== undefined ? 'percentOff' : 'amountOff');
   try {
     const row = await one<{ id: string; expiresAt: Date | null }>(
       db,

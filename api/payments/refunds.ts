@@ -115,57 +115,160 @@ export async function refundPayment(pc: PaymentsContext, request: RefundRequest)
   const full = reserved.before + amount >= payment.amountCents;
   const endsAccess = full && !request.keepAccess;
   const ended = await pc.db.transaction(async (tx) => {
+    const endedRows = endsAccess ? await endAccessPaidBy(tx, payment, 'refunded') : [];
+    // What the fan's mail says: whether the membership ended, not whether time was taken off it.
     await tx.query(`UPDATE refunds SET status = 'succeeded', gateway_refund_id = $2, ends_access = $3 WHERE id = $1`, [
       reserved.refundId,
       refundId,
-      endsAccess,
+      endedRows.some((row) => row.accessEnded),
     ]);
-    const endedRows = endsAccess ? await endAccessPaidBy(tx, payment, 'refunded') : [];
     await queueMail(pc.jobs, { kind: 'refund', refundId: reserved.refundId }, { key: `refund:${reserved.refundId}`, tx });
     return endedRows;
   });
   await afterAccessEnded(pc, gateway, ended, payment.artistId);
-  return { payment: (await findPayment(pc.db, payment.id))!, refundedNowCents: amount, endedAccess: ended.length > 0 };
+  return { payment: (await findPayment(pc.db, payment.id))!, refundedNowCents: amount, endedAccess: ended.some((row) => row.accessEnded) };
 }
 
 export interface EndedSubscription {
   userId: string;
   artistId: string;
+  /** The gateway that billed it before the refund (a Stripe subscription is cancelled so it never renews). */
   gateway: string;
   gatewaySubscriptionId: string | null;
+  /** False when the refund took its payment's time off but time paid by others (a gift's year) is left. */
+  accessEnded: boolean;
 }
 
+const SUBSCRIPTION_BEFORE = `s.user_id AS "userId", s.artist_id AS "artistId", s.gateway, s.gateway_subscription_id AS "gatewaySubscriptionId"`;
+const SECONDS = `* interval '1 second'`;
+
 /**
- * Ends the membership a payment paid for, through its status (the access rule reads it): only while that payment
- * is the last one that paid for it (refunding last year's renewal does not end this year's), and only a
- * membership that is active or disputed. A gift's payment ends the membership of whoever redeemed it.
+ * A dispute suspends the membership a payment paid for (status 'disputed', which the access rule reads) while that
+ * payment is the last one that paid for it; a full refund (or a lost dispute) takes off the time that payment paid
+ * for, no more and no less (takeOffPeriodPaidBy).
  */
 export async function endAccessPaidBy(
   tx: Queryable,
   payment: Pick<PaymentRow, 'id' | 'kind' | 'subscriptionId' | 'artistId'>,
   status: 'refunded' | 'disputed',
 ): Promise<EndedSubscription[]> {
-  const cut = status === 'refunded' ? `, auto_renew = false, expires_at = least(expires_at, now())` : '';
-  const returning = `RETURNING user_id AS "userId", artist_id AS "artistId", gateway, gateway_subscription_id AS "gatewaySubscriptionId"`;
+  if (status === 'refunded') return takeOffPeriodPaidBy(tx, payment);
+  const returning = `RETURNING user_id AS "userId", artist_id AS "artistId", gateway, gateway_subscription_id AS "gatewaySubscriptionId", true AS "accessEnded"`;
   if (payment.kind === 'gift') {
     return tx.query<EndedSubscription>(
-      `UPDATE subscriptions SET status = $3${cut}, updated_at = now()
-        WHERE type = 'gift' AND artist_id = $2 AND status IN ('active', 'disputed')
+      `UPDATE subscriptions SET status = 'disputed', updated_at = now()
+        WHERE type = 'gift' AND artist_id = $2 AND status = 'active'
           AND user_id = (SELECT redeemed_by FROM gifts WHERE payment_id = $1)
         ${returning}`,
-      [payment.id, payment.artistId, status],
+      [payment.id, payment.artistId],
     );
   }
   if (!payment.subscriptionId) return [];
   return tx.query<EndedSubscription>(
-    `UPDATE subscriptions s SET status = $2${cut}, updated_at = now()
-      WHERE s.id = $1 AND s.status IN ('active', 'disputed')
-        AND NOT EXISTS (SELECT 1 FROM payments later
-                         WHERE later.subscription_id = s.id AND later.status = 'succeeded' AND later.kind IN ('subscribe', 'renewal')
-                           AND later.id <> $3 AND later.created_at > (SELECT created_at FROM payments WHERE id = $3))
+    `UPDATE subscriptions s SET status = 'disputed', updated_at = now()
+      WHERE s.id = $1 AND s.status = 'active' AND ${LAST_CARD_PAYMENT}
       ${returning}`,
-    [payment.subscriptionId, status, payment.id],
+    [payment.subscriptionId, payment.id],
   );
+}
+
+/** The payment ($2) is the last card payment of the membership (s): refunding last year's renewal takes nothing off. */
+const LAST_CARD_PAYMENT = `NOT EXISTS (SELECT 1 FROM payments later
+                  WHERE later.subscription_id = s.id AND later.status = 'succeeded' AND later.kind IN ('subscribe', 'renewal')
+                    AND later.id <> $2 AND later.created_at > (SELECT created_at FROM payments WHERE id = $2))`;
+
+/**
+ * A full refund takes off exactly the time its payment paid for that is still to come. A membership is one row per
+ * fan and club, and an opened gift stacks its year after whatever was running (its period is kept on the gift):
+ *
+ * - a card payment (first year or renewal) paid for the time up to the gift years stacked after it: that part is
+ *   taken off, and the gift years move earlier to start now. With a gift's year left the membership carries on as
+ *   a gift (no card, never renewed; the Stripe subscription is cancelled and forgotten); without, it ends (status
+ *   'refunded', which the access rule reads).
+ * - a gift's payment paid for the gift's year: what is left of it is taken off wherever it lies, and the years
+ *   after it move earlier by as much. A gift not opened yet takes nothing off (it can no longer be opened).
+ */
+async function takeOffPeriodPaidBy(
+  tx: Queryable,
+  payment: Pick<PaymentRow, 'id' | 'kind' | 'subscriptionId' | 'artistId'>,
+): Promise<EndedSubscription[]> {
+  if (payment.kind === 'gift') {
+    const gift = await one<{ id: string; userId: string | null; cutSeconds: number; until: Date | null }>(
+      tx,
+      `SELECT id, redeemed_by AS "userId", period_until AS until,
+              greatest(extract(epoch FROM period_until - greatest(period_from, now())), 0)::float8 AS "cutSeconds"
+         FROM gifts WHERE payment_id = $1 FOR UPDATE`,
+      [payment.id],
+    );
+    if (!gift?.userId || !gift.until) return [];
+    const subscription = await one<Omit<EndedSubscription, 'accessEnded'> & { id: string }>(
+      tx,
+      `SELECT s.id, ${SUBSCRIPTION_BEFORE} FROM subscriptions s
+        WHERE s.user_id = $1 AND s.artist_id = $2 AND s.status IN ('active', 'disputed') FOR UPDATE`,
+      [gift.userId, payment.artistId],
+    );
+    // The gift's year is over now (so a later refund of a card year finds nothing of it after its own).
+    await tx.query('UPDATE gifts SET period_until = greatest(period_from, least(period_until, now())) WHERE id = $1', [gift.id]);
+    if (!subscription || gift.cutSeconds <= 0) return [];
+    await tx.query(
+      `UPDATE gifts SET period_from = period_from - $4::float8 ${SECONDS}, period_until = period_until - $4::float8 ${SECONDS}
+        WHERE redeemed_by = $1 AND artist_id = $2 AND period_from >= $3 AND id <> $5`,
+      [gift.userId, payment.artistId, gift.until, gift.cutSeconds, gift.id],
+    );
+    const [after] = await tx.query<{ running: boolean }>(
+      `UPDATE subscriptions SET
+              status = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN status ELSE 'refunded' END,
+              auto_renew = auto_renew AND expires_at - $2::float8 ${SECONDS} > now(),
+              expires_at = greatest(expires_at - $2::float8 ${SECONDS}, least(expires_at, now())), updated_at = now()
+        WHERE id = $1 RETURNING status <> 'refunded' AS running`,
+      [subscription.id, gift.cutSeconds],
+    );
+    const { id: _id, ...before } = subscription;
+    // Only when it ended does the gateway's subscription go (a card year that is still running stays billed).
+    return [
+      after!.running ? { ...before, gateway: 'free', gatewaySubscriptionId: null, accessEnded: false } : { ...before, accessEnded: true },
+    ];
+  }
+  if (!payment.subscriptionId) return [];
+  const subscription = await one<Omit<EndedSubscription, 'accessEnded'> & { id: string; paidAt: Date; cutSeconds: number }>(
+    tx,
+    `SELECT s.id, ${SUBSCRIPTION_BEFORE}, p.created_at AS "paidAt",
+            greatest(extract(epoch FROM s.expires_at - now())
+                     - coalesce((SELECT sum(extract(epoch FROM g.period_until - greatest(g.period_from, now())))
+                                   FROM gifts g
+                                  WHERE g.redeemed_by = s.user_id AND g.artist_id = s.artist_id
+                                    AND g.period_from >= p.created_at AND g.period_until > now()), 0), 0)::float8 AS "cutSeconds"
+       FROM subscriptions s JOIN payments p ON p.id = $2
+      WHERE s.id = $1 AND s.status IN ('active', 'disputed') AND ${LAST_CARD_PAYMENT}
+      FOR UPDATE OF s`,
+    [payment.subscriptionId, payment.id],
+  );
+  if (!subscription) return [];
+  const { id, paidAt, cutSeconds, ...before } = subscription;
+  if (cutSeconds <= 0) {
+    // Its time is over (a gift's year runs now): nothing to take off, and a dispute lost over it suspends no more.
+    await tx.query(`UPDATE subscriptions SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'disputed'`, [id]);
+    return [{ ...before, gateway: 'free', gatewaySubscriptionId: null, accessEnded: false }];
+  }
+  // The gift years after this payment's time move earlier by as much as is taken off: they start now.
+  await tx.query(
+    `UPDATE gifts SET period_from = period_from - $4::float8 ${SECONDS}, period_until = period_until - $4::float8 ${SECONDS}
+      WHERE redeemed_by = $1 AND artist_id = $2 AND period_from >= $3 AND period_until > now()`,
+    [before.userId, before.artistId, paidAt, cutSeconds],
+  );
+  const [after] = await tx.query<{ running: boolean }>(
+    `UPDATE subscriptions SET
+            status = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN 'active' ELSE 'refunded' END,
+            type = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN 'gift' ELSE type END,
+            gateway = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN 'free' ELSE gateway END,
+            gateway_subscription_id = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN NULL ELSE gateway_subscription_id END,
+            card_id = CASE WHEN expires_at - $2::float8 ${SECONDS} > now() THEN NULL ELSE card_id END,
+            auto_renew = false, trial_ends_at = NULL, renewal_retry_at = NULL, paid_until = NULL,
+            expires_at = greatest(expires_at - $2::float8 ${SECONDS}, least(expires_at, now())), updated_at = now()
+      WHERE id = $1 RETURNING status = 'active' AS running`,
+    [id, cutSeconds],
+  );
+  return [{ ...before, accessEnded: !after!.running }];
 }
 
 /** After a membership ended early: cached access checks and counts forget it, and the gateway will not renew it. */

@@ -91,7 +91,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
       percentOff: promo.percentOff,
       amountOff: promo.amountOffCents === null ? null : promo.amountOffCents / 100,
       price: artist.yearlyPriceCents / 100,
-      discountedPrice: discountedCents(artist.yearlyPriceCents, promo) / 100,
+      discountedPrice: discountedCents(artist.yearlyPriceCents, promo, artist.currency) / 100,
       currency: artist.currency,
     });
   });

@@ -519,7 +519,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
   const promo: PromoRow | null = input.promo?.trim() ? await resolvePromo(db, artist.id, input.promo) : null;
   const trialDays = (await trialFor(db, viewer.id, artist)) ?? 0;
   // A trial charges nothing now: the first year (after the promo) is charged when it ends (./trials.ts).
-  const amountCents = trialDays ? 0 : discountedCents(artist.yearlyPriceCents, promo);
+  const amountCents = trialDays ? 0 : discountedCents(artist.yearlyPriceCents, promo, artist.currency);
   const trialEndsAt = trialDays ? new Date(Date.now() + trialDays * DAY_MS) : null;
   const returnUrl = `${config.publicWebUrl}/${artist.username}/subscribe/confirm`;
 

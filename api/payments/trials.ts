@@ -44,7 +44,7 @@ export async function trialCharge(db: Queryable, subscriptionId: string) {
       WHERE s.id = $1 ORDER BY p.created_at DESC LIMIT 1`,
     [subscriptionId],
   );
-  return row && { ...row, amountCents: discountedCents(row.listCents, row) };
+  return row && { ...row, amountCents: discountedCents(row.listCents, row, row.currency) };
 }
 
 /** Charges the test gateway's trials that have ended (auto-renewal on) and lets the cancelled ones lapse. */

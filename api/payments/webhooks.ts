@@ -302,16 +302,56 @@ async function apply(pc: PaymentsContext, event: KnownEvent) {
   }
 }
 
-/** The subscription ended at Stripe: access ends when it ended (or now), and no later event revives it. */
+/**
+ * The subscription ended at Stripe: access ends when it ended (or now), and no later event revives it. Gift years
+ * stacked after the card's time are not Stripe's to end: they move earlier to start when the card's time ended, and
+ * the membership carries on as a gift, no longer tied to the Stripe subscription (docs/payments.md "Refunds").
+ */
 async function endSubscription(pc: PaymentsContext, object: StripeSubscription, created: Date) {
   const endedAt = typeof object.ended_at === 'number' ? new Date(object.ended_at * 1000) : created;
-  const ended = await pc.db.query<{ userId: string; artistId: string }>(
-    `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
-            gateway_synced_at = greatest(coalesce(gateway_synced_at, $3), $3), updated_at = now()
-      WHERE gateway_subscription_id = $1 AND status NOT IN ('canceled', 'refunded')
-      RETURNING user_id AS "userId", artist_id AS "artistId"`,
-    [object.id, endedAt, created],
-  );
+  const ended = await pc.db.transaction(async (tx) => {
+    const current = await one<{ id: string; userId: string; artistId: string; cutSeconds: number; giftLeft: boolean; cardPaidAt: Date }>(
+      tx,
+      `SELECT s.id, s.user_id AS "userId", s.artist_id AS "artistId",
+              greatest(extract(epoch FROM s.expires_at - $2::timestamptz) - gifts.seconds, 0)::float8 AS "cutSeconds",
+              gifts.seconds > 0 AND s.status = 'active' AS "giftLeft", card.paid_at AS "cardPaidAt"
+         FROM subscriptions s,
+              -- The card's last payment: the gift years opened after it are stacked after the card's time.
+              LATERAL (SELECT coalesce(max(p.created_at), 'epoch'::timestamptz) AS paid_at FROM payments p
+                        WHERE p.subscription_id = s.id AND p.status = 'succeeded' AND p.kind IN ('subscribe', 'renewal')) card,
+              LATERAL (SELECT coalesce(sum(extract(epoch FROM g.period_until - greatest(g.period_from, $2::timestamptz))), 0)::float8 AS seconds
+                         FROM gifts g
+                        WHERE g.redeemed_by = s.user_id AND g.artist_id = s.artist_id AND g.period_until > $2::timestamptz
+                          AND g.period_from >= card.paid_at) gifts
+        WHERE s.gateway_subscription_id = $1 AND s.status NOT IN ('canceled', 'refunded')
+        FOR UPDATE OF s`,
+      [object.id, endedAt],
+    );
+    if (!current) return [];
+    if (current.giftLeft) {
+      const [kept] = await tx.query<{ running: boolean }>(
+        `UPDATE subscriptions SET expires_at = expires_at - $2::float8 * interval '1 second', type = 'gift', gateway = 'free',
+                gateway_subscription_id = NULL, card_id = NULL, auto_renew = false, updated_at = now()
+          WHERE id = $1 RETURNING expires_at > now() AS running`,
+        [current.id, current.cutSeconds],
+      );
+      if (kept?.running) {
+        await tx.query(
+          `UPDATE gifts SET period_from = period_from - $4::float8 * interval '1 second', period_until = period_until - $4::float8 * interval '1 second'
+            WHERE redeemed_by = $1 AND artist_id = $2 AND period_until > $3::timestamptz AND period_from >= $5`,
+          [current.userId, current.artistId, endedAt, current.cutSeconds, current.cardPaidAt],
+        );
+        return [current];
+      }
+    }
+    await tx.query(
+      `UPDATE subscriptions SET status = 'canceled', auto_renew = false, expires_at = least(expires_at, $2),
+              gateway_synced_at = greatest(coalesce(gateway_synced_at, $3), $3), updated_at = now()
+        WHERE id = $1`,
+      [current.id, endedAt, created],
+    );
+    return [current];
+  });
   // Access checks cache a subscription until it runs out: this one ran out early (and the count went down).
   await pc.cache.invalidate(...ended.flatMap((row) => [tag.fanSubscriptions(row.userId), tag.artist(row.artistId)]));
 }

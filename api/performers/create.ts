@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema, PasswordSchema, UsernameSchema } from '#contract/accounts';
+import { isSingleLine } from '#contract/content-text';
 import { CURRENCIES } from '#contract/money';
 import { hashPassword } from '../auth/passwords.js';
 import { conflictError } from '../auth/routes.js';
@@ -25,7 +26,8 @@ export const NewArtistSchema = z.object({
     .string({ error: NAME_MESSAGE })
     .trim()
     .min(1, { error: NAME_MESSAGE })
-    .max(100, { error: 'The name must be at most 100 characters' }),
+    .max(100, { error: 'The name must be at most 100 characters' })
+    .refine(isSingleLine, { error: 'The name must be on one line, without tabs or other control characters' }),
   yearlyPrice: YearlyPriceSchema,
   /** What fans pay in; it can change in the artist's profile until the first payment. */
   currency: z.enum(CURRENCIES, { error: 'The currency must be usd, eur or gbp' }).default('usd'),

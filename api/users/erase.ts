@@ -1,4 +1,4 @@
-import type { AccountExport } from '#contract/account-settings';
+import type { AccountExport, GiftLedgerState } from '#contract/account-settings';
 import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -121,6 +121,7 @@ export async function exportAccount(db: Queryable, userId: string): Promise<Acco
       [userId],
     ),
   ]);
+  const { pushSubscriptions, notifications, giftsBought, giftsReceived } = await exportNotificationsAndGifts(db, userId);
   return {
     exportedAt: new Date().toISOString(),
     account: { ...account!, createdAt: iso(account!.createdAt) },
@@ -141,5 +142,114 @@ export async function exportAccount(db: Queryable, userId: string): Promise<Acco
     pollVotes: pollVotes.map((v) => ({ ...v, createdAt: iso(v.createdAt) })),
     bookmarks: bookmarks.map((b) => ({ ...b, createdAt: iso(b.createdAt) })),
     notificationPreferences,
+    pushSubscriptions,
+    notifications,
+    giftsBought,
+    giftsReceived,
   };
+}
+
+/** The gift's state from its payment's ledger (GiftLedgerState), in SQL over gifts g and payments p. */
+const GIFT_STATE = `CASE WHEN p.status <> 'succeeded' THEN 'not_paid'
+                         WHEN p.refunded_cents >= p.amount_cents THEN 'refunded'
+                         WHEN p.refunded_cents > 0 THEN 'partially_refunded'
+                         WHEN g.redeemed_by IS NOT NULL THEN 'opened'
+                         ELSE 'paid' END`;
+
+/**
+ * The rest of the export: push subscriptions, notifications and gifts. A push subscription is named by its push
+ * service only: its keys encrypt what is pushed and its address is the browser's mailbox at that service, so neither
+ * leaves the server in a file. A gift's link is never exported: only its hash is kept, and whoever holds the link
+ * can open the gift, so a copy of the buyer's export must not be one. The buyer sees whether it was opened, not by
+ * which account; the recipient sees who it is from as the gift page shows it (a name, not an address).
+ */
+async function exportNotificationsAndGifts(db: Queryable, userId: string) {
+  const [push, notifications, bought, received] = await Promise.all([
+    db.query<{ endpoint: string; createdAt: Date }>(
+      'SELECT endpoint, created_at AS "createdAt" FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at',
+      [userId],
+    ),
+    db.query<{
+      artist: string;
+      itemId: string;
+      inApp: boolean;
+      email: string;
+      push: boolean;
+      createdAt: Date;
+      readAt: Date | null;
+      emailedAt: Date | null;
+      pushedAt: Date | null;
+    }>(
+      `SELECT a.username AS artist, n.item_id AS "itemId", n.in_app AS "inApp", n.email, n.push, n.created_at AS "createdAt",
+              n.read_at AS "readAt", n.emailed_at AS "emailedAt", n.pushed_at AS "pushedAt"
+         FROM notifications n JOIN users a ON a.id = n.artist_id WHERE n.user_id = $1 ORDER BY n.created_at, n.id`,
+      [userId],
+    ),
+    db.query<{
+      artist: string;
+      recipientEmail: string;
+      message: string;
+      state: GiftLedgerState;
+      cents: number;
+      refundedCents: number;
+      currency: string;
+      createdAt: Date;
+      openedAt: Date | null;
+    }>(
+      `SELECT a.username AS artist, g.recipient_email AS "recipientEmail", g.message, ${GIFT_STATE} AS state,
+              p.amount_cents AS cents, p.refunded_cents AS "refundedCents", p.currency, g.created_at AS "createdAt",
+              g.redeemed_at AS "openedAt"
+         FROM gifts g JOIN payments p ON p.id = g.payment_id JOIN users a ON a.id = g.artist_id
+        WHERE g.buyer_id = $1 ORDER BY g.created_at`,
+      [userId],
+    ),
+    db.query<{
+      artist: string;
+      from: string;
+      message: string;
+      state: GiftLedgerState;
+      openedAt: Date;
+      yearFrom: Date | null;
+      yearUntil: Date | null;
+    }>(
+      `SELECT a.username AS artist, coalesce(nullif(b.name, ''), b.username) AS "from", g.message, ${GIFT_STATE} AS state,
+              g.redeemed_at AS "openedAt", g.period_from AS "yearFrom", g.period_until AS "yearUntil"
+         FROM gifts g JOIN payments p ON p.id = g.payment_id JOIN users a ON a.id = g.artist_id JOIN users b ON b.id = g.buyer_id
+        WHERE g.redeemed_by = $1 ORDER BY g.redeemed_at`,
+      [userId],
+    ),
+  ]);
+  const when = (value: Date | null) => (value ? iso(value) : null);
+  return {
+    pushSubscriptions: push.map((row) => ({ service: pushService(row.endpoint), createdAt: iso(row.createdAt) })),
+    notifications: notifications.map((n) => ({
+      ...n,
+      createdAt: iso(n.createdAt),
+      readAt: when(n.readAt),
+      emailedAt: when(n.emailedAt),
+      pushedAt: when(n.pushedAt),
+    })),
+    giftsBought: bought.map(({ cents, refundedCents, createdAt, openedAt, ...g }) => ({
+      ...g,
+      amount: cents / 100,
+      refunded: refundedCents / 100,
+      createdAt: iso(createdAt),
+      openedAt: when(openedAt),
+    })),
+    giftsReceived: received.map(({ openedAt, yearFrom, yearUntil, ...g }) => ({
+      ...g,
+      openedAt: iso(openedAt),
+      yearFrom: when(yearFrom),
+      yearUntil: when(yearUntil),
+    })),
+  };
+}
+
+/** The push service a subscription's address belongs to (its origin), without the part that names the browser. */
+function pushService(endpoint: string) {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return 'unknown';
+  }
 }

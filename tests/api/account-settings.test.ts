@@ -212,4 +212,71 @@ describeEachDatabase('account settings', (database) => {
     const messages = await call(t.url, 'GET', `/messages/conversations/${conversation.body.data._id}`, { token: artist.token });
     expect(messages.body.data.data).toMatchObject([{ text: 'Loved the show', senderInfo: { name: 'Deleted fan' } }]);
   });
+
+  it('the data download holds push subscriptions (without keys or address), notifications, and gifts bought and received (without links)', async () => {
+    const artist = await registerFan(t, 'exportartist');
+    await makeArtist(t, artist, { yearlyPriceCents: 1500, name: 'Export Band' });
+    const buyer = await registerFan(t);
+    const fan = await registerFan(t);
+    const card = async () =>
+      (
+        await call(t.url, 'POST', '/payment/test-gateway/cards', {
+          token: buyer.token,
+          body: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+        })
+      ).body.data.id as string;
+    const bought = await call(t.url, 'POST', '/gifts', {
+      token: buyer.token,
+      body: { performerId: artist.id, recipientEmail: fan.email, message: 'For the tour', paymentGateway: 'test', cardId: await card() },
+    });
+    expect(bought.body.data.status, JSON.stringify(bought.body)).toBe('succeeded');
+    const mail = await waitForMail(t, fan.email);
+    const token = /\/gift\/([\w-]+)/.exec(mail.text)![1];
+    expect((await call(t.url, 'POST', `/gifts/${token}/redeem`, { token: fan.token })).body.data.state).toBe('yours');
+    const returned = await call(t.url, 'POST', '/gifts', {
+      token: buyer.token,
+      body: { performerId: artist.id, recipientEmail: 'someone@example.com', paymentGateway: 'test', cardId: await card() },
+    });
+    await call(t.url, 'POST', `/payments/${returned.body.data._id}/refund`, { token: artist.token, body: { reason: 'Wrong address' } });
+
+    const endpoint = `https://push.example.net/send/${fan.username}-secret-path`;
+    const keys = {
+      p256dh: 'BPublicKeyOfTheBrowser0000000000000000000000000000000000000000000000000000000000000000000',
+      auth: 'authsecret000000000000',
+    };
+    expect((await call(t.url, 'POST', '/notifications/push/subscriptions', { token: fan.token, body: { endpoint, keys } })).status).toBe(
+      201,
+    );
+    const post = await call(t.url, 'POST', '/content', {
+      token: artist.token,
+      body: { title: 'New song', content: 'Out now', tags: 'post' },
+    });
+    expect(post.status, JSON.stringify(post.body)).toBeLessThan(300);
+    const deadline = Date.now() + 15_000;
+    while (!(await t.db.query('SELECT 1 FROM notifications WHERE user_id = $1', [fan.id])).length) {
+      if (Date.now() > deadline) throw new Error('no notification within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const fanExport = (await call(t.url, 'GET', '/users/me/export', { token: fan.token })).body.data;
+    expect(fanExport.pushSubscriptions).toEqual([{ service: 'https://push.example.net', createdAt: expect.any(String) }]);
+    expect(fanExport.notifications).toMatchObject([{ artist: artist.username, itemId: post.body.data._id, inApp: true }]);
+    expect(fanExport.giftsReceived).toMatchObject([
+      { artist: artist.username, from: buyer.username, message: 'For the tour', state: 'opened', yearFrom: expect.any(String) },
+    ]);
+    expect(fanExport.giftsBought).toEqual([]);
+    const fanText = JSON.stringify(fanExport);
+    for (const secret of [keys.p256dh, keys.auth, 'secret-path', token, buyer.email]) expect(fanText).not.toContain(secret);
+
+    const buyerExport = (await call(t.url, 'GET', '/users/me/export', { token: buyer.token })).body.data;
+    expect(buyerExport.giftsBought).toMatchObject([
+      { artist: artist.username, recipientEmail: fan.email, message: 'For the tour', state: 'opened', amount: 15, refunded: 0 },
+      { artist: artist.username, recipientEmail: 'someone@example.com', state: 'refunded', amount: 15, refunded: 15, openedAt: null },
+    ]);
+    expect(buyerExport.giftsReceived).toEqual([]);
+    const buyerText = JSON.stringify(buyerExport);
+    expect(buyerText).not.toContain(token);
+    // Not which account opened it (its address is the one the buyer typed).
+    expect(buyerText).not.toContain(fan.id);
+  });
 });

@@ -57,6 +57,15 @@ describe('npm run cli -- create-promo', () => {
     const tooMuch = captureCli(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'MORE', '--percent-off', '150'], tooMuch.io)).toBe(2);
     expect(tooMuch.err[0]).toBe('error: --percent-off: The percent off must be from 1 to 100.');
+    // A code must fit the $40 price: no more off than the price, and never a few cents left to pay.
+    const overPrice = captureCli(env);
+    expect(await runCli(['create-promo', '--artist', artist, '--code', 'OVER', '--amount-off', '41'], overPrice.io)).toBe(1);
+    expect(overPrice.err[0]).toBe('error: --amount-off: The amount off cannot be more than the yearly price ($40.00).');
+    const cents = captureCli(env);
+    expect(await runCli(['create-promo', '--artist', artist, '--code', 'CENTS', '--amount-off', '39.90'], cents.io)).toBe(1);
+    expect(cents.err[0]).toBe(
+      'error: --amount-off: That would leave less than $0.50 to pay, the smallest card payment: take the whole price off (a free first year) or leave at least $0.50.',
+    );
     const again = captureCli(env);
     expect(await runCli(['create-promo', '--artist', artist, '--code', 'summer26', '--percent-off', '10'], again.io)).toBe(1);
     expect(again.err[0]).toBe(`error: ${artist} already has the promo code "summer26".`);

@@ -247,6 +247,56 @@ describeEachDatabase('money with Stripe (local stand-in)', (database) => {
     expect(await access(fan)).toBe(false);
   });
 
+  it('Stripe ending the card subscription leaves a gift’s year stacked after it: the membership carries on as a gift', async () => {
+    const fan = await registerFan(t);
+    const paid = await join(fan);
+    // A gift opened on this membership (renewal turned off first, as opening one asks): its year comes after the
+    // card's. Gifts cannot be bought through the stand-in, so its ledger is written as POST /gifts and redeem leave it.
+    await call(
+      t.url,
+      'PUT',
+      `/subscriptions/${(await t.db.query<{ id: string }>('SELECT id FROM subscriptions WHERE user_id = $1', [fan.id]))[0].id}/auto-renew`,
+      {
+        token: fan.token,
+        body: { autoRenew: false },
+      },
+    );
+    const buyer = await registerFan(t);
+    const [giftPayment] = await t.db.query<{ id: string }>(
+      `INSERT INTO payments (user_id, artist_id, gateway, kind, status, amount_cents, list_price_cents, currency)
+       VALUES ($1, $2, 'stripe', 'gift', 'succeeded', 4999, 4999, 'usd') RETURNING id`,
+      [buyer.id, artist.id],
+    );
+    const [{ cardEnd }] = await t.db.query<{ cardEnd: Date }>(
+      `UPDATE subscriptions SET expires_at = expires_at + interval '1 year' WHERE user_id = $1
+       RETURNING expires_at - interval '1 year' AS "cardEnd"`,
+      [fan.id],
+    );
+    await t.db.query(
+      `INSERT INTO gifts (artist_id, buyer_id, payment_id, recipient_email, token_hash, redeemed_by, redeemed_at, period_from, period_until)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7::timestamptz, $7::timestamptz + interval '1 year')`,
+      [artist.id, buyer.id, giftPayment.id, fan.email, `hash-${fan.id}`, fan.id, cardEnd],
+    );
+
+    // Stripe ends the card subscription now (cancelled in its dashboard): the card's time goes, the gift's year stays.
+    const deleted = event('customer.subscription.deleted', {
+      id: paid.subscriptionId,
+      status: 'canceled',
+      ended_at: Math.floor(Date.now() / 1000),
+    });
+    await webhook(deleted);
+    expect(await access(fan)).toBe(true);
+    const [row] = await t.db.query<{ status: string; type: string; gateway: string; expiresAt: Date; autoRenew: boolean }>(
+      `SELECT status, type, gateway, expires_at AS "expiresAt", auto_renew AS "autoRenew" FROM subscriptions WHERE user_id = $1`,
+      [fan.id],
+    );
+    expect(row).toMatchObject({ status: 'active', type: 'gift', gateway: 'free', autoRenew: false });
+    expect((new Date(row.expiresAt).getTime() - Date.now()) / (365 * 24 * 3600 * 1000)).toBeCloseTo(1, 2);
+    // Replayed, or any later event of that subscription: nothing changes.
+    await webhook(event('customer.subscription.deleted', { id: paid.subscriptionId, status: 'canceled' }));
+    expect(await access(fan)).toBe(true);
+  });
+
   it('a renewal paid by invoice is refunded through the PaymentIntent Stripe names for its invoice', async () => {
     const fan = await registerFan(t);
     const paid = await join(fan);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { giftMessages } from '../../contract/gifts';
 import { expectNoA11yViolations, registerFan, uniqueName } from './helpers';
 import { apiCall, mailFromOutbox, newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
 
@@ -124,6 +125,17 @@ test('a free trial: the payment page offers it, takes the card and charges nothi
   await expect(page.getByRole('button', { name: 'Cancel free trial' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel free trial' }).click();
   await expect(page.getByText('You cancelled your free trial')).toBeVisible();
+  await context.close();
+});
+
+test('an artist cannot buy a gift of another club: the gift page says why instead of a form', async ({ browser, request }) => {
+  const band: MoneyArtist = await newArtist(request, '25.00', 'gbp');
+  const other: MoneyArtist = await newArtist(request, '10.00', 'gbp');
+  const context = await signedIn(browser, other.token);
+  const page = await context.newPage();
+  await page.goto(`/${band.username}/gift`);
+  await expect(page.getByText(giftMessages.artistBuyer)).toBeVisible();
+  await expect(page.getByLabel('Their email address')).toHaveCount(0);
   await context.close();
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ArtistProfileSchema, profileMessages } from '#contract/artist-profile';
 import { cardMessages, isExpired, luhnValid, TestCardFormSchema } from '#contract/payment-schemas';
-import { discountedCents } from '../../api/payments/promos';
+import { promoMessages } from '#contract/promo-schemas';
+import { discountedCents, promoPriceProblem } from '../../api/payments/promos';
 
 const errorsOf = (input: Record<string, unknown>) => {
   const result = TestCardFormSchema.safeParse(input);
@@ -37,12 +38,30 @@ describe('the test card form', () => {
 
 describe('promo discounts', () => {
   it('takes a percent (rounded to the cent) or an amount off, never below zero', () => {
-    expect(discountedCents(4999, { percentOff: 50, amountOffCents: null })).toBe(2499);
-    expect(discountedCents(4999, { percentOff: 20, amountOffCents: null })).toBe(3999);
-    expect(discountedCents(4999, { percentOff: null, amountOffCents: 1000 })).toBe(3999);
-    expect(discountedCents(500, { percentOff: null, amountOffCents: 1000 })).toBe(0);
-    expect(discountedCents(4999, { percentOff: 100, amountOffCents: null })).toBe(0);
-    expect(discountedCents(4999, null)).toBe(4999);
+    expect(discountedCents(4999, { percentOff: 50, amountOffCents: null }, 'usd')).toBe(2499);
+    expect(discountedCents(4999, { percentOff: 20, amountOffCents: null }, 'usd')).toBe(3999);
+    expect(discountedCents(4999, { percentOff: null, amountOffCents: 1000 }, 'usd')).toBe(3999);
+    expect(discountedCents(500, { percentOff: null, amountOffCents: 1000 }, 'usd')).toBe(0);
+    expect(discountedCents(4999, { percentOff: 100, amountOffCents: null }, 'usd')).toBe(0);
+    expect(discountedCents(4999, null, 'usd')).toBe(4999);
+  });
+
+  it('never leaves less than the smallest card payment to pay: below it the first year is free', () => {
+    // $49.99 less $49.70 would be 29 cents, under the 50-cent minimum; in pounds 30 pence is enough.
+    expect(discountedCents(4999, { percentOff: null, amountOffCents: 4970 }, 'usd')).toBe(0);
+    expect(discountedCents(4999, { percentOff: null, amountOffCents: 4949 }, 'usd')).toBe(50);
+    expect(discountedCents(2999, { percentOff: null, amountOffCents: 2969 }, 'gbp')).toBe(30);
+    expect(discountedCents(2999, { percentOff: null, amountOffCents: 2970 }, 'gbp')).toBe(0);
+    expect(discountedCents(100, { percentOff: 99, amountOffCents: null }, 'eur')).toBe(0);
+  });
+
+  it('a new code must fit the price: no amount off above it, nothing between free and the smallest payment', () => {
+    expect(promoPriceProblem(2999, 'gbp', { amountOff: 3000 })).toBe(promoMessages.amountOverPrice('£29.99'));
+    expect(promoPriceProblem(2999, 'gbp', { amountOff: 2999 })).toBeUndefined();
+    expect(promoPriceProblem(2999, 'gbp', { amountOff: 2980 })).toBe(promoMessages.belowMinimum('£0.30'));
+    expect(promoPriceProblem(2999, 'gbp', { amountOff: 500 })).toBeUndefined();
+    expect(promoPriceProblem(100, 'usd', { percentOff: 90 })).toBe(promoMessages.belowMinimum('$0.50'));
+    expect(promoPriceProblem(100, 'usd', { percentOff: 100 })).toBeUndefined();
   });
 });
 

@@ -23,6 +23,8 @@ export async function loadGift(args: LoaderFunctionArgs) {
       artist,
       gateway: gateway.paymentGateway,
       own: user.id === artist.id,
+      // Artists cannot buy gifts (the api refuses with the same sentence): the page says so instead of a form.
+      artistBuyer: user.artist,
       returnedFailure: payment?.kind === 'gift' && payment.status === 'failed' ? (payment.failure?.message ?? null) : null,
       // One key per attempt: a double submit buys one gift.
       idempotencyKey: crypto.randomUUID(),

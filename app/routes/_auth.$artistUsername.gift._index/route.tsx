@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from '@remix-run/react';
+import { giftMessages } from '#contract/gifts';
 import { formatPrice } from '#contract/money';
 import { FormPage } from '~/components/form-page';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
@@ -29,7 +30,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 type GiftFields = { recipientEmail: string; message: string; number: string; expiry: string; cvc: string };
 
 export default function GiftPage() {
-  const { artist, gateway, own, returnedFailure, idempotencyKey } = useLoaderData<typeof loader>();
+  const { artist, gateway, own, artistBuyer, returnedFailure, idempotencyKey } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const paying = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post';
@@ -45,9 +46,11 @@ export default function GiftPage() {
   const price = formatPrice(artist.yearlyPrice, artist.currency);
   const unavailable = own
     ? 'This is your own fan club: share the page with a fan instead.'
-    : artist.yearlyPrice === 0
-      ? 'This fan club is free: anyone can join it without a gift.'
-      : null;
+    : artistBuyer
+      ? giftMessages.artistBuyer
+      : artist.yearlyPrice === 0
+        ? 'This fan club is free: anyone can join it without a gift.'
+        : null;
   return (
     <FormPage
       title="Give a year"
