@@ -9,7 +9,8 @@ import { absoluteImage, findSender } from '../mail/jobs.js';
 import type { Mail } from '../mail/mailer.js';
 import { renderMail } from '../mail/render.js';
 import * as templates from '../mail/templates.js';
-import { deletePushSubscription, sendPush, type PushSubscriptionRow, type VapidKeys } from './push.js';
+import type { PushEndpointPolicy } from './push-endpoint.js';
+import { createPushSender, deletePushSubscription, pushTarget, type PushSubscriptionRow, type VapidKeys } from './push.js';
 import { itemPath, notificationSelect, PREFERENCE_COLUMNS, serializeNotification, unreadCounts, type NotificationRow } from './queries.js';
 import { unsubscribeToken } from './unsubscribe.js';
 
@@ -32,6 +33,8 @@ export interface NotificationServices extends ApiContext {
   /** Sends a realtime event to the fan's open connections. */
   emit(userId: string, event: string, payload: unknown): void;
   vapid: VapidKeys;
+  /** Which push endpoints the api takes and sends to (push-endpoint.ts). */
+  pushPolicy: PushEndpointPolicy;
   unsubscribeSecret: Buffer;
 }
 
@@ -237,6 +240,7 @@ export function createFanout(s: NotificationServices) {
   const rendered = new LRUCache<string, Promise<Mail>>({ max: 50 });
   const record = deliveryLedger(s.db);
   const mailTurn = turnGate(MAILS_PER_TURN);
+  const sendPush = createPushSender(s.vapid, s.pushPolicy);
 
   function postMail(item: ItemForMail, sender: templates.Template['sender']) {
     let mail = rendered.get(item.id);
@@ -281,9 +285,23 @@ export function createFanout(s: NotificationServices) {
         icon: sender.imageUrl ?? null,
         tag: `item-${item.id}`,
       };
+      // Every browser of the fan is tried; a failure is said at warn (the push service's host, never the endpoint's
+      // path or keys) and fails the fan's delivery afterwards, so the batch's retry tries again.
+      let failed: unknown;
       for (const subscription of pushes) {
-        if ((await sendPush(s.vapid, subscription, payload)) === 'gone') await deletePushSubscription(s.db, subscription.id);
+        const about = { ...pushTarget(subscription), userId: fan.userId, itemId: item.id };
+        try {
+          const outcome = await sendPush(subscription, payload);
+          if (outcome === 'gone') await deletePushSubscription(s.db, subscription.id);
+          // Not retried: the address will not be tried until its name resolves to a public one again.
+          if (outcome === 'refused') s.log.warn(about, 'push: not sent, the endpoint no longer resolves to a public address');
+        } catch (error) {
+          const { message, statusCode } = error as { message?: string; statusCode?: number };
+          s.log.warn({ ...about, error: message, statusCode }, 'push: delivery failed');
+          failed ??= error;
+        }
       }
+      if (failed) throw failed;
       await record(fan.id, 'pushed_at');
     }
   }
