@@ -132,7 +132,12 @@ export async function createApi({
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: (line) => app.log.info(line),
       }),
-    jobs: createJobQueue({ db, ...config.jobs, onError: (error) => app.log.error({ err: error }, 'job queue') }),
+    jobs: createJobQueue({
+      db,
+      ...config.jobs,
+      onError: (error) => app.log.error({ err: error }, 'job queue'),
+      onRecovered: (summary) => app.log.warn(summary, 'job queue: the jobs of api processes that died are handed back'),
+    }),
     now,
   };
 
