@@ -350,33 +350,33 @@ export function createFanout(s: NotificationServices) {
       // In the journal before anything else runs: nothing may come between the SMTP server's answer and this.
       await ledger.record(fan.id, 'emailed_at');
     }
-    if (fan.push && !fan.pushedAt && !ledger.sent(fan.id, 'pushed_at')) {
-      const payload = {
-        title: `${sender.name}: ${item.title}`,
-        body: excerpt(item.content, 120) || `New ${CONTENT_TYPE_LABELS[item.type].toLowerCase()}`,
-        url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
-        icon: sender.imageUrl ?? null,
-        tag: `item-${item.id}`,
-      };
-      // Every browser of the fan is tried; a failure is said at warn (the push service's host, never the endpoint's
-      // path or keys) and fails the fan's delivery afterwards, so the batch's retry tries again.
-      let failed: unknown;
-      for (const subscription of pushes) {
-        const about = { ...pushTarget(subscription), userId: fan.userId, itemId: item.id };
-        try {
-          const outcome = await sendPush(subscription, payload);
-          if (outcome === 'gone') await deletePushSubscription(s.db, subscription.id);
-          // Not retried: the address will not be tried until its name resolves to a public one again.
-          if (outcome === 'refused') s.log.warn(about, 'push: not sent, the endpoint no longer resolves to a public address');
-        } catch (error) {
-          const { message, statusCode } = error as { message?: string; statusCode?: number };
-          s.log.warn({ ...about, error: message, statusCode }, 'push: delivery failed');
-          failed ??= error;
+    if (fan.push && !fan.pushedAt) {
+      if (!ledger.sent(fan.id, 'pushed_at')) {
+        const payload = {
+          title: `${sender.name}: ${item.title}`,
+          body: excerpt(item.content, 120) || `New ${CONTENT_TYPE_LABELS[item.type].toLowerCase()}`,
+          url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
+          icon: sender.imageUrl ?? null,
+          tag: `item-${item.id}`,
+        };
+        // Every browser of the fan is tried; a failure is said at warn (the push service's host, never the endpoint's
+        // path or keys) and fails the fan's delivery afterwards, so the batch's retry tries again.
+        let failed: unknown;
+        for (const subscription of pushes) {
+          const about = { ...pushTarget(subscription), userId: fan.userId, itemId: item.id };
+          try {
+            const outcome = await sendPush(subscription, payload);
+            if (outcome === 'gone') await deletePushSubscription(s.db, subscription.id);
+            // Not retried: the address will not be tried until its name resolves to a public one again.
+            if (outcome === 'refused') s.log.warn(about, 'push: not sent, the endpoint no longer resolves to a public address');
+          } catch (error) {
+            const { message, statusCode } = error as { message?: string; statusCode?: number };
+            s.log.warn({ ...about, error: message, statusCode }, 'push: delivery failed');
+            failed ??= error;
+          }
         }
+        if (failed) throw failed;
       }
-      if (failed) throw failed;
-      await ledger.record(fan.id, 'pushed_at');
-    } else if (fan.push && !fan.pushedAt) {
       await ledger.record(fan.id, 'pushed_at');
     }
   }
