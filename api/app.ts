@@ -19,6 +19,7 @@ import { createJobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { NotificationServices } from './notifications/fanout.js';
 import { loadVapidKeys } from './notifications/push.js';
+import { systemResolve, type Resolve } from './notifications/push-endpoint.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { loadUnsubscribeSecret } from './notifications/unsubscribe.js';
 import { createTestGateway } from './payments/test-gateway.js';
@@ -50,6 +51,8 @@ export interface ApiOptions {
   adminToken?: string;
   /** The clock of the sweeps (renewals, reminders, digests); tests pass one they move. */
   now?: () => Date;
+  /** How push endpoints' host names are resolved (DNS by default; tests stand in for it). */
+  resolveHost?: Resolve;
 }
 
 /**
@@ -62,7 +65,15 @@ const API_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-act
 const SLOW_REQUEST_MS = 1000;
 
 /** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
-export async function createApi({ config, db, mailer, adminToken, logStream = process.stdout, now = () => new Date() }: ApiOptions) {
+export async function createApi({
+  config,
+  db,
+  mailer,
+  adminToken,
+  logStream = process.stdout,
+  now = () => new Date(),
+  resolveHost = systemResolve,
+}: ApiOptions) {
   const app = Fastify({
     // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
     logger:
@@ -134,7 +145,12 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: (line) => app.log.info(line),
       }),
-    jobs: createJobQueue({ db, ...config.jobs, onError: (error) => app.log.error({ err: error }, 'job queue') }),
+    jobs: createJobQueue({
+      db,
+      ...config.jobs,
+      onError: (error) => app.log.error({ err: error }, 'job queue'),
+      onRecovered: (summary) => app.log.warn(summary, 'job queue: the jobs of api processes that died are handed back'),
+    }),
     now,
   };
 
@@ -179,6 +195,7 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   const notifications: NotificationServices = Object.assign(Object.create(ctx) as ApiContext, {
     emit: realtime.emitToUser,
     vapid: loadVapidKeys(config, (line) => app.log.warn(line)),
+    pushPolicy: { allowHosts: config.pushAllowHosts, resolve: resolveHost },
     unsubscribeSecret: await loadUnsubscribeSecret(db),
   });
   notificationRoutes(app, notifications);

@@ -165,6 +165,25 @@ const EnvSchema = z.object({
   /** Web push (VAPID) keys, as web-push generates them; when unset they are generated into DATA_DIR/vapid.json. */
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
+  /**
+   * Host names (or IP literals) whose push endpoints are taken although they are not public, comma-separated: for a
+   * stand-in push service on loopback in tests only. Empty (the default): every endpoint must be a public host.
+   */
+  PUSH_ALLOW_HOSTS: z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) =>
+              part
+                .trim()
+                .toLowerCase()
+                .replace(/^\[(.*)\]$/, '$1'),
+            )
+            .filter(Boolean)
+        : value,
+    z.array(z.string()).default([]),
+  ),
   /** Who push services may contact about our pushes: a mailto: or https: URL. */
   VAPID_SUBJECT: z.preprocess(
     emptyAsUndefined,
@@ -255,6 +274,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       privateKey: e.VAPID_PRIVATE_KEY,
       subject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM}`,
     },
+    pushAllowHosts: e.PUSH_ALLOW_HOSTS,
     pageConcurrency: e.PAGE_CONCURRENCY,
     pageQueueTimeoutMs: e.PAGE_QUEUE_TIMEOUT_MS,
     /** Spec §9: the session cookie is Secure in every environment except local. */

@@ -8,6 +8,8 @@ import {
   createFanout,
   DIGEST_BATCH_QUEUE,
   DIGEST_QUEUE,
+  journalDir,
+  replayJournals,
   VISIBLE_QUEUE,
   type NotificationServices,
 } from '../notifications/fanout.js';
@@ -33,6 +35,8 @@ export function defineJobs(
 ) {
   const { jobs } = ctx;
   const fanout = createFanout(notifications);
+  // What a dead node's fan-out sent and had not yet recorded is recorded before its batches run again.
+  jobs.onRecover((_dead, isLiveNode) => replayJournals(ctx.db, journalDir(ctx.config), isLiveNode));
 
   // An SMTP outage: retried after about 30 s, 1, 2, 4 … minutes: ten tries cover about eight hours.
   jobs.define(MAIL_QUEUE, mailWorker(ctx), { retryLimit: 10, retryDelay: 30, concurrency: 2 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { one, type Db, type Queryable } from '../db/client.js';
@@ -6,8 +8,9 @@ import { one, type Db, type Queryable } from '../db/client.js';
  * Background work on pg-boss (docs/decisions/010-job-queue.md): jobs live in our own database, in pg-boss's schema
  * (JOBS_SCHEMA), on PGlite as on PostgreSQL, and every api node works the same queue (FOR UPDATE SKIP LOCKED).
  * A job that fails is retried with backoff; one that has run out of retries stays `failed` (the dead letters,
- * `npm run cli -- jobs`); one whose process died (SIGKILL) is failed by pg-boss's supervisor once its timeout has
- * passed, and retried. Handlers are therefore written to be run again: each records what it has done.
+ * `npm run cli -- jobs`). One whose process died (SIGKILL) is handed back as soon as a node knows that process is
+ * dead (below, "Dead nodes"); failing that, pg-boss's supervisor fails it once its timeout has passed, and it is
+ * retried. Handlers are therefore written to be run again: each records what it has done.
  */
 
 export interface QueueOptions {
@@ -77,6 +80,27 @@ export interface JobQueueSettings {
   /** Scales every queue's concurrency (JOB_CONCURRENCY); 0 runs no workers on this node. */
   concurrency: number;
   onError(error: Error): void;
+  /** Told what was handed back from dead nodes. */
+  onRecovered?(summary: { nodes: number; jobs: { id: string; queue: string }[] }): void;
+}
+
+/** What a node does with the work of dead nodes before their jobs run again (a fan-out's journal of sends). */
+export type RecoveryHook = (deadNodeIds: string[], isLiveNode: (nodeId: string) => boolean) => Promise<void>;
+
+/**
+ * The nodes of this process that are working jobs now: a node starting in the same process (tests start several)
+ * finds their pid alive too, and this tells them apart from the earlier processes that had the same pid.
+ */
+const liveInProcess = new Set<string>();
+
+/** Whether a process of this host is running (signal 0 checks without sending anything). */
+function pidAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /** pg-boss's database adapter over our Db: PGlite takes one statement with parameters, or several without. */
@@ -120,10 +144,63 @@ export function createJobQueue(settings: JobQueueSettings) {
   // Each queue's handler takes its own data; the map holds them by name, as pg-boss hands data over (JSON).
   const queues = new Map<string, { options: QueueOptions; handler: JobHandler<object> }>();
   const recurring: { name: string; cron: string }[] = [];
+  const recoveryHooks: RecoveryHook[] = [];
+  const nodeId = randomUUID();
   let started = false;
   let working = false;
 
+  /**
+   * Dead nodes. A node that works jobs is a row of job_nodes (its host and pid) and each job it runs a row of
+   * job_runs while its handler runs. Before this node's workers start, every node known to be dead has its work
+   * handed back at once: on the embedded database every earlier node (one process holds it), on PostgreSQL the
+   * nodes of this host whose process is gone (or whose pid is this process's: it was an earlier process). The
+   * hooks go first (a fan-out's journal of what it sent is written into the ledger), then their active jobs are
+   * made due now, as a retry (each counts against its retries, so a job that kills its process does not loop
+   * forever). A node on another host that died and does not come back is left to pg-boss's expiry.
+   */
+  async function recoverDeadNodes() {
+    // The embedded database is one process's (api/db/lock.ts): every node it has known before this one is dead.
+    const embedded = db.kind === 'pglite';
+    const nodes = await db.query<{ id: string; host: string; pid: number }>('SELECT id, host, pid FROM job_nodes');
+    const dead = nodes
+      .filter((node) => {
+        if (liveInProcess.has(node.id)) return false;
+        if (embedded) return true;
+        return node.host === os.hostname() && (node.pid === process.pid || !pidAlive(node.pid));
+      })
+      .map((node) => node.id);
+    const live = new Set(nodes.map((node) => node.id).filter((id) => !dead.includes(id)));
+    for (const hook of recoveryHooks) await hook(dead, (id) => live.has(id) || liveInProcess.has(id));
+    // On the embedded database an active job no node of this process runs is a dead process's, whether or not its
+    // run was recorded (the process can die between taking a job and recording it).
+    const jobs = await db.query<{ id: string; queue: string }>(
+      `UPDATE ${schema}.job
+          SET state = (CASE WHEN retry_count < retry_limit THEN 'retry' ELSE 'failed' END)::${schema}.job_state,
+              start_after = now(),
+              completed_on = CASE WHEN retry_count < retry_limit THEN NULL ELSE now() END,
+              output = jsonb_build_object('message', 'its api process died')
+        WHERE state = 'active'
+          AND (id::text IN (SELECT job_id FROM job_runs WHERE node_id = ANY($1::text[]))
+               OR ($2 AND id::text NOT IN (SELECT job_id FROM job_runs WHERE node_id = ANY($3::text[]))))
+        RETURNING id::text, name AS queue`,
+      [dead, embedded, [...liveInProcess]],
+    );
+    if (dead.length) {
+      await db.query('DELETE FROM job_runs WHERE node_id = ANY($1::text[])', [dead]);
+      await db.query('DELETE FROM job_nodes WHERE id = ANY($1::text[])', [dead]);
+    }
+    if (dead.length || jobs.length) settings.onRecovered?.({ nodes: dead.length, jobs });
+  }
+
   const queue = {
+    /** This node's id (job_nodes): what its journals and claims are named by. */
+    nodeId,
+
+    /** Work to do for dead nodes before their jobs are handed back (before work()). */
+    onRecover(hook: RecoveryHook) {
+      recoveryHooks.push(hook);
+    },
+
     /** Declares a queue and what runs its jobs (before start). */
     define<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}) {
       queues.set(name, {
@@ -157,10 +234,14 @@ export function createJobQueue(settings: JobQueueSettings) {
       started = true;
     },
 
-    /** Starts this node's workers. */
+    /** Hands back the jobs of dead nodes, then starts this node's workers. */
     async work() {
-      if (working || settings.concurrency === 0) return;
+      if (working) return;
+      await recoverDeadNodes();
+      if (settings.concurrency === 0) return;
       working = true;
+      await db.query('INSERT INTO job_nodes (id, host, pid) VALUES ($1, $2, $3)', [nodeId, os.hostname(), process.pid]);
+      liveInProcess.add(nodeId);
       for (const [name, { options, handler }] of queues) {
         const workers = options.fixedConcurrency
           ? options.concurrency
@@ -174,7 +255,19 @@ export function createJobQueue(settings: JobQueueSettings) {
             name,
             { pollingIntervalSeconds: settings.pollSeconds, batchSize: 1, includeMetadata: true },
             async ([job]) => {
-              await track(handler(job.data, { id: job.id, retryCount: job.retryCount }));
+              await track(
+                db.query(
+                  `INSERT INTO job_runs (job_id, queue, node_id) VALUES ($1, $2, $3)
+                   ON CONFLICT (job_id) DO UPDATE SET node_id = EXCLUDED.node_id, started_at = now()`,
+                  [job.id, name, nodeId],
+                ),
+              );
+              try {
+                await track(handler(job.data, { id: job.id, retryCount: job.retryCount }));
+              } finally {
+                // A row left behind (the database away for a moment) names a job that is no longer active: harmless.
+                await track(db.query('DELETE FROM job_runs WHERE job_id = $1 AND node_id = $2', [job.id, nodeId])).catch(() => {});
+              }
               if (worker.id) boss.notifyWorker(worker.id);
             },
           );
@@ -246,10 +339,16 @@ export function createJobQueue(settings: JobQueueSettings) {
     async stop(timeoutMs = 8000) {
       if (!started) return;
       started = false;
+      const wasWorking = working;
       working = false;
       const drained = (async () => {
         await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
         while (pending.size) await Promise.allSettled([...pending]);
+        // Stopped in order: nothing of this node's is left to hand back.
+        if (wasWorking) {
+          liveInProcess.delete(nodeId);
+          await db.query('DELETE FROM job_nodes WHERE id = $1', [nodeId]);
+        }
       })();
       drained.catch(() => {}); // past the deadline, its failure is nobody's to answer
       // The deadline's timer does not keep the process alive once the rest is done.

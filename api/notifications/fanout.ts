@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { tag } from '../cache/tags.js';
 import { CONTENT_TYPE_LABELS, type ContentType } from '#contract/content-types';
@@ -5,11 +8,13 @@ import type { EmailChoice } from '#contract/notifications';
 import { NotificationEvent } from '#contract/realtime';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
+import type { RunningJob } from '../jobs/queue.js';
 import { absoluteImage, findSender } from '../mail/jobs.js';
 import type { Mail } from '../mail/mailer.js';
 import { renderMail } from '../mail/render.js';
 import * as templates from '../mail/templates.js';
-import { deletePushSubscription, sendPush, type PushSubscriptionRow, type VapidKeys } from './push.js';
+import type { PushEndpointPolicy } from './push-endpoint.js';
+import { createPushSender, deletePushSubscription, pushTarget, type PushSubscriptionRow, type VapidKeys } from './push.js';
 import { itemPath, notificationSelect, PREFERENCE_COLUMNS, serializeNotification, unreadCounts, type NotificationRow } from './queries.js';
 import { unsubscribeToken } from './unsubscribe.js';
 
@@ -32,6 +37,8 @@ export interface NotificationServices extends ApiContext {
   /** Sends a realtime event to the fan's open connections. */
   emit(userId: string, event: string, payload: unknown): void;
   vapid: VapidKeys;
+  /** Which push endpoints the api takes and sends to (push-endpoint.ts). */
+  pushPolicy: PushEndpointPolicy;
   unsubscribeSecret: Buffer;
 }
 
@@ -190,16 +197,72 @@ function turnGate(perTurn: number) {
     });
 }
 
+type LedgerColumn = 'emailed_at' | 'pushed_at';
+
+/**
+ * Where this node notes each delivery the moment it is made (DATA_DIR/deliveries/<node id>.log), before the ledger
+ * has it. The ledger's write is a round trip to the database, and a process killed in that round trip used to leave
+ * mail the SMTP server had accepted unrecorded: the batch's next run mailed those fans again. A line written here
+ * is in the kernel as soon as the write returns, in the same turn as the SMTP server's answer, so it outlives the
+ * process (not the machine: it is not synced to disk). The next node to start on this DATA_DIR writes a dead node's
+ * lines into the ledger before its jobs run again (replayJournals). Emptied whenever the ledger has every line.
+ */
+function deliveryJournal(dir: string, nodeId: string) {
+  let fd: number | undefined;
+  return {
+    write(id: string, column: LedgerColumn) {
+      if (fd === undefined) {
+        fs.mkdirSync(dir, { recursive: true });
+        fd = fs.openSync(path.join(dir, `${nodeId}.log`), 'a', 0o600);
+      }
+      fs.writeSync(fd, `${column} ${id}\n`);
+    },
+    clear() {
+      if (fd !== undefined) fs.ftruncateSync(fd, 0);
+    },
+  };
+}
+
+/** The lines of the journals of nodes that are no longer running, written into the ledger; the files removed. */
+export async function replayJournals(db: Queryable, dir: string, isLiveNode: (nodeId: string) => boolean) {
+  let names: string[];
+  try {
+    names = (await fsp.readdir(dir)).filter((name) => name.endsWith('.log'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (isLiveNode(name.slice(0, -'.log'.length))) continue;
+    const file = path.join(dir, name);
+    const lines = (await fsp.readFile(file, 'utf8')).split('\n');
+    const ids = (column: LedgerColumn) =>
+      lines.filter((line) => line.startsWith(`${column} `)).map((line) => line.slice(column.length + 1));
+    const [emailed, pushed] = [ids('emailed_at'), ids('pushed_at')];
+    if (emailed.length || pushed.length)
+      await db.query(
+        `UPDATE notifications SET emailed_at = CASE WHEN id = ANY($1::text[]) THEN coalesce(emailed_at, now()) ELSE emailed_at END,
+                                  pushed_at = CASE WHEN id = ANY($2::text[]) THEN coalesce(pushed_at, now()) ELSE pushed_at END
+          WHERE id = ANY($1::text[]) OR id = ANY($2::text[])`,
+        [emailed, pushed],
+      );
+    await fsp.rm(file, { force: true });
+  }
+}
+
+/** Where the delivery journals of the api nodes using this DATA_DIR are. */
+export const journalDir = (config: Pick<ApiContext['config'], 'dataDir'>) => path.join(config.dataDir, 'deliveries');
+
 /**
  * What was delivered, written in groups (a group commit): a lane that has sent a fan's mail waits until it is
  * recorded before it takes the next fan, as it did when each fan had an UPDATE of its own, but the lanes that
- * finish while one write is under way share the next one. So a crash can leave at most one sent and unrecorded
- * mail per lane, as before, and a batch of 500 costs a few dozen statements instead of 500 round trips, each of
- * which waited for a database connection the pages were using.
+ * finish while one write is under way share the next one. So a batch of 500 costs a few dozen statements instead
+ * of 500 round trips, each of which waited for a database connection the pages were using. Each delivery is noted
+ * in the journal first, in the same turn as the send's answer: a crash before the write lands loses nothing.
  */
-function deliveryLedger(db: Queryable) {
-  type Column = 'emailed_at' | 'pushed_at';
-  const pending: { id: string; column: Column; done: () => void; failed: (error: unknown) => void }[] = [];
+function deliveryLedger(db: Queryable, journal: ReturnType<typeof deliveryJournal>) {
+  const pending: { id: string; column: LedgerColumn; done: () => void; failed: (error: unknown) => void }[] = [];
+  // Sent (and in the journal) but not yet in the ledger: never sent again by this process, whatever the ledger says.
+  const unrecorded = new Set<string>();
   let writing = false;
 
   async function flush() {
@@ -207,7 +270,7 @@ function deliveryLedger(db: Queryable) {
     try {
       while (pending.length) {
         const group = pending.splice(0);
-        const ids = (column: Column) => group.filter((entry) => entry.column === column).map((entry) => entry.id);
+        const ids = (column: LedgerColumn) => group.filter((entry) => entry.column === column).map((entry) => entry.id);
         try {
           await db.query(
             `UPDATE notifications SET emailed_at = CASE WHEN id = ANY($1::text[]) THEN now() ELSE emailed_at END,
@@ -215,28 +278,39 @@ function deliveryLedger(db: Queryable) {
               WHERE id = ANY($1::text[]) OR id = ANY($2::text[])`,
             [ids('emailed_at'), ids('pushed_at')],
           );
-          for (const entry of group) entry.done();
+          for (const entry of group) {
+            unrecorded.delete(`${entry.column} ${entry.id}`);
+            entry.done();
+          }
         } catch (error) {
           for (const entry of group) entry.failed(error);
         }
       }
     } finally {
       writing = false;
+      if (!unrecorded.size) journal.clear();
     }
   }
 
-  return (id: string, column: Column) =>
-    new Promise<void>((done, failed) => {
-      pending.push({ id, column, done, failed });
-      if (!writing) void flush();
-    });
+  return {
+    /** Whether this process sent it already (its record failed): the retry records it without sending again. */
+    sent: (id: string, column: LedgerColumn) => unrecorded.has(`${column} ${id}`),
+    record: (id: string, column: LedgerColumn) =>
+      new Promise<void>((done, failed) => {
+        journal.write(id, column);
+        unrecorded.add(`${column} ${id}`);
+        pending.push({ id, column, done, failed });
+        if (!writing) void flush();
+      }),
+  };
 }
 
 export function createFanout(s: NotificationServices) {
   // A new-post mail is the same for every fan but for the unsubscribe token: rendered once per item and node.
   const rendered = new LRUCache<string, Promise<Mail>>({ max: 50 });
-  const record = deliveryLedger(s.db);
+  const ledger = deliveryLedger(s.db, deliveryJournal(journalDir(s.config), s.jobs.nodeId));
   const mailTurn = turnGate(MAILS_PER_TURN);
+  const sendPush = createPushSender(s.vapid, s.pushPolicy);
 
   function postMail(item: ItemForMail, sender: templates.Template['sender']) {
     let mail = rendered.get(item.id);
@@ -263,33 +337,52 @@ export function createFanout(s: NotificationServices) {
 
   async function deliver(item: ItemForMail, sender: templates.Template['sender'], fan: Claimed, pushes: PushSubscriptionRow[]) {
     if (fan.email === 'each' && !fan.emailedAt) {
-      await mailTurn();
-      const mail = withToken(
-        await postMail(item, sender),
-        fan.address,
-        unsubscribeToken(s.unsubscribeSecret, fan.userId, item.artistId),
-        `<notification-${fan.id}@stagedoor.mail>`,
-      );
-      await s.mailer.send(mail);
-      await record(fan.id, 'emailed_at');
+      if (!ledger.sent(fan.id, 'emailed_at')) {
+        await mailTurn();
+        const mail = withToken(
+          await postMail(item, sender),
+          fan.address,
+          unsubscribeToken(s.unsubscribeSecret, fan.userId, item.artistId),
+          `<notification-${fan.id}@stagedoor.mail>`,
+        );
+        await s.mailer.send(mail);
+      }
+      // In the journal before anything else runs: nothing may come between the SMTP server's answer and this.
+      await ledger.record(fan.id, 'emailed_at');
     }
     if (fan.push && !fan.pushedAt) {
-      const payload = {
-        title: `${sender.name}: ${item.title}`,
-        body: excerpt(item.content, 120) || `New ${CONTENT_TYPE_LABELS[item.type].toLowerCase()}`,
-        url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
-        icon: sender.imageUrl ?? null,
-        tag: `item-${item.id}`,
-      };
-      for (const subscription of pushes) {
-        if ((await sendPush(s.vapid, subscription, payload)) === 'gone') await deletePushSubscription(s.db, subscription.id);
+      if (!ledger.sent(fan.id, 'pushed_at')) {
+        const payload = {
+          title: `${sender.name}: ${item.title}`,
+          body: excerpt(item.content, 120) || `New ${CONTENT_TYPE_LABELS[item.type].toLowerCase()}`,
+          url: `${s.config.publicWebUrl}${itemPath(item.artistUsername, item.id, item.mediaKind)}`,
+          icon: sender.imageUrl ?? null,
+          tag: `item-${item.id}`,
+        };
+        // Every browser of the fan is tried; a failure is said at warn (the push service's host, never the endpoint's
+        // path or keys) and fails the fan's delivery afterwards, so the batch's retry tries again.
+        let failed: unknown;
+        for (const subscription of pushes) {
+          const about = { ...pushTarget(subscription), userId: fan.userId, itemId: item.id };
+          try {
+            const outcome = await sendPush(subscription, payload);
+            if (outcome === 'gone') await deletePushSubscription(s.db, subscription.id);
+            // Not retried: the address will not be tried until its name resolves to a public one again.
+            if (outcome === 'refused') s.log.warn(about, 'push: not sent, the endpoint no longer resolves to a public address');
+          } catch (error) {
+            const { message, statusCode } = error as { message?: string; statusCode?: number };
+            s.log.warn({ ...about, error: message, statusCode }, 'push: delivery failed');
+            failed ??= error;
+          }
+        }
+        if (failed) throw failed;
       }
-      await record(fan.id, 'pushed_at');
+      await ledger.record(fan.id, 'pushed_at');
     }
   }
 
   /** notify.batch: the next fans of an item after `after` (user ids in order). */
-  async function batch(data: { itemId: string; after: string }) {
+  async function batch(data: { itemId: string; after: string }, job: RunningJob) {
     const { db, config } = s;
     const item = await loadItem(db, data.itemId);
     if (!item) return;
@@ -324,15 +417,15 @@ export function createFanout(s: NotificationServices) {
     if (created.length) await s.cache.invalidate(...created.map((row) => tag.notifications(row.userId)));
     await tellInApp(created.map((row) => row.id));
 
-    // This batch's deliveries, taken on by this run: another run (a retry after a crash) takes over only those
-    // whose time is up.
+    // This batch's deliveries, taken on by this run and named by its job: the job's next run (its process died, and
+    // the queue handed it back) takes them over at once; another job only once their time is up.
     const claimed = await db.query<Claimed>(
-      `UPDATE notifications n SET claimed_at = now() FROM users u
+      `UPDATE notifications n SET claimed_at = now(), claimed_by = $4 FROM users u
         WHERE u.id = n.user_id AND n.item_id = $1 AND n.user_id = ANY($2::text[])
           AND ((n.email = 'each' AND n.emailed_at IS NULL) OR (n.push AND n.pushed_at IS NULL))
-          AND (n.claimed_at IS NULL OR n.claimed_at < now() - make_interval(secs => $3))
+          AND (n.claimed_at IS NULL OR n.claimed_by = $4 OR n.claimed_at < now() - make_interval(secs => $3))
         RETURNING n.id, n.user_id AS "userId", u.email AS address, n.email, n.push, n.emailed_at AS "emailedAt", n.pushed_at AS "pushedAt"`,
-      [item.id, recipients.map((r) => r.userId), config.jobs.timeoutSeconds],
+      [item.id, recipients.map((r) => r.userId), config.jobs.timeoutSeconds, job.id],
     );
     if (!claimed.length) return;
     const pushUsers = claimed.filter((fan) => fan.push && !fan.pushedAt).map((fan) => fan.userId);
@@ -362,7 +455,7 @@ export function createFanout(s: NotificationServices) {
     // Whoever was told is recorded; the retry tells the rest (their claims let go first, so it need not wait).
     if (failures.length) {
       await db.query(
-        'UPDATE notifications SET claimed_at = NULL WHERE id = ANY($1::text[]) AND (emailed_at IS NULL OR (push AND pushed_at IS NULL))',
+        'UPDATE notifications SET claimed_at = NULL, claimed_by = NULL WHERE id = ANY($1::text[]) AND (emailed_at IS NULL OR (push AND pushed_at IS NULL))',
         [claimed.map((fan) => fan.id)],
       );
       throw new Error(`${failures.length} of ${claimed.length} fans could not be told yet: ${(failures[0] as Error).message}`);

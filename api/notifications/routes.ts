@@ -4,7 +4,7 @@ import { requireViewer } from '../auth/viewer.js';
 import { tag } from '../cache/tags.js';
 import { paging } from '../content/params.js';
 import { one } from '../db/client.js';
-import { ApiError, badRequest, notFound, ok, parse } from '../http.js';
+import { ApiError, badRequest, notFound, ok, parse, unprocessable } from '../http.js';
 import type { NotificationServices } from './fanout.js';
 import { EMAIL_CHOICES, type NotificationPreferences as Preferences } from '#contract/notifications';
 import { NotificationEvent } from '#contract/realtime';
@@ -16,6 +16,7 @@ import {
   serializeNotification,
   unreadCount,
 } from './queries.js';
+import { pushEndpointProblem } from './push-endpoint.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -45,6 +46,12 @@ const PushSubscriptionBody = z.object({
 });
 
 const EndpointBody = z.object({ endpoint: z.string({ error: 'endpoint is required.' }).min(1).max(2000) });
+
+/** Browsers a fan may take pushes in at once. */
+export const PUSH_SUBSCRIPTIONS_PER_FAN = 10;
+
+const ENDPOINT_TAKEN =
+  'This push subscription is registered to another account. Turn notifications off in this browser while signed in to that account, then try again.';
 
 const UNSUBSCRIBE_INVALID = 'This unsubscribe link is not valid. Change your notification settings on your account page instead.';
 
@@ -150,15 +157,37 @@ export function notificationRoutes(app: FastifyInstance, s: NotificationServices
   /** What the browser needs to subscribe (PushManager.subscribe's applicationServerKey). */
   app.get('/notifications/push/key', async () => ok({ publicKey: s.vapid.publicKey }));
 
-  /** Registers the browser's PushSubscription (its toJSON()). The same endpoint again replaces its keys and owner. */
+  /**
+   * Registers the browser's PushSubscription (its toJSON()). Only a public push service is taken (422 otherwise,
+   * push-endpoint.ts). The same endpoint again from the same fan replaces its keys and counts as new; an endpoint
+   * another account registered stays theirs (409). A fan keeps at most PUSH_SUBSCRIPTIONS_PER_FAN browsers: a new
+   * one past that replaces the one registered longest ago, which has most likely stopped taking pushes.
+   */
   app.post('/notifications/push/subscriptions', async (request, reply) => {
     const viewer = await requireViewer(s, request);
     const body = parse(PushSubscriptionBody, request.body);
-    await db.query(
-      `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = now()`,
-      [viewer.id, body.endpoint, body.keys.p256dh, body.keys.auth],
-    );
+    const problem = await pushEndpointProblem(body.endpoint, s.pushPolicy);
+    if (problem) throw unprocessable(problem, { endpoint: [problem] });
+    const taken = await db.transaction(async (tx) => {
+      // One registration of the fan's at a time, so two at once cannot both keep an eleventh.
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [viewer.id]);
+      const mine = await one(
+        tx,
+        `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = now()
+          WHERE push_subscriptions.user_id = EXCLUDED.user_id
+         RETURNING id`,
+        [viewer.id, body.endpoint, body.keys.p256dh, body.keys.auth],
+      );
+      if (!mine) return false;
+      await tx.query(
+        `DELETE FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (
+           SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
+        [viewer.id, PUSH_SUBSCRIPTIONS_PER_FAN],
+      );
+      return true;
+    });
+    if (!taken) throw new ApiError(409, ENDPOINT_TAKEN, { endpoint: [ENDPOINT_TAKEN] });
     return reply.status(201).send(ok({ success: true }));
   });
 

@@ -34,7 +34,7 @@ export async function action(args: ActionFunctionArgs) {
   try {
     if (value.intent === 'subscribe') {
       const { endpoint, p256dh, auth } = value;
-      await api.post('/notifications/push/subscriptions', { endpoint, keys: { p256dh, auth } }, { handle: [400] });
+      await api.post('/notifications/push/subscriptions', { endpoint, keys: { p256dh, auth } }, { handle: [400, 409, 422] });
     } else {
       await api.delete(`/notifications/push/subscriptions?endpoint=${encodeURIComponent(value.endpoint)}`, { handle: [404] });
     }
@@ -42,7 +42,9 @@ export async function action(args: ActionFunctionArgs) {
   } catch (error) {
     // Forgetting a subscription the api no longer has is what was asked.
     if (isHttpError(error, 404)) return json<PushActionData>({ ok: true });
-    if (isHttpError(error, 400)) return json<PushActionData>({ ok: false, error: error.message }, { status: 400 });
+    // A subscription the api will not take (not a public push service, or another account's): said as the api says it.
+    for (const status of [400, 409, 422])
+      if (isHttpError(error, status)) return json<PushActionData>({ ok: false, error: error.message }, { status });
     throw error;
   }
 }

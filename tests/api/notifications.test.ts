@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
 import { DIGEST_QUEUE } from '../../api/notifications/fanout';
+import { systemResolve, type Resolve } from '../../api/notifications/push-endpoint';
+import { PUSH_SUBSCRIPTIONS_PER_FAN } from '../../api/notifications/routes';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
 import { startPushService, startSmtp, type TestPushService, type TestSmtp } from '../helpers/notify';
 import { createArtist, createFan, subscribe, type ContentUser } from './content-fixtures';
@@ -36,13 +38,44 @@ async function club(fans = 1) {
 
 const settle = (ms = 1500) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * DNS as the api sees it in these tests: the names below answer what the map says (a test changes an answer, as a
+ * DNS record changes); any other name is resolved by the system (localhost, on this machine, without the internet).
+ */
+const names = new Map<string, string[]>([
+  ['push.fans.example', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']],
+  ['rebind.fans.example', ['93.184.216.35']],
+  ['metadata.fans.example', ['169.254.169.254']],
+  ['intranet.fans.example', ['10.0.0.7']],
+  ['mapped.fans.example', ['::ffff:192.168.1.20']],
+  ['unique-local.fans.example', ['fd12:3456::1']],
+  ['half-private.fans.example', ['93.184.216.36', '172.16.4.4']],
+]);
+const lookups: string[] = [];
+const resolveHost: Resolve = async (host) => {
+  lookups.push(host);
+  const known = names.get(host);
+  if (!known) return host.endsWith('.example') ? [] : systemResolve(host);
+  return known.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+const logLines: string[] = [];
+
 describeEachDatabase('new-post notifications', (database) => {
   beforeAll(async () => {
     [smtp, push] = await Promise.all([startSmtp(), startPushService()]);
     // Two fans a batch, so a club of a few fans already fans out over several jobs.
     t = await startTestApi({
       database: database.name,
-      env: { SMTP_URL: smtp.url, NOTIFY_BATCH_SIZE: '2', PUBLIC_WEB_URL: 'https://fans.example' },
+      // The stand-in push service listens on loopback: the one host let through although it is not public.
+      env: {
+        SMTP_URL: smtp.url,
+        NOTIFY_BATCH_SIZE: '2',
+        PUBLIC_WEB_URL: 'https://fans.example',
+        PUSH_ALLOW_HOSTS: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
+      resolveHost,
+      logStream: { write: (line) => logLines.push(line) },
     });
   });
   afterAll(async () => {
@@ -336,5 +369,108 @@ describeEachDatabase('new-post notifications', (database) => {
     ).toBe(404);
     expect((await call(t.url, 'GET', '/notifications', { token: fan.token, query: { limit: 0 } })).status).toBe(400);
     expect((await call(t.url, 'GET', '/notifications')).status).toBe(401);
+  });
+
+  it('push endpoints: only public push services by name on 443, a clear 422 for anything else', async () => {
+    const { members } = await club(1);
+    const [fan] = members;
+    const keys = push.subscription().keys;
+    const post = (endpoint: string) =>
+      call(t.url, 'POST', '/notifications/push/subscriptions', { token: fan.token, body: { endpoint, keys } });
+    const refused: [string, RegExp][] = [
+      ['https://127.0.0.2/push/a', /not by an IP address/],
+      ['https://2130706434/push/a', /not by an IP address/], // 127.0.0.2, written as one number
+      ['https://169.254.169.254/latest/meta-data', /not by an IP address/],
+      ['https://10.1.2.3/push/a', /not by an IP address/],
+      ['https://[::1]/push/a', /not by an IP address/],
+      ['https://[::ffff:127.0.0.1]/push/a', /not by an IP address/],
+      ['https://[fe80::1]/push/a', /not by an IP address/],
+      ['https://localhost/push/a', /resolves to a loopback, private or otherwise non-public address/],
+      ['https://metadata.fans.example/push/a', /non-public address/],
+      ['https://intranet.fans.example/push/a', /non-public address/],
+      ['https://mapped.fans.example/push/a', /non-public address/],
+      ['https://unique-local.fans.example/push/a', /non-public address/],
+      ['https://half-private.fans.example/push/a', /non-public address/],
+      ['https://push.fans.example:8443/push/a', /standard https port \(443\)/],
+      ['https://nowhere.fans.example/push/a', /could not be found/],
+    ];
+    for (const [endpoint, message] of refused) {
+      const answer = await post(endpoint);
+      expect(answer.status, endpoint).toBe(422);
+      expect(answer.body.message, endpoint).toMatch(message);
+      expect(answer.body.errors?.endpoint?.[0], endpoint).toBe(answer.body.message);
+    }
+    expect(await t.db.query('SELECT 1 FROM push_subscriptions WHERE user_id = $1', [fan.id])).toEqual([]);
+    expect((await post('https://push.fans.example/push/a')).status).toBe(201);
+    expect((await post('https://push.fans.example:443/push/b')).status).toBe(201);
+  });
+
+  it(`a fan keeps at most ${PUSH_SUBSCRIPTIONS_PER_FAN} browsers (a new one replaces the longest registered); an endpoint is one account's`, async () => {
+    const { members } = await club(2);
+    const [fan, other] = members;
+    const register = (user: ContentUser, endpoint: string, keys = push.subscription().keys) =>
+      call(t.url, 'POST', '/notifications/push/subscriptions', { token: user.token, body: { endpoint, keys } });
+    const endpoints = Array.from({ length: PUSH_SUBSCRIPTIONS_PER_FAN + 2 }, (_, i) => `https://push.fans.example/push/${fan.id}-${i}`);
+    for (const endpoint of endpoints.slice(0, PUSH_SUBSCRIPTIONS_PER_FAN)) expect((await register(fan, endpoint)).status).toBe(201);
+    // The first browser registers again (a fan turning push back on there): it is now the most recent.
+    expect((await register(fan, endpoints[0])).status).toBe(201);
+    for (const endpoint of endpoints.slice(PUSH_SUBSCRIPTIONS_PER_FAN)) expect((await register(fan, endpoint)).status).toBe(201);
+    const kept = async (user: ContentUser) =>
+      (
+        await t.db.query<{ endpoint: string }>('SELECT endpoint FROM push_subscriptions WHERE user_id = $1 ORDER BY endpoint', [user.id])
+      ).map((row) => row.endpoint);
+    expect(await kept(fan)).toEqual([endpoints[0], ...endpoints.slice(3)].sort());
+
+    // Another account cannot take a fan's endpoint over, nor forget it.
+    const [before] = await t.db.query('SELECT user_id, p256dh, auth FROM push_subscriptions WHERE endpoint = $1', [endpoints[0]]);
+    const taken = await register(other, endpoints[0]);
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toMatch(/registered to another account/);
+    const forgotten = await call(t.url, 'DELETE', '/notifications/push/subscriptions', {
+      token: other.token,
+      body: { endpoint: endpoints[0] },
+    });
+    expect(forgotten.status).toBe(404);
+    expect(await t.db.query('SELECT user_id, p256dh, auth FROM push_subscriptions WHERE endpoint = $1', [endpoints[0]])).toEqual([before]);
+    expect(await kept(other)).toEqual([]);
+    // Its owner still can.
+    expect(
+      (await call(t.url, 'DELETE', '/notifications/push/subscriptions', { token: fan.token, body: { endpoint: endpoints[0] } })).status,
+    ).toBe(200);
+  });
+
+  it('at send time the name is resolved again: an endpoint that now resolves to loopback is not pushed to; failures are logged at warn', async () => {
+    const { artist, members } = await club(1);
+    const [fan] = members;
+    const rebound = 'https://rebind.fans.example/push/rebound';
+    const flaky = push.subscription({ failFirst: 1 });
+    const secrets = [flaky.keys.p256dh, flaky.keys.auth, flaky.endpoint.split('/').pop()!];
+    for (const body of [{ endpoint: rebound, keys: push.subscription().keys }, flaky])
+      expect((await call(t.url, 'POST', '/notifications/push/subscriptions', { token: fan.token, body })).status).toBe(201);
+    // The name's record changes after the fan registered it: it points at this machine now.
+    names.set('rebind.fans.example', ['127.0.0.1']);
+    lookups.length = 0;
+    logLines.length = 0;
+
+    await publish(artist, { title: 'Rebound' });
+    await smtp.waitFor(email(fan));
+    // The push service in trouble answers 500 once: said at warn, and the batch's retry delivers it.
+    await push.waitFor(flaky.endpoint, 1, 40_000);
+    expect(push.failed).toContain(flaky.endpoint);
+    expect(lookups).toContain('rebind.fans.example');
+    const warned = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 40);
+    expect(warned).toContainEqual(
+      expect.objectContaining({
+        msg: 'push: not sent, the endpoint no longer resolves to a public address',
+        pushHost: 'rebind.fans.example',
+      }),
+    );
+    expect(warned).toContainEqual(
+      expect.objectContaining({ msg: 'push: delivery failed', pushHost: new URL(flaky.endpoint).host, statusCode: 500, userId: fan.id }),
+    );
+    for (const secret of secrets) expect(logLines.join('\n')).not.toContain(secret);
+    // Not deleted: a DNS answer can be wrong for a while; when the name is public again, pushes go there again.
+    expect(await t.db.query('SELECT 1 FROM push_subscriptions WHERE endpoint = $1', [rebound])).toHaveLength(1);
+    names.set('rebind.fans.example', ['93.184.216.35']);
   });
 });

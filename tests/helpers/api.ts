@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe } from 'vitest';
 import { createApi, type Api } from '../../api/app';
 import type { ReadCache } from '../../api/cache/read-cache';
+import type { Resolve } from '../../api/notifications/push-endpoint';
 import { openDb, type Db } from '../../api/db/client';
 import { migrate } from '../../api/db/migrate';
 import { readOutbox } from '../../api/mail/mailer';
@@ -87,6 +88,8 @@ export interface StartOptions {
   logStream?: { write(line: string): void };
   /** The clock of the api's sweeps (renewals, reminders, digests). */
   now?: () => Date;
+  /** How the api resolves push endpoints' host names (DNS by default). */
+  resolveHost?: Resolve;
 }
 
 /** Starts the api as server/index.ts does (config from parseConfig, the outbox mailer), on 127.0.0.1:0. */
@@ -103,7 +106,14 @@ export async function startTestApi(options: StartOptions = {}): Promise<TestApi>
     ...jobs,
     ...options.env,
   } as unknown as NodeJS.ProcessEnv);
-  const api = await createApi({ config, db, adminToken: options.adminToken, logStream: options.logStream, now: options.now });
+  const api = await createApi({
+    config,
+    db,
+    adminToken: options.adminToken,
+    logStream: options.logStream,
+    now: options.now,
+    resolveHost: options.resolveHost,
+  });
   const port = await api.listen(0, '127.0.0.1');
   await api.startWorkers();
   return {

@@ -117,8 +117,13 @@ export interface ReceivedPush {
 export interface TestPushService {
   origin: string;
   pushes: ReceivedPush[];
-  /** A new browser subscription (PushSubscription.toJSON()); its pushes are decrypted with its private keys. */
-  subscription(options?: { gone?: boolean }): { endpoint: string; keys: { p256dh: string; auth: string } };
+  /**
+   * A new browser subscription (PushSubscription.toJSON()); its pushes are decrypted with its private keys. `gone`:
+   * every push is answered 410; `failFirst`: that many pushes are answered 500 first (a push service in trouble).
+   */
+  subscription(options?: { gone?: boolean; failFirst?: number }): { endpoint: string; keys: { p256dh: string; auth: string } };
+  /** Pushes answered 500, by endpoint. */
+  failed: string[];
   waitFor(endpoint: string, count?: number, timeoutMs?: number): Promise<ReceivedPush[]>;
   close(): Promise<void>;
 }
@@ -157,8 +162,9 @@ export async function startPushService(): Promise<TestPushService> {
   fs.rmSync(dir, { recursive: true, force: true });
   https.globalAgent.options.ca = [cert];
 
-  const receivers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer; gone: boolean }>();
+  const receivers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer; gone: boolean; failFirst: number }>();
   const pushes: ReceivedPush[] = [];
+  const failed: string[] = [];
   const server = https.createServer({ cert, key }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -167,6 +173,12 @@ export async function startPushService(): Promise<TestPushService> {
       const receiver = receivers.get(id);
       if (!receiver || receiver.gone) {
         response.writeHead(410).end();
+        return;
+      }
+      if (receiver.failFirst > 0) {
+        receiver.failFirst -= 1;
+        failed.push(`${origin}/push/${id}`);
+        response.writeHead(500).end();
         return;
       }
       const plain = decrypt(Buffer.concat(chunks), { version: 'aes128gcm', privateKey: receiver.ecdh, authSecret: receiver.auth });
@@ -184,12 +196,13 @@ export async function startPushService(): Promise<TestPushService> {
   return {
     origin,
     pushes,
-    subscription({ gone = false } = {}) {
+    failed,
+    subscription({ gone = false, failFirst = 0 } = {}) {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
       const auth = randomBytes(16);
       const id = randomBytes(8).toString('hex');
-      receivers.set(id, { ecdh, auth, gone });
+      receivers.set(id, { ecdh, auth, gone, failFirst });
       return {
         endpoint: `${origin}/push/${id}`,
         keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
