@@ -139,6 +139,19 @@ const EnvSchema = z.object({
    * enough for a 4 GB video's ladder at low priority (docs/media.md).
    */
   MEDIA_JOB_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86_400).default(10_800)),
+  /**
+   * A resumable upload that has received nothing for this many seconds is taken as abandoned and its parts removed
+   * (docs/media.md): a day, time enough to come back to a dropped phone upload.
+   */
+  UPLOAD_EXPIRY_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400)
+      .default(86_400),
+  ),
   /** The ffmpeg and ffprobe that process uploads; by default the PATH's, else the binaries of @ffmpeg-installer and @ffprobe-installer. */
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
@@ -265,6 +278,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           }
         : undefined,
       jobTimeoutSeconds: e.MEDIA_JOB_TIMEOUT_SECONDS,
+      uploadExpirySeconds: e.UPLOAD_EXPIRY_SECONDS,
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
     },

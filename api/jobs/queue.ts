@@ -296,6 +296,15 @@ export function createJobQueue(settings: JobQueueSettings) {
       return options.key ? db.transaction(insert) : insert(db);
     },
 
+    /**
+     * A job whose process is known to have died: failed now, if it is still active, rather than once its timeout has
+     * passed, and so retried as any failure is. Answers the job's state after (`failed` when it had no retry left).
+     */
+    async failLost(name: string, id: string, message: string): Promise<JobState | undefined> {
+      if ((await boss.getJobById(name, id))?.state === 'active') await boss.fail(name, id, { message });
+      return (await boss.getJobById(name, id))?.state as JobState | undefined;
+    },
+
     /** Jobs by state, newest first (the operator's view: `npm run cli -- jobs`). */
     async list(state?: JobState, limit = 50): Promise<JobsSummary> {
       const counts = await db.query<{ queue: string; state: JobState; count: number }>(

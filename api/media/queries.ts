@@ -230,6 +230,18 @@ export async function removeUnusedMedia(db: Queryable, storage: MediaStorage, id
   );
 }
 
+/**
+ * Whether fans (anyone but the artist who owns the file) may fetch this variant of it (docs/media.md, "Who may fetch
+ * what"). An image is what a post shows: its original too (the full-size photo). Of audio and video, fans get what
+ * processing made (the AAC stream, the HLS ladder and its MP4, the poster), never the upload as it was: that stays
+ * the artist's. A file stored ready without processing (the demo seed's sounds, uploads from before processing
+ * existed) has nothing else to play, so it is served as stored.
+ */
+export function fansMayFetch(media: MediaRow, variant: MediaVariant) {
+  if (variant !== 'original' || media.kind === 'image') return true;
+  return media.status === 'ready' && !media.streamKey;
+}
+
 /** Where a variant of a file is stored; undefined when the file has no such variant (audio has no thumbnail). */
 export function storedVariant(media: MediaRow, variant: MediaVariant) {
   if (variant === 'thumb') return media.thumbKey ? { key: media.thumbKey, size: media.thumbSize!, mime: media.thumbMime! } : undefined;

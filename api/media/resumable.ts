@@ -30,8 +30,17 @@ class TusRefusal {
   ) {}
 }
 
-const resumableMessages = {
+/**
+ * Uploads an artist may have under way at once: the form sends one file at a time (a new choice cancels the last),
+ * so this is room for a few tabs, and a bound on the disk one account can hold with parts nobody finishes.
+ */
+export const MAX_OPEN_UPLOADS = 5;
+
+export const resumableMessages = {
   notTus: 'This address takes resumable uploads (tus 1.0.0) with a Tus-Resumable header; a plain upload goes to POST /media.',
+  kind: 'Say what kind of file this is: set kind to image, audio or video in Upload-Metadata.',
+  deferredLength: "Send the file's size in Upload-Length when starting an upload.",
+  tooMany: `You have ${MAX_OPEN_UPLOADS} uploads that haven't finished. Finish or cancel one before starting another.`,
 } as const;
 
 /** A refusal as the api words every error (api/http.ts), which tus sends as the answer's body. */
@@ -43,10 +52,53 @@ function expectedKind(metadata: Upload['metadata']): MediaKind | undefined {
   return (MEDIA_KINDS as readonly string[]).includes(kind ?? '') ? (kind as MediaKind) : undefined;
 }
 
+/**
+ * The uploads waiting in the folder, each with its owner and when it last received anything (its parts' newest
+ * change). Uploads gone quiet for longer than `expiryMs` are removed on the way, whoever they are for: a tab closed
+ * mid-upload, a phone that never came back, a process stopped between the last byte and the record.
+ */
+export async function openUploads(directory: string, expiryMs: number, now = Date.now()) {
+  const names = await fs.promises.readdir(directory).catch(() => [] as string[]);
+  const ids = new Set(names.filter((name) => !name.startsWith('.')).map((name) => name.replace(/\.json$/, '')));
+  const open: { id: string; owner: string | undefined }[] = [];
+  for (const id of ids) {
+    const parts = [path.join(directory, id), path.join(directory, `${id}.json`)];
+    const changed = await Promise.all(
+      parts.map((part) =>
+        fs.promises.stat(part).then(
+          (stat) => stat.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
+    if (now - Math.max(...changed) > expiryMs) {
+      await Promise.all(parts.map((part) => fs.promises.rm(part, { force: true })));
+      continue;
+    }
+    const info = await fs.promises.readFile(parts[1], 'utf8').then(
+      (text) => JSON.parse(text) as { metadata?: { owner?: string } },
+      () => undefined,
+    );
+    open.push({ id, owner: info?.metadata?.owner });
+  }
+  return open;
+}
+
 export function resumableRoutes(app: FastifyInstance, services: ContentServices) {
   const directory = path.join(services.config.dataDir, 'uploads');
   fs.mkdirSync(directory, { recursive: true });
   const datastore = new FileStore({ directory });
+  const expiryMs = services.config.media.uploadExpirySeconds * 1000;
+
+  // Abandoned parts are removed at start (what a stopped process left) and then a few times per expiry period.
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () =>
+    openUploads(directory, expiryMs).catch((error: unknown) => services.log.warn({ err: error }, 'uploads: sweep failed'));
+  app.addHook('onReady', async () => {
+    await sweep();
+    sweeper = setInterval(() => void sweep(), Math.min(Math.max(expiryMs / 4, 1000), 15 * 60_000)).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   /** The artist an upload is for: every tus request carries the Authorization header of its artist. */
   async function artistOf(req: { headers: Record<string, string | string[] | undefined> }) {
@@ -79,8 +131,13 @@ export function resumableRoutes(app: FastifyInstance, services: ContentServices)
     },
     async onUploadCreate(req, res, upload) {
       const viewer = await artistOf(req);
+      // The kind's limit holds from the first byte: an upload says its kind and its size before it sends anything.
       const kind = expectedKind(upload.metadata);
-      if (upload.size !== undefined && kind && upload.size > MEDIA_RULES[kind].maxBytes) throw refuse(413, MEDIA_RULES[kind].tooLarge);
+      if (!kind) throw refuse(400, resumableMessages.kind);
+      if (upload.size === undefined) throw refuse(400, resumableMessages.deferredLength);
+      if (upload.size > MEDIA_RULES[kind].maxBytes) throw refuse(413, MEDIA_RULES[kind].tooLarge);
+      const open = await openUploads(directory, expiryMs);
+      if (open.filter((other) => other.owner === viewer.id).length >= MAX_OPEN_UPLOADS) throw refuse(429, resumableMessages.tooMany);
       return { res, metadata: { ...upload.metadata, owner: viewer.id } };
     },
     // tus's own refusals (a bad offset, a wrong length…) in the api's words too.

@@ -10,7 +10,16 @@ import type { ContentServices } from '../content/services.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse, unauthorized } from '../http.js';
 import { hasAccess } from '../subscriptions/queries.js';
 import { keptPeriod } from '../subscriptions/kept.js';
-import { findMedia, findMediaForServing, keptMedia, newStorageKey, removeUnusedMedia, serializeMedia, storedVariant } from './queries.js';
+import {
+  fansMayFetch,
+  findMedia,
+  findMediaForServing,
+  keptMedia,
+  newStorageKey,
+  removeUnusedMedia,
+  serializeMedia,
+  storedVariant,
+} from './queries.js';
 import { parseRange } from './range.js';
 import { recordUpload } from './uploads.js';
 import { classify, MAX_UPLOAD_BYTES, MEDIA_RULES, mediaMessages, unsupportedMessage } from './rules.js';
@@ -31,6 +40,7 @@ const linkMessages = {
   signIn: 'Sign in to see this file.',
   invalid: 'This link to the file is not valid.',
   expired: 'This link to the file has expired. Reload the page to get a new one.',
+  originalIsArtists: 'The original file is kept for its artist. Play it from its post.',
 } as const;
 
 class TooLarge extends Error {}
@@ -142,6 +152,7 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
    * so `<audio src>` works) or with the Authorization header. The artist who owns it always gets it; a fan (an
    * active subscriber, or anyone holding a fans' link) only while an item they may see uses it: a draft, a
    * scheduled item, an upload attached to nothing, or a published item turned back into a draft is not theirs.
+   * Nor is the original of audio or video, once processing has made what fans are served (fansMayFetch).
    */
   app.get<{ Params: { id: string } }>('/media/:id', async (request, reply) => {
     const query = parse(ServeQuery, request.query);
@@ -155,7 +166,10 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
       const check = signer.check(media.id, variant, query.expires, query.sig, query.for ?? 'fans');
       if (check === 'invalid') throw forbidden(linkMessages.invalid);
       if (check === 'expired') throw forbidden(linkMessages.expired);
-      if (query.for !== 'artist' && !media.inSight) throw notFound('File not found');
+      if (query.for !== 'artist') {
+        if (!media.inSight) throw notFound('File not found');
+        if (!fansMayFetch(media, variant)) throw forbidden(linkMessages.originalIsArtists);
+      }
       maxAge = Math.max(0, Math.min(86_400, Number(query.expires) - Math.floor(Date.now() / 1000)));
     } else {
       const viewer = await viewerForToken(services, bearerToken(request));
@@ -169,6 +183,7 @@ export function mediaRoutes(app: FastifyInstance, services: ContentServices) {
         if (!media.inSight) throw notFound('File not found');
         // Fans hear what processing made; the original is kept for the artist.
         if (variant === 'original' && media.kind === 'audio' && media.streamKey) variant = 'stream';
+        if (!fansMayFetch(media, variant)) throw forbidden(linkMessages.originalIsArtists);
       }
       maxAge = 0;
     }

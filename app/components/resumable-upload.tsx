@@ -26,14 +26,16 @@ export function useResumableUpload(refs: { id: RefObject<HTMLInputElement>; name
     await current.current?.abort(true);
     current.current = null;
     const endpoint = (window as unknown as { ENV?: { PUBLIC_API_URL?: string } }).ENV?.PUBLIC_API_URL;
-    if (!file || !token || !endpoint) return setPhase({ state: 'idle' });
+    // The api holds a resumable upload to its kind's limit, so it must be told the kind; a file the browser cannot
+    // type stays in the picker and goes with the form, where the api reads its kind from its content.
+    const kind = file?.type.startsWith('video/') ? 'video' : file?.type.startsWith('audio/') ? 'audio' : undefined;
+    if (!file || !kind || !token || !endpoint) return setPhase({ state: 'idle' });
     setPhase({ state: 'uploading', name: file.name, sent: 0, total: file.size });
     const { Upload } = await import('tus-js-client');
-    const kind = file.type.startsWith('video/') ? 'video' : file.type.startsWith('audio/') ? 'audio' : '';
     const upload = new Upload(file, {
       endpoint: `${endpoint}/uploads`,
       headers: { Authorization: `Bearer ${token}` },
-      metadata: { filename: file.name, ...(kind ? { kind } : {}) },
+      metadata: { filename: file.name, kind },
       // A phone that loses its connection tries again for about a minute, each time from where the api got to.
       retryDelays: [0, 1000, 3000, 5000, 10_000, 20_000, 20_000],
       removeFingerprintOnSuccess: true,

@@ -234,7 +234,12 @@ const ROWS: Record<string, Row> = {
   'GET /media/:id/hls/*': { request: (w) => ({ method: 'GET', path: `/media/${w.image}/hls/master.m3u8`, raw: true }), expect: all(403) },
   // Resumable uploads (tus): artists only; an upload's address opens for its artist alone (media-resumable.test.ts).
   'POST /uploads': {
-    request: () => ({ method: 'POST', path: '/uploads', headers: { 'tus-resumable': '1.0.0', 'upload-length': '10' }, raw: true }),
+    request: () => ({
+      method: 'POST',
+      path: '/uploads',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `kind ${Buffer.from('image').toString('base64')}` },
+      raw: true,
+    }),
     expect: { ...signedIn(403), otherArtist: 201, owner: 201 },
   },
   'PATCH /uploads/:id': {

@@ -66,69 +66,71 @@ async function storage(database: 'PGlite' | 'PostgreSQL'): Promise<Record<string
   return { ...env, DATABASE_URL: url.toString(), JOBS_SCHEMA: `${schema}_jobs` };
 }
 
+/** A 20 s 720p H.264/AAC MP4: its ladder takes long enough to be caught encoding. */
+async function makeClip(dir: string) {
+  const clip = path.join(dir, 'clip.mp4');
+  await promisify(execFile)(tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=20'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', clip],
+  ]);
+  return clip;
+}
+
+/** The demo artist posts the clip as a new item, with a subscribed fan waiting for it: the fan's token and the item. */
+async function postVideo(api: ApiProcess, clip: string) {
+  const artistToken = (
+    await call<{ token: string }>(api.url, 'POST', '/auth/login', {
+      body: { username: ARTIST.email, password: ARTIST.password, remember: true },
+    })
+  ).body.data.token;
+  const artist = await call<{ _id: string }>(api.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
+  const username = uniqueName('crash');
+  const headers = { 'x-forwarded-for': clientAddress() };
+  const fan = (
+    await call<{ token: string }>(api.url, 'POST', '/auth/users/register', {
+      body: { username, email: `${username}@example.com`, password: FAN_PASSWORD },
+      headers,
+    })
+  ).body.data.token;
+  await call(api.url, 'POST', '/payment/subscribe/performers', {
+    token: fan,
+    headers,
+    body: { type: 'free', performerId: artist.body.data._id },
+  });
+
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
+  const uploaded = await fetch(`${api.url}/media?kind=video`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${artistToken}` },
+  });
+  expect(uploaded.status).toBe(201);
+  const media = ((await uploaded.json()) as { data: { _id: string } }).data;
+  const posted = await call(api.url, 'POST', '/content', {
+    token: artistToken,
+    body: { title: 'Tour video', content: 'from the road', tags: 'tourDiary', mediaId: media._id },
+  });
+  expect(posted.status).toBe(201);
+  return { fan, itemId: posted.body.data._id as string };
+}
+
+/** The ffmpeg of an api encoding the HLS ladder, once it is. */
+const ladder = (api: ApiProcess) => async () => ffmpegChildren(api.child.pid!).find((p) => p.args.includes(' hls '));
+
 describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) => {
   it(
     'a stop and a kill in the middle of a transcode: no ffmpeg outlives its api, and the job finishes once',
     { timeout: 300_000 },
     async () => {
       const env = await storage(database.name);
-      const clip = path.join(env.DATA_DIR, 'clip.mp4');
-      await promisify(execFile)(tools.ffmpeg, [
-        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20'],
-        ...[
-          '-f',
-          'lavfi',
-          '-i',
-          'sine=frequency=330:duration=20',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-c:a',
-          'aac',
-          '-shortest',
-          clip,
-        ],
-      ]);
+      const clip = await makeClip(env.DATA_DIR);
       const first = await startApiProcess(env, cleanups, 'info');
-      const artistToken = (
-        await call<{ token: string }>(first.url, 'POST', '/auth/login', {
-          body: { username: ARTIST.email, password: ARTIST.password, remember: true },
-        })
-      ).body.data.token;
-      const artist = await call<{ _id: string }>(first.url, 'GET', `/performers/${ARTIST.username}`, { token: artistToken });
-      const username = uniqueName('crash');
-      const headers = { 'x-forwarded-for': clientAddress() };
-      const fan = (
-        await call<{ token: string }>(first.url, 'POST', '/auth/users/register', {
-          body: { username, email: `${username}@example.com`, password: FAN_PASSWORD },
-          headers,
-        })
-      ).body.data.token;
-      await call(first.url, 'POST', '/payment/subscribe/performers', {
-        token: fan,
-        headers,
-        body: { type: 'free', performerId: artist.body.data._id },
-      });
-
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
-      const uploaded = await fetch(`${first.url}/media?kind=video`, {
-        method: 'POST',
-        body: form,
-        headers: { authorization: `Bearer ${artistToken}` },
-      });
-      expect(uploaded.status).toBe(201);
-      const media = ((await uploaded.json()) as { data: { _id: string } }).data;
-      const posted = await call(first.url, 'POST', '/content', {
-        token: artistToken,
-        body: { title: 'Tour video', content: 'from the road', tags: 'tourDiary', mediaId: media._id },
-      });
-      expect(posted.status).toBe(201);
+      const { fan, itemId } = await postVideo(first, clip);
 
       // Stopped as a container is (SIGTERM) while the ladder is encoded: the api stops at once, its ffmpeg with it (ffmpeg
       // ignores SIGPIPE: left alone it would encode on for nobody), rather than waiting out the jobs' 8 s grace.
-      const ladder = (api: ApiProcess) => async () => ffmpegChildren(api.child.pid!).find((p) => p.args.includes(' hls '));
       const stopped = await until('ffmpeg to encode the HLS ladder', ladder(first), 60_000, first.output);
       first.child.kill('SIGTERM');
       await until('the api to stop', async () => (first.child.exitCode === null ? undefined : true), 5000, first.output);
@@ -147,7 +149,7 @@ describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) =>
       const item = await until(
         'the item to be processed and shown to fans',
         async () => {
-          const read = await call(third.url, 'GET', `/content/${posted.body.data._id}`, { token: fan });
+          const read = await call(third.url, 'GET', `/content/${itemId}`, { token: fan });
           return read.status === 200 ? read.body.data : undefined;
         },
         180_000,
@@ -172,6 +174,43 @@ describeEachDatabase('media processing under SIGTERM and SIGKILL', (database) =>
       third.child.kill('SIGTERM');
       await exited(third.child);
       expect(third.child.exitCode, third.output()).toBe(0);
+    },
+  );
+
+  it(
+    'a transcode whose api was killed (SIGKILL) is taken again as soon as the api restarts, not after MEDIA_JOB_TIMEOUT_SECONDS',
+    { timeout: 300_000 },
+    async () => {
+      // The default timeout (3 hours): only the start's hand-back can take the job again within this test.
+      const env: Record<string, string> = { ...(await storage(database.name)), MEDIA_JOB_TIMEOUT_SECONDS: '10800' };
+      const clip = await makeClip(env.DATA_DIR);
+      const first = await startApiProcess(env, cleanups, 'info');
+      const { fan, itemId } = await postVideo(first, clip);
+      const orphaned = await until('ffmpeg to encode the HLS ladder', ladder(first), 60_000, first.output);
+      first.child.kill('SIGKILL');
+      await exited(first.child);
+
+      const second = await startApiProcess(env, cleanups, 'info');
+      await until('the orphaned ffmpeg to be ended', async () => (alive(orphaned.pid) ? undefined : true), 10_000);
+      const item = await until(
+        'the item to be processed and shown to fans',
+        async () => {
+          const read = await call(second.url, 'GET', `/content/${itemId}`, { token: fan });
+          return read.status === 200 ? read.body.data : undefined;
+        },
+        180_000,
+        second.output,
+      );
+      expect(item.media.status).toBe('ready');
+      expect(second.output()).toContain('media: processing handed back, its process died');
+      expect(
+        second
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"media: processed"')),
+      ).toHaveLength(1);
+      second.child.kill('SIGTERM');
+      await exited(second.child);
     },
   );
 });

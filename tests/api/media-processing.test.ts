@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PEAKS_POINTS } from '#contract/content';
 import { resolveMediaTools } from '../../api/media/ffmpeg';
 import { processingMessages } from '../../api/media/processing';
-import { hlsSignature } from '../../api/media/signing';
+import { hlsSignature, signature } from '../../api/media/signing';
 import { call, describeEachDatabase, startTestApi, type TestApi, whenJobsIdle } from '../helpers/api';
 import { createArtist, createFan, localLink, subscribe, upload, whenProcessed, type ContentUser } from './content-fixtures';
 
@@ -100,6 +100,29 @@ async function post(artist: ContentUser, mediaId: string, extra: Record<string, 
   return created.body.data;
 }
 
+/**
+ * The original of a processed audio or video file is the artist's alone: a subscribed fan gets neither it with their
+ * Authorization header nor through a fans' link to it, however well signed; the artist gets it byte for byte.
+ */
+async function expectOriginalKeptForArtist(mediaId: string, bytes: Buffer, artist: ContentUser, fan: ContentUser) {
+  const asFan = await fetch(new URL(`/media/${mediaId}`, t.url), { headers: { authorization: `Bearer ${fan.token}` } });
+  if (asFan.status === 200) expect(Buffer.from(await asFan.arrayBuffer()).equals(bytes)).toBe(false);
+  else {
+    expect(asFan.status).toBe(403);
+    expect((await asFan.json()).message).toBe('The original file is kept for its artist. Play it from its post.');
+  }
+  const [secret] = await t.db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'media-links'`);
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const fansLink = new URL(`/media/${mediaId}`, t.url);
+  fansLink.search = `expires=${expires}&sig=${signature(Buffer.from(secret.value, 'hex'), mediaId, 'original', expires)}`;
+  const linked = await fetch(fansLink);
+  expect(linked.status).toBe(403);
+  expect((await linked.json()).message).toBe('The original file is kept for its artist. Play it from its post.');
+  const own = await fetch(new URL(`/media/${mediaId}`, t.url), { headers: { authorization: `Bearer ${artist.token}` } });
+  expect(own.status).toBe(200);
+  expect(Buffer.from(await own.arrayBuffer()).equals(bytes)).toBe(true);
+}
+
 describeEachDatabase('media processing', (database) => {
   beforeAll(async () => {
     t = await startTestApi({ database: database.name });
@@ -116,7 +139,8 @@ describeEachDatabase('media processing', (database) => {
     async () => {
       const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
       await subscribe(t, fan, artist);
-      const uploaded = await upload(t, artist.token, await makeWav(3), { filename: 'demo.wav', kind: 'audio' });
+      const source = await makeWav(3);
+      const uploaded = await upload(t, artist.token, source, { filename: 'demo.wav', kind: 'audio' });
       expect(uploaded.status).toBe(201);
       expect(uploaded.body.data).toMatchObject({ kind: 'audio', status: 'processing', mime: 'audio/wav', duration: null, peaks: null });
       const item = await post(artist, uploaded.body.data._id);
@@ -148,13 +172,16 @@ describeEachDatabase('media processing', (database) => {
       const own = (await call(t.url, 'GET', `/content/${item._id}`, { token: artist.token })).body.data;
       const original = await fetch(localLink(t, own.media.originalUrl));
       expect(original.headers.get('content-type')).toBe('audio/wav');
+      // Fans asking for the file by its address hear the stream, never the WAV.
+      await expectOriginalKeptForArtist(media._id, source, artist, fan);
     },
   );
 
   it('video: an MP4 is probed, gets a poster frame and the waveform of its sound', { timeout: 180_000 }, async () => {
     const [artist, fan] = await Promise.all([createArtist(t), createFan(t)]);
     await subscribe(t, fan, artist);
-    const uploaded = await upload(t, artist.token, await makeMp4(2), { filename: 'phone.mp4', kind: 'video' });
+    const source = await makeMp4(2);
+    const uploaded = await upload(t, artist.token, source, { filename: 'phone.mp4', kind: 'video' });
     expect(uploaded.status).toBe(201);
     expect(uploaded.body.data.status).toBe('processing');
     const item = await post(artist, uploaded.body.data._id, { tags: 'videoMessage' });
@@ -166,6 +193,8 @@ describeEachDatabase('media processing', (database) => {
     const poster = await fetch(localLink(t, media.poster));
     expect(poster.status).toBe(200);
     expect(poster.headers.get('content-type')).toBe('image/webp');
+    // Fans get the ladder, its MP4 and the poster; the MP4 as uploaded stays the artist's.
+    await expectOriginalKeptForArtist(media._id, source, artist, fan);
   });
 
   /**
