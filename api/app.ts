@@ -22,6 +22,7 @@ import { loadVapidKeys } from './notifications/push.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { loadUnsubscribeSecret } from './notifications/unsubscribe.js';
 import { createTestGateway } from './payments/test-gateway.js';
+import { moderationRoutes } from './moderation/routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { createGateway, paymentRoutes } from './payments/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
@@ -157,10 +158,11 @@ export async function createApi({ config, db, mailer, adminToken, logStream = pr
   void checkMediaTools(content.mediaTools).then((problem) => problem && app.log.error(problem));
   performerImageRoutes(app, content);
   await accountSettingsRoutes(app, content, gateway);
-  if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);
   const realtime = await createRealtime(app.server, ctx, redis);
+  if (adminToken) adminRoutes(app, ctx, adminToken, { storage: content.storage, gateway, realtime });
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
+  moderationRoutes(app, ctx, realtime);
   const notifications: NotificationServices = Object.assign(Object.create(ctx) as ApiContext, {
     emit: realtime.emitToUser,
     vapid: loadVapidKeys(config, (line) => app.log.warn(line)),

@@ -12,6 +12,7 @@ import { sql as way } from './0011_way.js';
 import { sql as pollClosing } from './0012_poll_closing.js';
 import { sql as presaleOrder } from './0013_presale_order.js';
 import { sql as subscribersOrder } from './0014_subscribers_order.js';
+import { sql as moderation } from './0015_moderation.js';
 
 /** Every migration in the order it is applied. Never edit one that has shipped: add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -29,4 +30,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '0012_poll_closing', sql: pollClosing },
   { id: '0013_presale_order', sql: presaleOrder },
   { id: '0014_subscribers_order', sql: subscribersOrder },
+  { id: '0015_moderation', sql: moderation },
 ];
