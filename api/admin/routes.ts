@@ -61,7 +61,9 @@ export function adminRoutes(
     ok(await suspendAccount(ctx, parse(SuspendSchema, request.body), CLI_ACTOR, (id) => realtime?.disconnectUser(id))),
   );
 
-  app.post('/admin/operators', { onRequest: guard }, async (request) => ok(await grantOperator(ctx, parse(OperatorSchema, request.body))));
+  app.post('/admin/operators', { onRequest: guard }, async (request) =>
+    ok(await grantOperator(ctx.db, parse(OperatorSchema, request.body))),
+  );
 
   app.post('/admin/seed', { onRequest: guard }, async () => {
     const summary = await seed(ctx.db, { storage });

@@ -140,7 +140,14 @@ export function commentRoutes(app: FastifyInstance, services: ContentServices) {
       const authors = new Set(rows.map((row) => row.authorId));
       return { value: { rows, total: total?.total ?? 0 }, tags: [tag.content(item.artistId), ...[...authors].map(tag.user)] };
     });
-    return ok({ data: rows.map((row) => serializeComment(row, access.viewer.id, item.artistId)), total, offset });
+    // A blocked fan reads the thread and is told, where the form was, that they cannot write in it.
+    const blocked = !all && (await isBlocked(services, item.artistId, viewerId));
+    return ok({
+      data: rows.map((row) => serializeComment(row, viewerId, item.artistId)),
+      total,
+      offset,
+      ...(blocked ? { blockedMessage: moderationMessages.cantComment(await cachedArtistName(services, item.artistId)) } : {}),
+    });
   });
 
   app.post<{ Params: { id: string } }>('/content/:id/comments', async (request, reply) => {

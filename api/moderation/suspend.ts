@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { moderationMessages, type SuspendSchema } from '#contract/moderation';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
-import { one } from '../db/client.js';
+import { one, type Queryable } from '../db/client.js';
 import { notFound } from '../http.js';
 import { logAction } from './queries.js';
 
@@ -15,9 +15,9 @@ export const OperatorSchema = z.object({
 });
 
 /** Makes an account an operator (or no longer one): it may then open the operator pages. */
-export async function grantOperator(reads: Reads, input: z.output<typeof OperatorSchema>) {
+export async function grantOperator(db: Queryable, input: z.output<typeof OperatorSchema>) {
   const user = await one<{ username: string }>(
-    reads.db,
+    db,
     'UPDATE users SET is_operator = $2 WHERE lower(username) = lower($1) OR lower(email) = lower($1) RETURNING username',
     [input.user, !input.revoke],
   );
