@@ -1,3 +1,4 @@
+import type { ModerationExport } from './moderation-messages';
 import * as z from 'zod/mini';
 import { EmailSchema, messages as accountMessages, PASSWORD_MAX, PasswordSchema } from './accounts';
 import { required } from './zod-required';
@@ -102,4 +103,5 @@ export interface AccountExport {
   pollVotes: { pollId: string; answer: string; createdAt: string }[];
   bookmarks: { itemId: string; createdAt: string }[];
   notificationPreferences: { artist: string; email: string; push: boolean; inApp: boolean }[];
+  moderation: ModerationExport;
 }

@@ -72,3 +72,13 @@ export interface AuditEntry {
   artist: string | null;
   createdAt: string;
 }
+
+/** What an account export holds of moderation: who blocks whom, the reports one made, an artist's muted words. */
+export interface ModerationExport {
+  /** Artists who block this account (as a fan). */
+  blockedBy: { artist: string; since: string }[];
+  /** Fans this account blocks (as an artist). */
+  blocked: { fan: string; since: string }[];
+  reportsMade: { kind: 'comment' | 'message'; artist: string; excerpt: string; reason: string; createdAt: string }[];
+  mutedWords: string[];
+}

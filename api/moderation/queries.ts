@@ -1,4 +1,4 @@
-import type { AuditEntry, BlockEntry, HeldEntry, ReportEntry, UserSummary } from '#contract/moderation';
+import type { AuditEntry, BlockEntry, HeldEntry, ModerationExport, ReportEntry, UserSummary } from '#contract/moderation';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -181,4 +181,31 @@ export async function listAudit(db: Queryable, artistId: string | null, limit = 
     artist: row.artist,
     createdAt: new Date(row.createdAt).toISOString(),
   }));
+}
+
+/** The account export's moderation part (oldest first): blocks either way, the reports the user made, muted words. */
+export async function moderationExport(db: Queryable, userId: string): Promise<ModerationExport> {
+  const [blockedBy, blocked, reports, words] = await Promise.all([
+    db.query<{ artist: string; since: Date }>(
+      `SELECT a.username AS artist, b.created_at AS since FROM blocks b JOIN users a ON a.id = b.artist_id WHERE b.fan_id = $1 ORDER BY b.created_at`,
+      [userId],
+    ),
+    db.query<{ fan: string; since: Date }>(
+      `SELECT f.username AS fan, b.created_at AS since FROM blocks b JOIN users f ON f.id = b.fan_id WHERE b.artist_id = $1 ORDER BY b.created_at`,
+      [userId],
+    ),
+    db.query<{ kind: 'comment' | 'message'; artist: string; excerpt: string; reason: string; createdAt: Date }>(
+      `SELECT r.kind, a.username AS artist, r.excerpt, r.reason, r.created_at AS "createdAt"
+         FROM reports r JOIN users a ON a.id = r.artist_id WHERE r.reporter_id = $1 ORDER BY r.created_at`,
+      [userId],
+    ),
+    db.query<{ word: string }>('SELECT word FROM mute_words WHERE artist_id = $1 ORDER BY word', [userId]),
+  ]);
+  const iso = (date: Date) => new Date(date).toISOString();
+  return {
+    blockedBy: blockedBy.map((row) => ({ artist: row.artist, since: iso(row.since) })),
+    blocked: blocked.map((row) => ({ fan: row.fan, since: iso(row.since) })),
+    reportsMade: reports.map((row) => ({ ...row, createdAt: iso(row.createdAt) })),
+    mutedWords: words.map((row) => row.word),
+  };
 }

@@ -1,4 +1,5 @@
 import type { AccountExport } from '#contract/account-settings';
+import { moderationExport } from '../moderation/queries.js';
 import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -141,5 +142,6 @@ export async function exportAccount(db: Queryable, userId: string): Promise<Acco
     pollVotes: pollVotes.map((v) => ({ ...v, createdAt: iso(v.createdAt) })),
     bookmarks: bookmarks.map((b) => ({ ...b, createdAt: iso(b.createdAt) })),
     notificationPreferences,
+    moderation: await moderationExport(db, userId),
   };
 }

@@ -395,6 +395,32 @@ describeEachDatabase('moderation', (database) => {
     });
   });
 
+  describe('the account export', () => {
+    it('holds the blocks either way, the reports the user made and the artist’s muted words', async () => {
+      const { fan, artist, reader, itemId } = await club();
+      const id = (await comment(fan, itemId, 'Boo')).body.data._id;
+      await report(reader, 'comment', id, 'Rude to the band');
+      await block(artist, fan);
+      await call(t.url, 'POST', '/moderation/mute-words', { token: artist.token, body: { word: 'boo' } });
+      const exported = async (user: TestUser) => (await call(t.url, 'GET', '/users/me/export', { token: user.token })).body.data.moderation;
+      expect(await exported(fan)).toEqual({
+        blockedBy: [{ artist: artist.username, since: expect.any(String) }],
+        blocked: [],
+        reportsMade: [],
+        mutedWords: [],
+      });
+      expect(await exported(artist)).toEqual({
+        blockedBy: [],
+        blocked: [{ fan: fan.username, since: expect.any(String) }],
+        reportsMade: [],
+        mutedWords: ['boo'],
+      });
+      expect((await exported(reader)).reportsMade).toEqual([
+        { kind: 'comment', artist: artist.username, excerpt: 'Boo', reason: 'Rude to the band', createdAt: expect.any(String) },
+      ]);
+    });
+  });
+
   describe('rate limits keyed on the fan', () => {
     it('a second session does not give a fan a fresh allowance of messages or comments', async () => {
       const { fan, conversationId, itemId } = await club();
