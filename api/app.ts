@@ -23,6 +23,7 @@ import { systemResolve, type Resolve } from './notifications/push-endpoint.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { loadUnsubscribeSecret } from './notifications/unsubscribe.js';
 import { createTestGateway } from './payments/test-gateway.js';
+import { moderationRoutes } from './moderation/routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { createGateway, paymentRoutes } from './payments/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
@@ -188,10 +189,11 @@ export async function createApi({
   void checkMediaTools(content.mediaTools).then((said) => ('problem' in said ? app.log.error(said.problem) : app.log.info(said.running)));
   performerImageRoutes(app, content);
   await accountSettingsRoutes(app, content, gateway);
-  if (adminToken) adminRoutes(app, ctx, adminToken, content.storage, gateway);
   const realtime = await createRealtime(app.server, ctx, redis);
+  if (adminToken) adminRoutes(app, ctx, adminToken, { storage: content.storage, gateway, realtime });
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
+  moderationRoutes(app, ctx, realtime);
   const notifications: NotificationServices = Object.assign(Object.create(ctx) as ApiContext, {
     emit: realtime.emitToUser,
     vapid: loadVapidKeys(config, (line) => app.log.warn(line)),

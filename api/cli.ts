@@ -20,6 +20,8 @@ import { operatorRefund, OperatorRefundSchema, type OperatorRefund } from './pay
 import { createStripeGateway } from './payments/stripe-gateway.js';
 import { createTestGateway } from './payments/test-gateway.js';
 import { endMembership, EndMembershipSchema, type EndedMembership } from './subscriptions/end.js';
+import { SuspendSchema } from '#contract/moderation';
+import { CLI_ACTOR, grantOperator, OperatorSchema, suspendAccount, type Suspension } from './moderation/suspend.js';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -40,6 +42,8 @@ Commands:
   jobs            List background jobs by state; retry failed ones (the dead letters)
   refund          Refund a fan's latest payment to an artist (all of it, or an amount), by Stripe or the test gateway
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
+  suspend         Suspend an account (its sessions end at once; it cannot sign in), or lift a suspension
+  operator        Let an account open the operator pages (/operator: every report, suspensions), or stop it
 
 Run "${USAGE} <command> --help" for the options of one command.
 It works whether or not the server is running. It reads DATA_DIR and DATABASE_URL like the server does.`;
@@ -107,6 +111,27 @@ Options:
   --retry-failed   send every failed job round again
   -h, --help       show this help`;
 
+const SUSPEND_HELP = `Usage: ${USAGE} suspend --user USERNAME_OR_EMAIL [--reason TEXT] [--lift]
+
+Suspends an account: every session it has ends at once (its tokens stop working, its realtime connections drop) and
+signing in tells it that it is suspended. The suspension and its reason go in the moderation log.
+
+Options:
+  --user      the account's username or email address
+  --reason    optional: why, for the log
+  --lift      lift the suspension instead: the account can sign in again
+  -h, --help  show this help`;
+
+const OPERATOR_HELP = `Usage: ${USAGE} operator --user USERNAME_OR_EMAIL [--revoke]
+
+Lets an account open the operator pages (/operator): every club's reports, the whole moderation log, and the form
+that suspends accounts.
+
+Options:
+  --user      the account's username or email address
+  --revoke    take the operator pages away from the account instead
+  -h, --help  show this help`;
+
 const SEED_HELP = `Usage: ${USAGE} seed
 
 Adds the demo artists (novaricci, thelatenights, juniperlane), the demo fan (demofan) and the fan's two
@@ -143,6 +168,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
             seed: SEED_HELP,
             jobs: JOBS_HELP,
             refund: REFUND_HELP,
+            suspend: SUSPEND_HELP,
+            operator: OPERATOR_HELP,
           } as Record<string, string>
         )[rest[0]] ?? HELP,
       );
@@ -154,6 +181,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (command === 'jobs') return await jobsCommand(rest, io);
     if (command === 'refund') return await refundCommand(rest, io);
     if (command === 'end-membership') return await endMembershipCommand(rest, io);
+    if (command === 'suspend') return await suspendCommand(rest, io);
+    if (command === 'operator') return await operatorCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
     if (error instanceof CliError) {
@@ -481,6 +510,72 @@ async function endMembershipCommand(args: string[], io: CliIo) {
     },
   });
   io.out(`Ended ${result.fan}'s membership of ${result.artist}'s fan club on ${result.endedAt.slice(0, 10)}, without a refund${via}.`);
+  return 0;
+}
+
+async function suspendCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('suspend', args, {
+    user: { type: 'string' },
+    reason: { type: 'string' },
+    lift: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(SUSPEND_HELP);
+    return 0;
+  }
+  if (values.user === undefined) throw new CliError(`--user is required. Usage: ${USAGE} suspend --user USERNAME_OR_EMAIL`, 2);
+  const input = { user: values.user, reason: values.reason, lift: values.lift ?? false };
+  const parsed = SuspendSchema.safeParse(input);
+  if (!parsed.success)
+    throw new CliError(`--${String(parsed.error.issues[0].path[0] ?? 'arguments')}: ${parsed.error.issues[0].message}`, 2);
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<Suspension>(config, {
+    path: '/admin/suspensions',
+    body: input,
+    direct: async (db) => {
+      // Servers on the same PostgreSQL hear through the database that the account's cached sessions are gone.
+      const { cache, close } = createCacheForDb(db, (error) => io.err(`cache: ${(error as Error).message}`));
+      try {
+        return await suspendAccount({ db, cache }, parsed.data, CLI_ACTOR);
+      } finally {
+        await close();
+      }
+    },
+  });
+  io.out(
+    result.suspended
+      ? `Suspended ${result.user}: ${result.sessionsEnded} session${result.sessionsEnded === 1 ? '' : 's'} ended${via}.`
+      : `Lifted the suspension of ${result.user}: they can sign in again${via}.`,
+  );
+  return 0;
+}
+
+async function operatorCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('operator', args, {
+    user: { type: 'string' },
+    revoke: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(OPERATOR_HELP);
+    return 0;
+  }
+  if (values.user === undefined) throw new CliError(`--user is required. Usage: ${USAGE} operator --user USERNAME_OR_EMAIL`, 2);
+  const input = { user: values.user, revoke: values.revoke ?? false };
+  const parsed = OperatorSchema.safeParse(input);
+  if (!parsed.success) throw new CliError(`--user: ${parsed.error.issues[0].message}`, 2);
+  const config = parseConfig(io.env);
+  const { result, via } = await execute<{ user: string; operator: boolean }>(config, {
+    path: '/admin/operators',
+    body: input,
+    direct: (db) => grantOperator(db, parsed.data),
+  });
+  io.out(
+    result.operator
+      ? `${result.user} can now open the operator pages (/operator)${via}.`
+      : `${result.user} can no longer open the operator pages${via}.`,
+  );
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import type { ModerationExport } from './moderation-messages';
 import * as z from 'zod/mini';
 import { EmailSchema, messages as accountMessages, PASSWORD_MAX, PasswordSchema } from './accounts';
 import { isSingleLine } from './content-text';
@@ -141,6 +142,7 @@ export interface AccountExport {
     yearFrom: string | null;
     yearUntil: string | null;
   }[];
+  moderation: ModerationExport;
 }
 
 /**

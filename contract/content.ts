@@ -102,6 +102,12 @@ export interface Comment {
   author: { _id: string; username: string; name: string; avatar: string };
   isArtist: boolean;
   canDelete: boolean;
+  /** Hidden by the artist: only its author and the artist see it. */
+  hidden?: boolean;
+  /** Held for the artist's review (a muted word): only its author and the artist see it, until it is approved. */
+  held?: boolean;
+  /** The viewer is the club's artist and the comment is a fan's: they may hide it or block its author. */
+  canModerate?: boolean;
 }
 
 export interface Collection {

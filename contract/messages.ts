@@ -28,6 +28,8 @@ export interface ConversationResponse {
   totalNotSeenMessages: number;
   /** Ours: when the recipient last read the conversation, so the sender can show "Seen" on what came before. */
   recipientReadAt?: string;
+  /** Ours: the artist blocks the fan; the fan can no longer write in it. */
+  blocked?: boolean;
 }
 
 export interface MessageResponse {

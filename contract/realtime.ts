@@ -12,6 +12,8 @@ export const RealtimeEvent = {
   messageDeleted: 'message/deleted',
   conversationRead: 'conversation/read',
   unreadTotal: 'messages/unread-total',
+  /** { artistId, conversationId, blocked }: to a fan whom an artist has blocked or unblocked, so their open page updates. */
+  blockChanged: 'moderation/block-changed',
 } as const;
 
 /** The bell's events, pushed to the fan's room. */

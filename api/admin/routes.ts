@@ -11,6 +11,9 @@ import { JobsCommandSchema, runJobsCommand } from '../jobs/admin.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { operatorRefund, OperatorRefundSchema } from '../payments/refunds.js';
 import { endMembership, EndMembershipSchema } from '../subscriptions/end.js';
+import { SuspendSchema } from '#contract/moderation';
+import { CLI_ACTOR, grantOperator, OperatorSchema, suspendAccount } from '../moderation/suspend.js';
+import type { Realtime } from '../realtime/server.js';
 
 export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
 
@@ -18,7 +21,12 @@ export const ADMIN_TOKEN_HEADER = 'x-stagedoor-admin-token';
  * Operator endpoints, for the CLI while the server holds the embedded database (api/db/lock.ts). Only registered
  * when the server has an admin token; the token lives in DATA_DIR/admin-token, readable by the server's user alone.
  */
-export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: string, storage?: MediaStorage, gateway?: PaymentGateway) {
+export function adminRoutes(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  adminToken: string,
+  { storage, gateway, realtime }: { storage?: MediaStorage; gateway?: PaymentGateway; realtime?: Realtime } = {},
+) {
   const expected = digest(adminToken);
   const guard = async (request: FastifyRequest) => {
     const given = request.headers[ADMIN_TOKEN_HEADER];
@@ -47,6 +55,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ApiContext, adminToken: s
 
   app.post('/admin/memberships/end', { onRequest: guard }, async (request) =>
     ok(await endMembership(ctx, parse(EndMembershipSchema, request.body))),
+  );
+
+  app.post('/admin/suspensions', { onRequest: guard }, async (request) =>
+    ok(await suspendAccount(ctx, parse(SuspendSchema, request.body), CLI_ACTOR, (id) => realtime?.disconnectUser(id))),
+  );
+
+  app.post('/admin/operators', { onRequest: guard }, async (request) =>
+    ok(await grantOperator(ctx.db, parse(OperatorSchema, request.body))),
   );
 
   app.post('/admin/seed', { onRequest: guard }, async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EmailSchema, LoginBodySchema, PasswordSchema, RegisterSchema } from '#contract/accounts';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
-import { ApiError, badRequest, ok, parse, unprocessable } from '../http.js';
+import { ApiError, badRequest, forbidden, ok, parse, unprocessable } from '../http.js';
 import { conflictFromUniqueViolation, findConflict, findUserByLogin, type Conflict } from '../users/queries.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { consume, ensureNotBlocked } from './rate-limits.js';
@@ -12,6 +12,7 @@ import { createSession, revokeSession, revokeUserSessions } from './sessions.js'
 import { hashToken, newToken } from './tokens.js';
 import { requireViewer } from './viewer.js';
 import { queueMail } from '../mail/jobs.js';
+import { moderationMessages } from '#contract/moderation';
 
 export const INCORRECT_DETAILS = 'The details you entered are incorrect.';
 export const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
@@ -42,6 +43,8 @@ export function authRoutes(app: FastifyInstance, ctx: ApiContext) {
       throw unprocessable(INCORRECT_DETAILS);
     }
     await limiters.loginPerAccount.delete(accountKey);
+    // Told only to whoever knows the password: a suspended account's owner learns why they cannot sign in.
+    if (user.status !== 'active') throw forbidden(moderationMessages.suspended);
     const token = await createSession(db, user.id, config.sessionTtlDays);
     return ok({ token });
   });

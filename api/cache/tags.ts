@@ -25,6 +25,8 @@ export const tag = {
   conversation: (conversationId: string) => `conversation:${conversationId}`,
   /** A user's conversations list and unread totals. */
   inbox: (userId: string) => `inbox:${userId}`,
+  /** A club's moderation: which fans its artist blocks and which words they mute. */
+  moderation: (artistId: string) => `moderation:${artistId}`,
   /** A fan's in-app notifications: the bell's unread count. */
   notifications: (userId: string) => `notifications:${userId}`,
 } as const;

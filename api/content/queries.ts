@@ -47,7 +47,8 @@ export const itemSelect = (extra = '') => `
          CASE WHEN c.state = 'scheduled' AND c.publish_at <= now() THEN 'published' ELSE c.state END AS state,
          c.scheduled, c.publish_at AS "publishAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
          c.thumbnail_id AS "thumbnailId", c.media_id AS "mediaId", c.media_pending AS "mediaPending",
-         (SELECT count(*)::int FROM comments m WHERE m.item_id = c.id AND m.deleted_at IS NULL) AS "commentCount"
+         (SELECT count(*)::int FROM comments m
+           WHERE m.item_id = c.id AND m.deleted_at IS NULL AND m.hidden_at IS NULL AND m.held_at IS NULL) AS "commentCount"
     FROM content_items c JOIN users u ON u.id = c.artist_id`;
 
 export function findItem(db: Queryable, id: string) {

@@ -20,13 +20,15 @@ interface SummaryRow {
   recipientAvatar: string;
   recipientUsername: string;
   recipientReadAt: Date | null;
+  blocked: boolean;
 }
 
 /** A conversation as one member sees it: the other member is the recipient (spec §3 "Conversation"). */
 const SUMMARY_COLUMNS = `
   c.id, me.user_id AS "viewerId", c.last_message_text AS "lastMessageText", c.last_message_at AS "lastMessageAt",
   me.unread_count AS "unreadCount", u.id AS "recipientId", u.name AS "recipientName",
-  u.avatar AS "recipientAvatar", u.username AS "recipientUsername", other.last_read_at AS "recipientReadAt"`;
+  u.avatar AS "recipientAvatar", u.username AS "recipientUsername", other.last_read_at AS "recipientReadAt",
+  EXISTS (SELECT 1 FROM blocks b WHERE b.artist_id = c.artist_id AND b.fan_id = c.fan_id) AS blocked`;
 const SUMMARY_FROM = `
   FROM conversation_members me
   JOIN conversations c ON c.id = me.conversation_id
@@ -48,6 +50,7 @@ export function serializeConversation(row: SummaryRow): ConversationResponse {
     },
     totalNotSeenMessages: row.unreadCount,
     ...(row.recipientReadAt ? { recipientReadAt: new Date(row.recipientReadAt).toISOString() } : {}),
+    ...(row.blocked ? { blocked: true } : {}),
   };
 }
 

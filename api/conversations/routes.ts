@@ -8,6 +8,8 @@ import { isSubscribed } from '../subscriptions/queries.js';
 import { findConversationSummary, listConversations, openConversation } from './queries.js';
 import { tag } from '../cache/tags.js';
 import { notKept } from '../cache/read-cache.js';
+import { moderationMessages } from '#contract/moderation';
+import { isBlocked } from '../moderation/queries.js';
 
 export const conversationErrors = {
   artistNotFound: "We couldn't find that artist.",
@@ -90,6 +92,9 @@ export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
     if (!target) throw notFound(body.source === 'performer' ? conversationErrors.artistNotFound : conversationErrors.fanNotFound);
 
     const [fanId, artistId] = body.source === 'performer' ? [viewer.id, target.id] : [target.id, viewer.id];
+    if (body.source === 'performer' && (await isBlocked(ctx, artistId, fanId))) {
+      throw forbidden(moderationMessages.cantMessage(target.name || target.username));
+    }
     const existing = await one<{ id: string }>(db, `SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2`, [fanId, artistId]);
     let conversationId = existing?.id;
     if (!conversationId) {

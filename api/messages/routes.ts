@@ -13,6 +13,9 @@ import { hasAccess } from '../subscriptions/queries.js';
 import { createMessage, deleteMessage, findMessage, listMessages, markConversationRead, memberReadState } from './queries.js';
 import { tag } from '../cache/tags.js';
 import { notKept } from '../cache/read-cache.js';
+import { one } from '../db/client.js';
+import { moderationMessages } from '#contract/moderation';
+import { cachedArtistName, holdsMutedWord, isBlocked, mutedWords } from '../moderation/queries.js';
 
 export const messageRouteErrors = {
   conversationNotFound: "We couldn't find that conversation.",
@@ -102,7 +105,7 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     return sendJsonBody(request, reply, body);
   });
 
-  app.post('/messages/conversations/:conversationId', async (request) => {
+  app.post('/messages/conversations/:conversationId', async (request, reply) => {
     const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     const body = parse(SendBody, request.body);
@@ -110,7 +113,29 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     if (viewer.id === conversation.fanId && !(await hasAccess(ctx, viewer.id, conversation.artistId))) {
       throw forbidden(messageRouteErrors.subscriptionEnded);
     }
+    if (viewer.id === conversation.fanId) {
+      if (await isBlocked(ctx, conversation.artistId, viewer.id)) {
+        throw forbidden(moderationMessages.cantMessage(await cachedArtistName(ctx, conversation.artistId)));
+      }
+    }
     await consume(sendLimiter, viewer.id, messageRouteErrors.tooFast);
+    // A fan's message holding a word the artist mutes is kept apart for the artist's review: nothing is delivered.
+    if (viewer.id === conversation.fanId && holdsMutedWord(body.text, await mutedWords(ctx, conversation.artistId))) {
+      const held = await one<{ id: string; createdAt: Date }>(
+        db,
+        'INSERT INTO held_messages (conversation_id, sender_id, text) VALUES ($1, $2, $3) RETURNING id, created_at AS "createdAt"',
+        [conversation.id, viewer.id, body.text],
+      );
+      return reply.status(202).send(
+        ok({
+          held: true,
+          _id: held!.id,
+          conversationId: conversation.id,
+          text: body.text,
+          createdAt: new Date(held!.createdAt).toISOString(),
+        }),
+      );
+    }
 
     const result = await db.transaction((tx) =>
       createMessage(tx, { conversationId: conversation.id, senderId: viewer.id, text: body.text, clientId: body.clientId }),

@@ -21,6 +21,8 @@ export interface Realtime {
   io: Server;
   /** Sends an event to every open connection of one user, on whichever api node it is. */
   emitToUser(userId: string, event: string, payload: unknown): void;
+  /** Drops every realtime connection of one user, on every node (a suspended account's). */
+  disconnectUser(userId: string): void;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,9 @@ export async function createRealtime(httpServer: HttpServer, ctx: ApiContext, re
     io,
     emitToUser(userId, event, payload) {
       io.to(userRoom(userId)).emit(event, payload);
+    },
+    disconnectUser(userId) {
+      io.in(userRoom(userId)).disconnectSockets(true);
     },
     /**
      * Drops every realtime client and stops the adapter, but leaves the HTTP server to Fastify's close, which

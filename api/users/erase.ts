@@ -1,4 +1,5 @@
 import type { AccountExport, GiftLedgerState } from '#contract/account-settings';
+import { moderationExport } from '../moderation/queries.js';
 import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -146,6 +147,7 @@ export async function exportAccount(db: Queryable, userId: string): Promise<Acco
     notifications,
     giftsBought,
     giftsReceived,
+    moderation: await moderationExport(db, userId),
   };
 }
 

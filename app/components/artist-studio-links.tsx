@@ -6,6 +6,7 @@ const LINKS = [
   { to: 'add-to-vault', label: 'Add to the vault', hint: 'A demo, voice note, session or video' },
   { to: 'content', label: 'Your content', hint: 'Drafts, scheduled and published items' },
   { to: 'collections', label: 'Collections', hint: 'Group items for fans, in your order' },
+  { to: 'moderation', label: 'Moderation', hint: 'Reports, blocked fans, muted words and the log' },
 ] as const;
 
 const MONEY_LINKS = [

@@ -27,6 +27,8 @@ export function Comments({
   momentHref,
   actionResult,
   listErrors,
+  blockedMessage,
+  moderationHref,
 }: {
   itemId: string;
   comments: Comment[];
@@ -40,6 +42,10 @@ export function Comments({
   /** The page action's reply to whichever of its forms was sent (content-action.server.ts). */
   actionResult?: SubmissionResult<string[]>;
   listErrors?: string[];
+  /** Said instead of the form to a fan the artist blocks. */
+  blockedMessage?: string;
+  /** Where the Block (the artist's) and Report (a fan's) links of a comment lead. */
+  moderationHref?: { block: (fanId: string) => string; report: (commentId: string) => string };
 }) {
   const linkClass =
     'rounded-full border border-white/30 px-4 py-2 text-sm font-semibold text-white hover:border-accent hover:text-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
@@ -51,12 +57,16 @@ export function Comments({
       </h2>
 
       {/* A new key after each post empties the form (the page stays mounted when JavaScript runs). */}
-      <CommentForm
-        key={total}
-        itemId={itemId}
-        withMoment={Boolean(momentHref)}
-        lastResult={sent?.intent === 'comment' && sent.itemId === itemId ? actionResult : undefined}
-      />
+      {blockedMessage ? (
+        <p className="mt-4 rounded-xl bg-navy-light px-4 py-3 text-base font-semibold text-white ring-1 ring-white/10">{blockedMessage}</p>
+      ) : (
+        <CommentForm
+          key={total}
+          itemId={itemId}
+          withMoment={Boolean(momentHref)}
+          lastResult={sent?.intent === 'comment' && sent.itemId === itemId ? actionResult : undefined}
+        />
+      )}
 
       <div className="mt-6">
         <FormAlert errors={listErrors} />
@@ -70,6 +80,7 @@ export function Comments({
               itemId={itemId}
               highlighted={comment._id === highlightId}
               momentHref={momentHref}
+              moderationHref={moderationHref}
             />
           ))}
         </ol>
@@ -180,11 +191,13 @@ function CommentEntry({
   itemId,
   highlighted,
   momentHref,
+  moderationHref,
 }: {
   comment: Comment;
   itemId: string;
   highlighted: boolean;
   momentHref?: (seconds: number) => string;
+  moderationHref?: { block: (fanId: string) => string; report: (commentId: string) => string };
 }) {
   const navigation = useNavigation();
   const deleting = navigation.state !== 'idle' && navigation.formData?.get('commentId') === comment._id;
@@ -220,7 +233,19 @@ function CommentEntry({
             {comment.at !== null && momentHref ? <MomentLink itemId={itemId} at={comment.at} href={momentHref(comment.at)} /> : null}
             {highlighted ? <span className="sr-only">(the linked comment)</span> : null}
           </p>
+          {comment.hidden || comment.held ? (
+            <p className="mt-1 text-sm font-semibold text-accent">
+              {comment.held
+                ? comment.canModerate
+                  ? 'Waiting for your review: fans cannot see it.'
+                  : 'Waiting for the artist’s review: only you can see it.'
+                : comment.canModerate
+                  ? 'Hidden: only you and its author can see it.'
+                  : 'Hidden by the artist: only you can see it.'}
+            </p>
+          ) : null}
           <p className="mt-1 whitespace-pre-line break-words text-base text-white/90">{comment.text}</p>
+          <CommentTools comment={comment} itemId={itemId} moderationHref={moderationHref} />
         </div>
         {comment.canDelete ? (
           <Form method="post" preventScrollReset className="shrink-0">
@@ -238,6 +263,56 @@ function CommentEntry({
         ) : null}
       </div>
     </li>
+  );
+}
+
+const toolClass =
+  'rounded-full px-2 py-1 text-sm font-semibold text-white/80 underline hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-accent';
+
+/**
+ * Under a comment: for the artist, Hide (or Show) and Block its author, which leads to a confirmation; for another
+ * fan, Report. Plain forms and links, so they work without JavaScript.
+ */
+function CommentTools({
+  comment,
+  itemId,
+  moderationHref,
+}: {
+  comment: Comment;
+  itemId: string;
+  moderationHref?: { block: (fanId: string) => string; report: (commentId: string) => string };
+}) {
+  const who = comment.author.name || comment.author.username;
+  if (comment.canModerate) {
+    return (
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        {comment.held ? null : (
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="hide-comment" />
+            <input type="hidden" name="itemId" value={itemId} />
+            <input type="hidden" name="commentId" value={comment._id} />
+            <input type="hidden" name="hidden" value={comment.hidden ? 'false' : 'true'} />
+            <button type="submit" className={toolClass}>
+              {comment.hidden ? 'Show' : 'Hide'}
+              <span className="sr-only"> comment by {who}</span>
+            </button>
+          </Form>
+        )}
+        {moderationHref ? (
+          <Link to={moderationHref.block(comment.author._id)} className={toolClass}>
+            Block<span className="sr-only"> {who}</span>
+          </Link>
+        ) : null}
+      </div>
+    );
+  }
+  if (comment.canDelete || comment.isArtist || !moderationHref) return null;
+  return (
+    <div className="mt-2">
+      <Link to={moderationHref.report(comment._id)} className={toolClass}>
+        Report<span className="sr-only"> comment by {who}</span>
+      </Link>
+    </div>
   );
 }
 

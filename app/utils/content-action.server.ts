@@ -22,6 +22,7 @@ const ContentIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('unvote'), pollId: id }),
   z.object({ intent: z.literal('comment'), itemId: id, text: CommentSchema.shape.text, at: CommentMomentField }),
   z.object({ intent: z.literal('delete-comment'), itemId: id, commentId: id }),
+  z.object({ intent: z.literal('hide-comment'), itemId: id, commentId: id, hidden: z.enum(['true', 'false']) }),
   z.object({ intent: z.literal('bookmark'), itemId: id, bookmarked: z.optional(z.enum(['true', 'false'])) }),
   z.object({ intent: z.literal('revoke-code'), itemId: id, codeId: id }),
   z.object({
@@ -71,6 +72,9 @@ export async function contentAction({ request, context, params }: ActionFunction
         if (at !== undefined) url.searchParams.set('t', String(Math.floor(at)));
         return redirect(safeRedirect(`${url.pathname}${url.search}#comment-${created.data._id}`), 303);
       }
+      case 'hide-comment':
+        await api.post(`/moderation/comments/${enc(value.commentId)}/${value.hidden === 'true' ? 'hide' : 'unhide'}`);
+        return back(`#comment-${value.commentId}`);
       case 'delete-comment':
         await api.delete(`/comments/${enc(value.commentId)}`);
         if (url.searchParams.get('commentId') === value.commentId) url.searchParams.delete('commentId');
@@ -103,6 +107,7 @@ const FIELD_OF: Record<ContentIntent, string> = {
   unvote: 'answerId',
   comment: 'text',
   'delete-comment': 'comments',
+  'hide-comment': 'comments',
   bookmark: 'bookmark',
   'revoke-code': 'presaleCodes',
   transcript: 'transcript',

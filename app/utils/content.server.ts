@@ -99,7 +99,7 @@ export async function getTranscript(api: ApiClient, itemId: string, handle?: num
 }
 
 export async function listComments(api: ApiClient, itemId: string, query: { offset?: number; commentId?: string }, handle?: number[]) {
-  const body = await api.get<{ data: Page<Comment> & { offset: number } }>(`/content/${enc(itemId)}/comments`, {
+  const body = await api.get<{ data: Page<Comment> & { offset: number; blockedMessage?: string } }>(`/content/${enc(itemId)}/comments`, {
     params: { offset: query.offset, commentId: query.commentId, limit: COMMENTS_PAGE_SIZE },
     handle,
   });

@@ -2,7 +2,7 @@ import type { Submission, SubmissionResult } from '@conform-to/react';
 import { json } from '@remix-run/node';
 import type { HttpError } from './api.server';
 
-type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[]; resetForm?: boolean };
 
 /**
  * The one answer of an action that does not redirect: the form's submission reply, which conform shows on the form

@@ -1,3 +1,4 @@
+import { moderationMessages } from '#contract/moderation-messages';
 import { isHttpError, type ApiClient } from './api.server';
 
 /** Spec §8: what a failed log-in tells the user. */
@@ -23,6 +24,8 @@ export async function logIn(api: ApiClient, usernameOrEmail: string, password: s
     return { ok: true, token };
   } catch (error) {
     if (isHttpError(error, 404, 422)) return { ok: false, status: 400, message: LOGIN_INCORRECT_DETAILS };
+    // A suspended account, told so by the api only once the password was right: the reason, not "difficulties".
+    if (isHttpError(error, 403)) return { ok: false, status: 403, message: moderationMessages.suspended };
     if (isHttpError(error)) return { ok: false, status: 503, message: LOGIN_TECHNICAL_DIFFICULTIES };
     throw error;
   }

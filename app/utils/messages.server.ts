@@ -47,8 +47,9 @@ export async function fetchMessages(api: ApiClient, conversationId: string, limi
   return { messages: body.data.data.map(mapMessage), total: body.data.total };
 }
 
+/** The message as stored, or `held` when it holds a word the artist mutes and waits for the artist's review. */
 export async function sendMessage(api: ApiClient, conversationId: string, text: string, clientId?: string) {
-  const body = await api.post<{ data: MessageResponse }>(
+  const body = await api.post<{ data: MessageResponse | { held: true } }>(
     `/messages/conversations/${encodeURIComponent(conversationId)}`,
     {
       text,
@@ -58,7 +59,7 @@ export async function sendMessage(api: ApiClient, conversationId: string, text: 
     },
     { handle: [400, 403, 404, 409, 429] },
   );
-  return mapMessage(body.data);
+  return 'held' in body.data ? ('held' as const) : mapMessage(body.data);
 }
 
 export async function deleteMessage(api: ApiClient, messageId: string) {

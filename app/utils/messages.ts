@@ -14,6 +14,8 @@ export interface Conversation {
   lastMessage: { content: string; utcCreationTimestamp: number } | null;
   /** The viewer's messages created up to this time have been seen by the recipient. */
   recipientReadAt: string | null;
+  /** The artist blocks the fan of this conversation. */
+  blocked: boolean;
 }
 
 export interface Message {
@@ -38,6 +40,7 @@ export function mapConversation(c: ConversationResponse): Conversation {
         ? { content: c.lastMessage, utcCreationTimestamp: Date.parse(c.lastMessageCreatedAt) }
         : null,
     recipientReadAt: c.recipientReadAt ?? null,
+    blocked: c.blocked ?? false,
   };
 }
 

@@ -78,6 +78,15 @@ async function newItem(w: World, body: Record<string, unknown> = {}) {
   return created.body.data._id;
 }
 
+/** A comment of the lapsed fan's on the owner's post, made behind the api (the comment limit is not the point here). */
+async function newComment(w: World) {
+  const [row] = await w.t.db.query<{ id: string }>(`INSERT INTO comments (item_id, author_id, text) VALUES ($1, $2, 'Row') RETURNING id`, [
+    w.post,
+    w.users.lapsed.id,
+  ]);
+  return row.id;
+}
+
 const ROWS: Record<string, Row> = {
   'GET /healthz': { request: () => ({ method: 'GET', path: '/healthz' }), expect: all(200) },
   'POST /auth/login': {
@@ -369,6 +378,74 @@ const ROWS: Record<string, Row> = {
   'POST /admin/seed': { request: () => ({ method: 'POST', path: '/admin/seed', body: {} }), expect: all(403) },
   'POST /admin/refunds': { request: () => ({ method: 'POST', path: '/admin/refunds', body: {} }), expect: all(403) },
   'POST /admin/memberships/end': { request: () => ({ method: 'POST', path: '/admin/memberships/end', body: {} }), expect: all(403) },
+  'POST /admin/suspensions': { request: () => ({ method: 'POST', path: '/admin/suspensions', body: {} }), expect: all(403) },
+  'POST /admin/operators': { request: () => ({ method: 'POST', path: '/admin/operators', body: {} }), expect: all(403) },
+  // Moderation: every artist moderates their own club ("me"), fans none; a comment of another club is not found.
+  'GET /moderation/blocks': {
+    request: () => ({ method: 'GET', path: '/moderation/blocks' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /moderation/reports': {
+    request: () => ({ method: 'GET', path: '/moderation/reports' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /moderation/mute-words': {
+    request: () => ({ method: 'GET', path: '/moderation/mute-words' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /moderation/held': { request: () => ({ method: 'GET', path: '/moderation/held' }), expect: { ...ownerOnly(200), otherArtist: 200 } },
+  'GET /moderation/audit': {
+    request: () => ({ method: 'GET', path: '/moderation/audit' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'GET /moderation/fans/:fanId': {
+    request: (w) => ({ method: 'GET', path: `/moderation/fans/${w.users.fan.id}` }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'PUT /moderation/blocks/:fanId': {
+    request: (w) => ({ method: 'PUT', path: `/moderation/blocks/${w.users.fan.id}`, body: {} }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'DELETE /moderation/blocks/:fanId': {
+    request: (w) => ({ method: 'DELETE', path: `/moderation/blocks/${w.users.fan.id}` }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'POST /moderation/comments/:id/hide': {
+    request: async (w) => ({ method: 'POST', path: `/moderation/comments/${await newComment(w)}/hide` }),
+    expect: { ...ownerOnly(200), otherArtist: 404 },
+  },
+  'POST /moderation/comments/:id/unhide': {
+    request: async (w) => ({ method: 'POST', path: `/moderation/comments/${await newComment(w)}/unhide` }),
+    expect: { ...ownerOnly(200), otherArtist: 404 },
+  },
+  // A report is for what the reporter can see: members and the artist.
+  'POST /reports': {
+    request: async (w) => ({ method: 'POST', path: '/reports', body: { kind: 'comment', id: await newComment(w), reason: 'Rude' } }),
+    expect: { anonymous: 401, fan: 404, subscriber: 201, lapsed: 404, otherArtist: 404, owner: 201 },
+  },
+  'POST /moderation/mute-words': {
+    request: () => ({ method: 'POST', path: '/moderation/mute-words', body: { word: 'matrixword' } }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'DELETE /moderation/mute-words/:word': {
+    request: () => ({ method: 'DELETE', path: '/moderation/mute-words/matrixword' }),
+    expect: { ...ownerOnly(200), otherArtist: 200 },
+  },
+  'POST /moderation/held/:kind/:id/approve': {
+    request: () => ({ method: 'POST', path: '/moderation/held/comment/no-such-comment/approve' }),
+    expect: { ...ownerOnly(404), otherArtist: 404 },
+  },
+  'DELETE /moderation/held/:kind/:id': {
+    request: () => ({ method: 'DELETE', path: '/moderation/held/message/no-such-message' }),
+    expect: { ...ownerOnly(404), otherArtist: 404 },
+  },
+  // Operators only (is_operator): nobody in this world is one.
+  'GET /operator/reports': { request: () => ({ method: 'GET', path: '/operator/reports' }), expect: signedIn(403) },
+  'GET /operator/audit': { request: () => ({ method: 'GET', path: '/operator/audit' }), expect: signedIn(403) },
+  'POST /operator/suspensions': {
+    request: (w) => ({ method: 'POST', path: '/operator/suspensions', body: { user: w.users.fan.username } }),
+    expect: signedIn(403),
+  },
   'GET /conversations': { request: () => ({ method: 'GET', path: '/conversations', query: { limit: 10 } }), expect: signedIn(200) },
   'GET /conversations/:conversationId': {
     request: (w) => ({ method: 'GET', path: `/conversations/${w.conversation}` }),

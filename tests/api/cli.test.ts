@@ -183,6 +183,50 @@ describeEachDatabase('cli on the database itself', (database) => {
     if (database.name === 'PGlite') expect(fs.existsSync(lockFile(env.DATA_DIR))).toBe(false);
   });
 
+  it('suspends an account (its sessions end, the log says so), lifts it, and makes an operator', async () => {
+    const username = uniqueName('artist');
+    expect(await runCli(artistArgs(username), captureCli(env).io)).toBe(0);
+    const [user] = await query<{ id: string }>('SELECT id FROM users WHERE username = $1', [username]);
+    if (database.name === 'PostgreSQL') {
+      await db.query(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [
+        `h-${username}`,
+        user.id,
+      ]);
+    } else {
+      const lite = await openDb({ dataDir: env.DATA_DIR });
+      await lite.query(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [
+        `h-${username}`,
+        user.id,
+      ]);
+      await lite.close();
+    }
+
+    const suspended = captureCli(env);
+    expect(await runCli(['suspend', '--user', `${username}@example.com`, '--reason', 'Harassing fans'], suspended.io)).toBe(0);
+    expect(suspended.out).toEqual([`Suspended ${username}: 1 session ended.`]);
+    expect(await query('SELECT 1 FROM sessions WHERE user_id = $1', [user.id])).toEqual([]);
+    expect(await query(`SELECT status FROM users WHERE id = $1`, [user.id])).toEqual([{ status: 'forbidden' }]);
+    expect(
+      await query(`SELECT actor_label AS actor, action, detail FROM moderation_actions WHERE subject_user_id = $1`, [user.id]),
+    ).toEqual([{ actor: 'operator (CLI)', action: 'suspended account', detail: 'Harassing fans' }]);
+
+    const lifted = captureCli(env);
+    expect(await runCli(['suspend', '--user', username, '--lift'], lifted.io)).toBe(0);
+    expect(lifted.out).toEqual([`Lifted the suspension of ${username}: they can sign in again.`]);
+    expect(await query(`SELECT status FROM users WHERE id = $1`, [user.id])).toEqual([{ status: 'active' }]);
+
+    const granted = captureCli(env);
+    expect(await runCli(['operator', '--user', username], granted.io)).toBe(0);
+    expect(granted.out).toEqual([`${username} can now open the operator pages (/operator).`]);
+    expect(await query(`SELECT is_operator AS "isOperator" FROM users WHERE id = $1`, [user.id])).toEqual([{ isOperator: true }]);
+
+    const unknown = captureCli(env);
+    expect(await runCli(['suspend', '--user', 'nobody-at-all'], unknown.io)).toBe(1);
+    expect(unknown.err).toEqual(["error: We couldn't find an account with that username or email."]);
+    const missing = captureCli(env);
+    expect(await runCli(['suspend'], missing.io)).toBe(2);
+  });
+
   it('creates a free artist with --yearly-price 0', async () => {
     const username = uniqueName('free');
     const args = artistArgs(username);

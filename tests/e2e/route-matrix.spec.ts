@@ -296,6 +296,34 @@ const ROWS: Record<string, Row> = {
     owner: 200,
     otherArtist: `→ /${A}/subscribe`,
   },
+  '/:artistUsername/account/moderation': {
+    path: `/${A}/account/moderation`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  // The confirmation of a block: only the artist's, and an unknown fan is not found.
+  '/:artistUsername/account/moderation/block/:fanId': {
+    path: `/${A}/account/moderation/block/no-such-fan`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 404,
+    owner: 404,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  // A fan's report of a comment or message in the club: members (and the artist) reach the form.
+  '/:artistUsername/account/report': {
+    path: `/${A}/account/report?kind=comment&id=some-comment`,
+    anonymous: toLogout,
+    fan: `→ /${A}/subscribe`,
+    subscriber: 200,
+    owner: 200,
+    otherArtist: `→ /${A}/subscribe`,
+  },
+  // Operators only: everyone else is told nothing is there.
+  '/operator': { path: '/operator', anonymous: toLogout, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
   // A resource route (the CSV): the same answers as the page.
   '/:artistUsername/account/earnings.csv': {
     path: `/${A}/account/earnings.csv`,

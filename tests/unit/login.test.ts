@@ -53,6 +53,15 @@ describe('logIn', () => {
     expect(outcome).toMatchObject({ ok: false, message: TECHNICAL });
   });
 
+  it('tells a suspended account so (HTTP 403, which the api answers only after the right password)', async () => {
+    answer = { status: 403, body: { status: 403, message: 'suspended' } };
+    await expect(login.logIn(client(), 'fan@example.com', 'secret')).resolves.toEqual({
+      ok: false,
+      status: 403,
+      message: 'This account has been suspended. If you think this is a mistake, contact Stagedoor support.',
+    });
+  });
+
   it('treats an answer without a string token as technical difficulties', async () => {
     for (const body of [{ data: {} }, { data: { token: 42 } }, undefined]) {
       answer = { status: 200, body };

@@ -15,6 +15,7 @@ import { sql as subscribersOrder } from './0014_subscribers_order.js';
 import { sql as giftPeriods } from './0015_gift_periods.js';
 import { sql as jobNodes } from './0016_job_nodes.js';
 import { sql as mediaProcessingRuns } from './0017_media_processing_runs.js';
+import { sql as moderation } from './0018_moderation.js';
 
 /** Every migration in the order it is applied. Never edit one that has shipped: add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -35,4 +36,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '0015_gift_periods', sql: giftPeriods },
   { id: '0016_job_nodes', sql: jobNodes },
   { id: '0017_media_processing_runs', sql: mediaProcessingRuns },
+  { id: '0018_moderation', sql: moderation },
 ];

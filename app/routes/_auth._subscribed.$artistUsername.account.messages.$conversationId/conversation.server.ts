@@ -6,6 +6,7 @@ import { requireUser, safeRedirect } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { deleteMessage, readAll, sendMessage } from '~/utils/messages.server';
+import { moderationMessages } from '#contract/moderation-messages';
 
 /** Sent by the page's fetchers: the page stays as it is and wants the reply, not the way back to itself. */
 const stay = z.literal('true').optional();
@@ -42,7 +43,10 @@ export async function conversationAction(args: ActionFunctionArgs) {
   switch (value.intent) {
     case 'send':
       try {
-        await sendMessage(api, conversationId, value.text, value.clientId);
+        // Held for the artist's review: said on the form, which starts empty again.
+        if ((await sendMessage(api, conversationId, value.text, value.clientId)) === 'held') {
+          return formReply(submission, { formErrors: [moderationMessages.heldMessage], resetForm: true }, 200);
+        }
       } catch (error) {
         if (!isHttpError(error)) throw error;
         return apiErrorReply(submission, error);

@@ -1,4 +1,5 @@
-import { Form, useFetcher } from '@remix-run/react';
+import { Form, Link, useFetcher } from '@remix-run/react';
+import { moderationMessages } from '#contract/moderation-messages';
 import { useState } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { useHydrated } from '~/components/use-hydrated';
@@ -14,6 +15,8 @@ export function PendingMessage({ message, unsent, onRetry }: { message: Message;
   const fetcher = useFetcher<typeof clientAction>({ key: sendKey(message.clientId ?? '') });
   const refused = fetcher.data?.status === 'error' ? replyError(fetcher.data, 'text') : undefined;
   const failure = fetcher.state === 'idle' ? (unsent ?? refused) : undefined;
+  // Held for the artist's review is not a failure: nothing to retry.
+  if (failure === moderationMessages.heldMessage) return <MessageBubble message={message} mine seen={false} note={failure} />;
   return <MessageBubble message={message} mine seen={false} failure={failure} onRetry={onRetry} />;
 }
 
@@ -22,13 +25,22 @@ export function MessageBubble({
   mine,
   seen,
   failure,
+  note,
   onRetry,
   onDelete,
+  blockHref,
+  reportHref,
 }: {
   message: Message;
   mine: boolean;
   seen: boolean;
   failure?: string;
+  /** A word about the message instead of its time (held for review). */
+  note?: string;
+  /** The artist's view of a fan's message: the way to block its sender (a confirmation page). */
+  blockHref?: string;
+  /** A fan's view of the other member's message: the way to report it. */
+  reportHref?: string;
   onRetry?: () => void;
   /** Only the viewer's stored messages can be deleted. */
   onDelete?: () => void;
@@ -55,12 +67,24 @@ export function MessageBubble({
               Retry
             </button>
           </>
+        ) : note ? (
+          <span role="status">{note}</span>
         ) : message.pending ? (
           <span>Sending…</span>
         ) : (
           <LocalTime iso={message.createdAt} style="long" />
         )}
         {seen ? <span>Seen</span> : null}
+        {blockHref ? (
+          <Link to={blockHref} className="font-semibold text-white/80 underline hover:text-white">
+            Block<span className="sr-only"> {message.sender.name || message.sender.username}</span>
+          </Link>
+        ) : null}
+        {reportHref ? (
+          <Link to={reportHref} className="font-semibold text-white/80 underline hover:text-white">
+            Report<span className="sr-only"> this message</span>
+          </Link>
+        ) : null}
         {mine && !message.pending ? (
           hydrated ? (
             confirming ? (

@@ -14,6 +14,7 @@ import type { ConversationReadEvent, MessageCreatedEvent, MessageDeletedEvent } 
 import { RealtimeEvent } from '#contract/realtime';
 import { dayOf } from '~/components/local-time';
 import { DaySeparator } from '~/components/messages';
+import { moderationMessages } from '#contract/moderation-messages';
 import type { PageHandle } from '~/root';
 import { useHydrated } from '~/components/use-hydrated';
 import { apiFor } from '~/utils/api.server';
@@ -65,7 +66,7 @@ export async function loader(args: LoaderFunctionArgs) {
     fetchMessages(api, conversationId, pages * MESSAGES_PAGE_SIZE),
   ]);
   return {
-    viewer: { id: user.id, name: user.name, username: user.username, avatarUrl: user.avatarUrl },
+    viewer: { id: user.id, name: user.name, username: user.username, avatarUrl: user.avatarUrl, artist: user.artist },
     conversation,
     messages: page.messages,
     total: page.total,
@@ -131,6 +132,9 @@ export default function ConversationPage() {
   useRealtimeEvent<ConversationReadEvent>(RealtimeEvent.conversationRead, ({ conversationId, readerId, readAt }) => {
     if (conversationId === conversation.id && readerId !== viewer.id) setRecipientReadAt(readAt);
   });
+  useRealtimeEvent<{ conversationId: string | null }>(RealtimeEvent.blockChanged, ({ conversationId }) => {
+    if (conversationId === conversation.id) revalidator.revalidate();
+  });
   useRealtimeEvent('connect', () => {
     resendFailed();
     if (!getSocket()?.recovered) revalidator.revalidate();
@@ -141,6 +145,10 @@ export default function ConversationPage() {
   const zone = useHydrated() ? undefined : 'UTC';
 
   const recipient = conversation.recipient;
+  const here = `/${artistUsername}/account/messages/${conversation.id}?${new URLSearchParams({ username: recipient.username })}`;
+  const blockHref = (fanId: string) => `/${artistUsername}/account/moderation/block/${fanId}?${new URLSearchParams({ back: here })}`;
+  const reportHref = (messageId: string) =>
+    `/${artistUsername}/account/report?${new URLSearchParams({ kind: 'message', id: messageId, back: here })}`;
   const olderSearch = new URLSearchParams({ username: recipient.username, pages: String(data.pages + 1) });
   const lastSeenId = recipientReadAt
     ? messages.find((m) => m.sender.id === viewer.id && !m.pending && m.createdAt <= recipientReadAt)?.id
@@ -189,7 +197,14 @@ export default function ConversationPage() {
                   {message.pending ? (
                     <PendingMessage message={message} unsent={unsent[message.clientId ?? '']} onRetry={() => retry(message)} />
                   ) : (
-                    <MessageBubble message={message} mine={mine} seen={message.id === lastSeenId} onDelete={() => remove(message)} />
+                    <MessageBubble
+                      message={message}
+                      mine={mine}
+                      seen={message.id === lastSeenId}
+                      onDelete={() => remove(message)}
+                      blockHref={!mine && viewer.artist && !conversation.blocked ? blockHref(message.sender.id) : undefined}
+                      reportHref={!mine && !viewer.artist ? reportHref(message.id) : undefined}
+                    />
                   )}
                 </Fragment>
               );
@@ -199,7 +214,24 @@ export default function ConversationPage() {
         <div id="latest" />
       </section>
 
-      <SendForm clientId={data.clientId} onSend={send} viewer={viewer} conversationId={conversation.id} deleteError={deleteError} />
+      {conversation.blocked && !viewer.artist ? (
+        // A blocked fan reads what there was, and is told plainly why there is no message box.
+        <p className="border-t border-white/10 py-5 text-center text-base font-semibold text-white" data-testid="blocked-line">
+          {moderationMessages.cantMessage(recipient.name || recipient.username)}
+        </p>
+      ) : (
+        <>
+          {conversation.blocked ? (
+            <p className="border-t border-white/10 pt-4 text-base text-white/90">
+              You have blocked {recipient.name || recipient.username}: they can't message you.{' '}
+              <Link to={`/${artistUsername}/account/moderation#blocked-title`} className="font-semibold text-accent underline">
+                Unblock in Moderation
+              </Link>
+            </p>
+          ) : null}
+          <SendForm clientId={data.clientId} onSend={send} viewer={viewer} conversationId={conversation.id} deleteError={deleteError} />
+        </>
+      )}
     </div>
   );
 }

@@ -99,6 +99,7 @@ export default function VaultItem() {
   };
   const playable = item.media?.kind === 'audio' || item.media?.kind === 'video';
   const track = trackOf(item, pageHref(0));
+  const here = pageHref(comments.offset);
   const momentHref = (at: number) => `${pageHref(comments.offset, at)}#player`;
   const markers = comments.data.flatMap((comment) =>
     comment.at === null ? [] : [{ id: comment._id, at: comment.at, label: comment.text.slice(0, 80), href: momentHref(comment.at) }],
@@ -210,7 +211,13 @@ export default function VaultItem() {
           pageHref={pageHref}
           momentHref={playable ? momentHref : undefined}
           actionResult={result}
-          listErrors={errorsFor('delete-comment', 'comments')}
+          listErrors={errorsFor('delete-comment', 'comments') ?? errorsFor('hide-comment', 'comments')}
+          blockedMessage={comments.blockedMessage}
+          moderationHref={{
+            block: (fanId) => `/${artistUsername}/account/moderation/block/${fanId}?${new URLSearchParams({ back: `${here}#comments` })}`,
+            report: (commentId) =>
+              `/${artistUsername}/account/report?${new URLSearchParams({ kind: 'comment', id: commentId, back: `${here}#comments` })}`,
+          }}
         />
       </div>
     </div>

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { moderationMessages } from './moderation-messages';
+
+export * from './moderation-messages';
+
+export const ReportSchema = z.object({
+  kind: z.enum(['comment', 'message'], { error: "kind must be 'comment' or 'message'." }),
+  id: z.string({ error: 'id is required.' }).trim().min(1, 'id is required.').max(100),
+  reason: z
+    .string({ error: moderationMessages.reasonRequired })
+    .trim()
+    .min(1, moderationMessages.reasonRequired)
+    .max(500, moderationMessages.reasonTooLong),
+});
+
+export const MuteWordSchema = z.object({
+  word: z
+    .string({ error: moderationMessages.wordRequired })
+    .trim()
+    .min(1, moderationMessages.wordRequired)
+    .max(50, moderationMessages.wordTooLong)
+    .transform((word) => word.toLowerCase()),
+});
+
+export const SuspendSchema = z.object({
+  user: z.string({ error: 'user is required.' }).trim().min(1, 'user is required.').max(200),
+  reason: z.string().trim().max(500, moderationMessages.reasonTooLong).optional().default(''),
+  lift: z.boolean().optional().default(false),
+});
