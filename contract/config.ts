@@ -30,14 +30,17 @@ function isProxyAddress(value: string) {
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
 }
 
+/** A comma-separated setting as its parts (trimmed, empty ones dropped), or undefined when it is empty or unset. */
+const commaParts = (value: unknown) =>
+  typeof value === 'string' && value.trim()
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : undefined;
+
 const proxyList = z.preprocess(
-  (value) =>
-    typeof value === 'string' && value.trim()
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : undefined,
+  commaParts,
   z
     .array(z.string().refine(isProxyAddress, 'must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.5,10.1.0.0/16'))
     .default(['loopback']),
@@ -45,13 +48,7 @@ const proxyList = z.preprocess(
 
 /** Origins separated by commas (`https://fans.example,https://www.fans.example`), each read as a URL's origin. */
 const originList = z.preprocess(
-  (value) =>
-    typeof value === 'string' && value.trim()
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : undefined,
+  commaParts,
   z
     .array(
       z
@@ -183,18 +180,7 @@ const EnvSchema = z.object({
    * stand-in push service on loopback in tests only. Empty (the default): every endpoint must be a public host.
    */
   PUSH_ALLOW_HOSTS: z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((part) =>
-              part
-                .trim()
-                .toLowerCase()
-                .replace(/^\[(.*)\]$/, '$1'),
-            )
-            .filter(Boolean)
-        : value,
+    (value) => commaParts(value)?.map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')),
     z.array(z.string()).default([]),
   ),
   /** Who push services may contact about our pushes: a mailto: or https: URL. */
