@@ -52,6 +52,10 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'offline',
   'manifest',
   'icons',
+  // Moderation: the operator's page, the club's moderation pages and the api's reports.
+  'operator',
+  'moderation',
+  'reports',
   // The api: route prefixes and the realtime socket (socket.io).
   'admin',
   'auth',
