@@ -147,7 +147,9 @@ describeEachDatabase('database queries per call', (database) => {
     const quiet = await itemPage(quietItemId);
     const busy = await itemPage(busyItemId);
     expect(busy).toBe(quiet);
-    expect(quiet).toBeLessThanOrEqual(12);
+    // 13 with nothing cached: the comments' read asks once whether the viewer is blocked in the club (kept in the read
+    // cache until the club's moderation changes, so a warm page asks nothing more).
+    expect(quiet).toBeLessThanOrEqual(13);
   });
 
   it('an item page read again (the item, its comments, its transcript lines) comes from the read cache', async () => {
