@@ -347,6 +347,16 @@ export function routes(club) {
       paint: true,
     },
     {
+      id: 'moderation',
+      name: 'moderation',
+      route: '/:artistUsername/account/moderation',
+      path: `/${A}/account/moderation`,
+      auth: 'artist',
+      budget: 'form',
+      throughput: true,
+      club: true,
+    },
+    {
       id: 'studioContent',
       name: 'studio: content',
       route: '/:artistUsername/account/content',
@@ -454,6 +464,10 @@ export const EXCLUDED_ROUTES = {
   '/account/email/confirm':
     'the link mailed to a new address: needs that mail’s one-time token, confirms once; the account settings e2e tests open it',
   '/account/deleted': 'the one-paragraph goodbye after an account is deleted: no data read (the account settings e2e tests open it)',
+  '/operator': 'needs an operator account (granted with the CLI); the moderation e2e tests open it',
+  '/:artistUsername/account/moderation/block/:fanId':
+    'the confirmation before blocking one fan: a name and a form, opened from a message or comment by the moderation e2e tests',
+  '/:artistUsername/account/report': 'a fan’s report form for one comment or message, opened from it by the moderation e2e tests',
 };
 
 /** The URL pattern of a flat-routes file (or folder) name, e.g. `/:artistUsername/vault/:id` (as the route matrix's). */

@@ -78,7 +78,7 @@ describe('CORS: the web app calls the api with a bearer token, no other site and
           authorization: `Bearer ${fan.token}`,
           'tus-resumable': '1.0.0',
           'upload-length': '10',
-          'upload-metadata': `filename ${Buffer.from('a.mp3').toString('base64')}`,
+          'upload-metadata': `filename ${Buffer.from('a.mp3').toString('base64')},kind ${Buffer.from('audio').toString('base64')}`,
         },
       });
     const mine = await upload(WEB);

@@ -31,10 +31,13 @@ describe('Conversation (spec §3)', () => {
       numUnreadMessages: 2,
       lastMessage: { content: 'See you in May', utcCreationTimestamp: Date.UTC(2024, 2, 1, 12, 30) },
       recipientReadAt: null,
+      blocked: false,
     });
     expect(mapConversation({ ...withMessage, recipientReadAt: '2024-03-01T12:31:00.000Z' }).recipientReadAt).toBe(
       '2024-03-01T12:31:00.000Z',
     );
+    // The artist blocks this conversation's fan: the page shows a line instead of the message box.
+    expect(mapConversation({ ...withMessage, blocked: true }).blocked).toBe(true);
   });
 
   it('has no last message when none was sent, and the recipient gets the default avatar', () => {
