@@ -20,7 +20,18 @@ interface Target {
   role: Role;
 }
 
-const world = { free: '', paid: '', item: '', pollId: '', answerId: '', comment: '', conversation: '', collection: '', subscription: '' };
+const world = {
+  free: '',
+  paid: '',
+  item: '',
+  pollId: '',
+  answerId: '',
+  comment: '',
+  conversation: '',
+  collection: '',
+  subscription: '',
+  subscriberId: '',
+};
 const tokens: Partial<Record<Role, string>> = {};
 
 const ROWS: Record<string, () => Target[]> = {
@@ -58,6 +69,16 @@ const ROWS: Record<string, () => Target[]> = {
   '/:artistUsername/account/content/:id/edit': () => [{ path: `/${world.free}/account/content/${world.item}/edit`, role: 'owner' }],
   '/:artistUsername/account/earnings': () => [{ path: `/${world.free}/account/earnings`, role: 'owner' }],
   '/:artistUsername/account/promos': () => [{ path: `/${world.free}/account/promos`, role: 'owner' }],
+  '/:artistUsername/account/moderation': () => [{ path: `/${world.free}/account/moderation`, role: 'owner' }],
+  '/:artistUsername/account/moderation/block/:fanId': () => [
+    { path: `/${world.free}/account/moderation/block/${world.subscriberId}`, role: 'owner' },
+  ],
+  '/:artistUsername/account/report': () => [
+    { path: `/${world.free}/account/report?kind=comment&id=${world.comment}`, role: 'subscriber' },
+    { path: `/${world.free}/account/report?kind=message&id=${world.conversation}`, role: 'subscriber' },
+  ],
+  // As a fan who is no operator: the page refuses, and no field reaches past that to a 500.
+  '/operator': () => [{ path: '/operator', role: 'fan' }],
   '/:artistUsername/gift': () => [{ path: `/${world.paid}/gift`, role: 'fan' }],
   '/gift/:token': () => [
     { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },
@@ -268,6 +289,7 @@ test.beforeAll(async ({ request }) => {
   Object.assign(world, { free: free.username, paid: paid.username });
   Object.assign(tokens, { owner: free.token, fan: fan.token, subscriber: subscriber.token });
   const artist = await apiCall<{ _id: string }>(request, 'GET', `/performers/${free.username}`, subscriber.token);
+  const me = await apiCall<{ _id: string }>(request, 'GET', '/users/me', subscriber.token);
   const joined = await apiCall<{ subscription: { _id: string } }>(request, 'POST', '/payment/subscribe/performers', subscriber.token, {
     type: 'free',
     performerId: artist._id,
@@ -292,6 +314,7 @@ test.beforeAll(async ({ request }) => {
     conversation: conversation._id,
     collection: collection._id,
     subscription: joined.subscription._id,
+    subscriberId: me._id,
   });
 });
 
