@@ -6,8 +6,8 @@ import { clearedSessionCookie } from '~/utils/session.server';
 import { readFormData } from '~/utils/form-guard.server';
 
 /**
- * Revokes the token on the API (when there is one) and answers with the cookie deleted (spec §9: Max-Age 1) and the
- * site's storage cleared: the tracks saved for offline listening (Cache Storage), the service worker that plays them,
+ * Revokes the token on the API (when there is one) and answers with the cookie deleted (Max-Age 1, so every browser
+ * drops it at once) and the site's storage cleared: the tracks saved for offline listening (Cache Storage), the service worker that plays them,
  * the player's positions. The browser does it on reading the header, with or without JavaScript or a worker running,
  * so nothing of the session that ended stays for the next person at this browser (docs/listening.md "Offline").
  */
