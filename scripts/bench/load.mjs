@@ -21,11 +21,12 @@ export const LOAD_WARMUP_S = 60;
  * The load's memory budgets (decision 006). A leak is memory the app keeps holding: the JavaScript heap after a
  * forced GC, which may grow by at most the bench's growth budget (10 MB). Resident memory also counts what the C
  * allocator keeps after a peak (zlib and socket buffers of 200 concurrent answers), which goes on settling for a
- * few minutes and moves +4 to +14 MB over the measured minute on an app without a leak; its budget is the guard
- * against growth outside the heap, such as a compression stream or a socket left open per request (15,000
- * requests a minute: at 64 KB each, about 1 GB).
+ * few minutes and moved +4 to +14 MB over the measured minute on an app without a leak, and once +42 MB on CI's
+ * machine (the warm-up had settled low; the heap grew 4.9 MB). Its budget is the guard against growth outside the
+ * heap, such as a compression stream or a socket left open per request (5,000 to 15,000 requests a minute: at
+ * 64 KB each, 300 MB to 1 GB).
  */
-export const LOAD_RSS_GROWTH_BUDGET_MB = 32;
+export const LOAD_RSS_GROWTH_BUDGET_MB = 64;
 const FAN_PASSWORD = 'Stagedoor-load-2026!';
 const BROWSER_HEADERS = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'gzip, deflate, br' };
 
