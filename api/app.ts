@@ -14,7 +14,7 @@ import type { Db } from './db/client.js';
 import { badRequest, handleError, holdsNul, notFound } from './http.js';
 import { defineJobs } from './jobs/index.js';
 import { checkMediaTools } from './media/ffmpeg.js';
-import { clearAbandonedWork, handBackDeadRuns } from './media/processing.js';
+import { clearAbandonedWork } from './media/processing.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { NotificationServices } from './notifications/fanout.js';
@@ -213,7 +213,6 @@ export async function createApi({
     /** Starts this node's job workers (server/index.ts, once listening; the test helper). */
     async startWorkers() {
       await clearAbandonedWork();
-      await handBackDeadRuns(content);
       await ctx.jobs.work();
     },
     async listen(port: number, host: string) {

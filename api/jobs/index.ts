@@ -1,6 +1,6 @@
 import type { ContentServices } from '../content/services.js';
 import type { ApiContext } from '../context.js';
-import { MEDIA_QUEUE, MEDIA_RETRY_LIMIT, mediaWorker } from '../media/processing.js';
+import { handBackDeadRuns, MEDIA_QUEUE, MEDIA_RETRY_LIMIT, mediaWorker } from '../media/processing.js';
 import { MAIL_QUEUE, mailWorker } from '../mail/jobs.js';
 import {
   announce,
@@ -37,6 +37,8 @@ export function defineJobs(
   const fanout = createFanout(notifications);
   // What a dead node's fan-out sent and had not yet recorded is recorded before its batches run again.
   jobs.onRecover((_dead, isLiveNode) => replayJournals(ctx.db, journalDir(ctx.config), isLiveNode));
+  // A dead node's transcodes are retried at once, not after the media timeout; one that kept killing it fails its file.
+  jobs.onRecover(handBackDeadRuns(content));
 
   // An SMTP outage: retried after about 30 s, 1, 2, 4 … minutes: ten tries cover about eight hours.
   jobs.define(MAIL_QUEUE, mailWorker(ctx), { retryLimit: 10, retryDelay: 30, concurrency: 2 });

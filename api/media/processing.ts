@@ -292,35 +292,32 @@ export async function clearAbandonedWork() {
 }
 
 /**
- * This process as a run is recorded on its file (`media.processing_by`): its machine, its process id, and an id of
- * its own, since a restarted container's process often has the pid its dead predecessor had.
+ * The job queue's recovery hook for transcodes (`jobs.onRecover`). Each run records on its file which job it is and
+ * which job node runs it (`media.processing_job`, `media.processing_by`). When the queue finds a node dead, before it
+ * hands that node's jobs back, its files' jobs are failed at once and retried as any crash is (rather than after
+ * MEDIA_JOB_TIMEOUT_SECONDS, hours for a long video), and a file whose job had no retry left is failed with the
+ * generic reason: it kept killing its process.
  */
-const THIS_PROCESS = { host: os.hostname(), pid: process.pid, run: randomUUID() };
-const THIS_PROCESS_ID = `${THIS_PROCESS.host}/${THIS_PROCESS.pid}/${THIS_PROCESS.run}`;
-
-/**
- * At start: the transcodes an earlier process of this machine was running when it died (SIGKILL, the OOM killer)
- * are handed back to the queue now, rather than when MEDIA_JOB_TIMEOUT_SECONDS (hours, for a long video) has
- * passed: failed, they are retried as any crash is, within seconds. A file whose job had no retry left is failed
- * with the generic reason (it kept killing its process). Runs of live processes, and of other machines, are left
- * to their own process or to the timeout.
- */
-export async function handBackDeadRuns(s: MediaServices) {
-  const runs = await s.db.query<ProcessingRow & { job: string; by: string }>(
-    `SELECT id, owner_id AS "ownerId", kind, storage_key AS "storageKey", status, processing_job AS job, processing_by AS by
-       FROM media WHERE status = 'processing' AND processing_job IS NOT NULL AND split_part(processing_by, '/', 1) = $1`,
-    [THIS_PROCESS.host],
-  );
-  for (const run of runs) {
-    const [, pid, id] = run.by.split('/');
-    if (id === THIS_PROCESS.run || (Number(pid) !== process.pid && processAlive(Number(pid)))) continue;
-    const state = await s.jobs.failLost(MEDIA_QUEUE, run.job, 'its process died mid-transcode');
-    await s.db.query(`UPDATE media SET processing_job = NULL, processing_by = NULL WHERE id = $1 AND processing_by = $2`, [run.id, run.by]);
-    if (state === 'failed') {
-      s.log.error({ mediaId: run.id }, 'media: processing failed, its process died on every try');
-      await markFailed(s, run, processingMessages.failed);
-    } else s.log.info({ mediaId: run.id, jobId: run.job }, 'media: processing handed back, its process died');
-  }
+export function handBackDeadRuns(s: MediaServices) {
+  return async (deadNodeIds: string[]) => {
+    if (!deadNodeIds.length) return;
+    const runs = await s.db.query<ProcessingRow & { job: string; by: string }>(
+      `SELECT id, owner_id AS "ownerId", kind, storage_key AS "storageKey", status, processing_job AS job, processing_by AS by
+         FROM media WHERE status = 'processing' AND processing_job IS NOT NULL AND processing_by = ANY($1::text[])`,
+      [deadNodeIds],
+    );
+    for (const run of runs) {
+      const state = await s.jobs.failLost(MEDIA_QUEUE, run.job, 'its process died mid-transcode');
+      await s.db.query(`UPDATE media SET processing_job = NULL, processing_by = NULL WHERE id = $1 AND processing_by = $2`, [
+        run.id,
+        run.by,
+      ]);
+      if (state === 'failed') {
+        s.log.error({ mediaId: run.id }, 'media: processing failed, its process died on every try');
+        await markFailed(s, run, processingMessages.failed);
+      } else s.log.info({ mediaId: run.id, jobId: run.job }, 'media: processing handed back, its process died');
+    }
+  };
 }
 
 interface ProcessingRow {
@@ -444,8 +441,8 @@ export function mediaWorker(s: MediaServices) {
     );
     // Deleted before its turn, or finished by an earlier run.
     if (!media || media.status !== 'processing') return;
-    // Recorded so that, should this process die, its next start hands the job back (handBackDeadRuns).
-    await s.db.query(`UPDATE media SET processing_job = $2, processing_by = $3 WHERE id = $1`, [media.id, job.id, THIS_PROCESS_ID]);
+    // Recorded so that, should this process die, the queue's recovery hands the job back (handBackDeadRuns).
+    await s.db.query(`UPDATE media SET processing_job = $2, processing_by = $3 WHERE id = $1`, [media.id, job.id, s.jobs.nodeId]);
     const work = path.join(WORK_ROOT, `${process.pid}-${randomUUID()}`);
     await fs.promises.mkdir(work, { recursive: true });
     const started = Date.now();
@@ -477,7 +474,7 @@ export function mediaWorker(s: MediaServices) {
       await s.db
         .query(`UPDATE media SET processing_job = NULL, processing_by = NULL WHERE id = $1 AND processing_by = $2`, [
           media.id,
-          THIS_PROCESS_ID,
+          s.jobs.nodeId,
         ])
         .catch((error: unknown) => s.log.warn({ err: error, mediaId: media.id }, 'media: run not cleared'));
     }
