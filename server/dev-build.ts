@@ -31,12 +31,14 @@ export function liveBuild(buildPath: string, initial: ServerBuild) {
     await announce();
   };
 
+  const check = () => {
+    loading = loading.then(reload).catch((error: Error) => console.error(`dev: could not load the new build: ${error.message}`));
+  };
   void announce();
   // One watch on the folder: the compiler writes version.txt anew each time, and a write comes as several events.
-  fs.watch(dir, (_event, name) => {
-    if (name !== 'version.txt') return;
-    loading = loading.then(reload).catch((error: Error) => console.error(`dev: could not load the new build: ${error.message}`));
-  }).unref();
+  fs.watch(dir, (_event, name) => name === 'version.txt' && check()).unref();
+  // A build finished between our import and the watch (the server restarted during a rebuild) is not missed.
+  check();
 
   return () => build;
 }
