@@ -90,6 +90,8 @@ describe('npm run dev', () => {
     api = `http://127.0.0.1:${apiPort}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      // Not vitest's "test": what remix dev gives the server anyway.
+      NODE_ENV: 'development',
       REDIS_URL: '',
       DATABASE_URL: '',
       APP_ENV: 'local',
@@ -102,8 +104,6 @@ describe('npm run dev', () => {
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
     };
-    // As from a terminal: remix dev sets development itself.
-    delete env.NODE_ENV;
     // A group of its own, so that the end of the test stops remix dev, our runner and the server together.
     child = spawn('npm', ['run', 'dev', '--', '--port', String(devPort)], {
       cwd: dir,
