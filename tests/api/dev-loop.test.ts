@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, freePort, until } from '../helpers/process';
+import { exited, freePort, loopbackServerEnv, until } from '../helpers/process';
 
 /**
  * `npm run dev` as an engineer uses it (docs/architecture.md "Dev loop"), in a copy of the project so that the edits
@@ -90,17 +90,10 @@ describe('npm run dev', () => {
     api = `http://127.0.0.1:${apiPort}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      ...loopbackServerEnv(webPort, apiPort, path.join(dir, 'data')),
       // Not vitest's "test": what remix dev gives the server anyway.
       NODE_ENV: 'development',
-      REDIS_URL: '',
       DATABASE_URL: '',
-      APP_ENV: 'local',
-      PORT: String(webPort),
-      API_PORT: String(apiPort),
-      HOST: '127.0.0.1',
-      PUBLIC_API_URL: api,
-      PUBLIC_WEB_URL: web,
-      DATA_DIR: path.join(dir, 'data'),
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
     };
