@@ -3,18 +3,9 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { serverBundle } from './server-bundle.mjs';
 
-await build({
-  entryPoints: { index: 'server/index.ts', cli: 'api/cli.ts' },
-  outdir: 'build/server',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await build(serverBundle);
 
 const browser = { bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, logLevel: 'warning' };
 

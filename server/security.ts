@@ -14,7 +14,8 @@ export function cspNonce(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-export function securityHeaders(config: Config) {
+/** `devSockets`: under `npm run dev`, the Remix compiler's live-reload socket (server/dev-build.ts). */
+export function securityHeaders(config: Config, devSockets: string[] = []) {
   const api = new URL(config.publicApiUrl).origin;
   const apiSocket = api.replace(/^http/, 'ws');
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
@@ -32,7 +33,7 @@ export function securityHeaders(config: Config) {
         'media-src': ["'self'", 'blob:', api],
         'font-src': ["'self'"],
         // The browser talks to the api directly for messages and the realtime socket.
-        'connect-src': ["'self'", api, apiSocket, 'https://api.stripe.com', 'https://r.stripe.com'],
+        'connect-src': ["'self'", api, apiSocket, 'https://api.stripe.com', 'https://r.stripe.com', ...devSockets],
         'frame-src': ['https://js.stripe.com', 'https://hooks.stripe.com'],
         'frame-ancestors': ["'none'"],
         'object-src': ["'none'"],

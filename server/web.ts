@@ -20,6 +20,9 @@ import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from '
 export async function createWebServer(config: Config, api: ApiTransport, root = process.cwd()) {
   const buildPath = path.join(root, 'build/web/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  // Under `npm run dev` the compiler rebuilds the app while we run: see server/dev-build.ts. Never in production.
+  const dev = process.env.NODE_ENV === 'development' && process.env.REMIX_DEV_ORIGIN ? await import('./dev-build.js') : undefined;
+  const currentBuild = dev?.liveBuild(buildPath, build);
 
   const app = express();
   app.disable('x-powered-by');
@@ -37,7 +40,7 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
     express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }),
   );
   app.use(publicFiles(path.join(root, 'public')));
-  app.use(cspNonce, securityHeaders(config));
+  app.use(cspNonce, securityHeaders(config, dev?.liveReloadSocket()));
   app.use(refuseCrossSiteWrites(config));
 
   app.get('/healthz', (_req, res) => {
@@ -53,13 +56,13 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
   app.use(sameSiteBounce);
   // A few pages at a time, the others in line (server/admission.ts).
   app.use(admission({ limit: config.pageConcurrency, maxWaitMs: config.pageQueueTimeoutMs }));
-  app.all(
-    '*',
+  const handlerFor = (serverBuild: ServerBuild) =>
     createRequestHandler({
-      build,
+      build: serverBuild,
       mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
       getLoadContext: (req, res) => ({ api, clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
-    }),
-  );
+    });
+  // In development a handler per request, for the build of the moment (as Remix's manual mode does).
+  app.all('*', currentBuild ? (req, res, next) => handlerFor(currentBuild())(req, res, next) : handlerFor(build));
   return app;
 }

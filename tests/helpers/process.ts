@@ -15,6 +15,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A whole server (api and web) on loopback: its two ports, the addresses a browser uses, its own data folder. */
+export function loopbackServerEnv(webPort: number, apiPort: number, dataDir: string) {
+  return {
+    REDIS_URL: '',
+    APP_ENV: 'local',
+    HOST: '127.0.0.1',
+    PORT: String(webPort),
+    API_PORT: String(apiPort),
+    PUBLIC_WEB_URL: `http://127.0.0.1:${webPort}`,
+    PUBLIC_API_URL: `http://127.0.0.1:${apiPort}`,
+    DATA_DIR: dataDir,
+  };
+}
+
 /**
  * Polls until the probe has an answer. A probe that throws counts as "not yet", so probes assert nothing: what
  * they saw is checked after, and `seen` tells on a timeout.
