@@ -12,5 +12,7 @@ declare module '@remix-run/node' {
     clientIp?: string;
     /** This response's Content-Security-Policy nonce (server/security.ts), put on the page's scripts. */
     cspNonce?: string;
+    /** This page request's id (server/web.ts): sent with each api call, so both tiers' log lines name it. */
+    requestId?: string;
   }
 }

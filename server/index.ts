@@ -66,6 +66,10 @@ async function main() {
     apiUrl = `http://${loopbackFor(config.host)}:${apiPort}`;
     lock?.setApiUrl(apiUrl);
     console.log(`api listening on http://localhost:${apiPort}`);
+    if (config.metrics.port !== undefined) {
+      const metricsPort = await api.listenMetrics(config.metrics.port, config.host);
+      console.log(`metrics on http://localhost:${metricsPort}/metrics`);
+    }
     await api.startWorkers();
   }
   if (config.serve === 'all' && config.webProcesses > 1) {

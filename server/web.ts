@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
 import type { Config } from '#contract/config';
+import { REQUEST_ID_HEADER, requestIdFor, trustedPeers } from '#contract/request-id';
 import type { ApiTransport } from '../app/utils/api-transport.server.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
@@ -37,6 +38,16 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
     express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }),
   );
   app.use(publicFiles(path.join(root, 'public')));
+  // One id per page request (not per asset): sent to the api with each of the page's calls, so the api's lines and
+  // the jobs they send can be found by it, and answered to the browser. A trusted proxy's own id is kept, so its
+  // access log names the same request; anyone else's is replaced.
+  const trusted = trustedPeers(config.trustedProxies);
+  app.use((req, res, next) => {
+    const requestId = requestIdFor(req.headers[REQUEST_ID_HEADER], () => trusted(req.socket.remoteAddress));
+    res.locals.requestId = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    next();
+  });
   app.use(cspNonce, securityHeaders(config));
   app.use(refuseCrossSiteWrites(config));
 
@@ -58,7 +69,12 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
     createRequestHandler({
       build,
       mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
-      getLoadContext: (req, res) => ({ api, clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) => ({
+        api,
+        clientIp: req.ip,
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+      }),
     }),
   );
   return app;
