@@ -14,5 +14,9 @@ declare module '@remix-run/node' {
     cspNonce?: string;
     /** This page request's id (server/web.ts): sent with each api call, so both tiers' log lines name it. */
     requestId?: string;
+    /** When the page's loaders began (performance.now()), for the time its render took. */
+    startedAt?: number;
+    /** Told of each page rendered, when the metrics are kept in this process (api/metrics.ts). */
+    pageRendered?: (routeId: string, startedAt: number) => void;
   }
 }

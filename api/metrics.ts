@@ -23,6 +23,13 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const pageSeconds = new Histogram({
+    name: 'stagedoor_page_render_seconds',
+    help: "Time the web tier took to render a page (its loaders' api calls and the HTML), by Remix route id",
+    labelNames: ['route'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
   const jobRuns = new Counter({
     name: 'stagedoor_job_runs_total',
     help: 'Job runs on this api node, by queue and outcome (done, or failed: retried later or dead)',
@@ -51,6 +58,13 @@ export function createMetrics() {
     /** One answered request (the api's onResponse hook): `route` is the router's pattern, never the URL. */
     observeRequest(route: string, method: string, status: number, seconds: number) {
       requestSeconds.observe({ route, method, status: statusClasses[Math.floor(status / 100) - 1] ?? 'other' }, seconds);
+    },
+    /**
+     * A page rendered by the web tier in this process (server/web.ts, app/entry.server.tsx), since `startedAt`
+     * (performance.now()); `routeId` is Remix's id of the page's route (`routes/$artistUsername._index`), never its URL.
+     */
+    pageRendered(routeId: string, startedAt: number) {
+      pageSeconds.observe({ route: routeId }, (performance.now() - startedAt) / 1000);
     },
     jobRun(queue: string, failed: boolean) {
       jobRuns.inc({ queue, outcome: failed ? 'failed' : 'done' });

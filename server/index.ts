@@ -77,7 +77,8 @@ async function main() {
     await webProcesses.ready;
     console.log(`web listening on http://localhost:${config.port} (${config.webProcesses} processes)`);
   } else if (config.serve !== 'api') {
-    const app = await createWebServer(config, webApiTransport(config, api));
+    // With the api in this process, its /metrics shows the pages too.
+    const app = await createWebServer(config, webApiTransport(config, api), undefined, api?.ctx.metrics.pageRendered);
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
     });

@@ -17,8 +17,14 @@ import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from '
 /**
  * The web tier: static assets and the Remix request handler. `api` is how its loaders and actions reach the api (in
  * this process, or over HTTP), handed to them in Remix's load context with the client's address and the CSP nonce.
+ * `pageRendered` is told of each page rendered, when the api's metrics are in this process.
  */
-export async function createWebServer(config: Config, api: ApiTransport, root = process.cwd()) {
+export async function createWebServer(
+  config: Config,
+  api: ApiTransport,
+  root = process.cwd(),
+  pageRendered?: (routeId: string, startedAt: number) => void,
+) {
   const buildPath = path.join(root, 'build/web/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
@@ -74,6 +80,8 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
         clientIp: req.ip,
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
+        startedAt: pageRendered && performance.now(),
+        pageRendered,
       }),
     }),
   );

@@ -1,7 +1,10 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../app/utils/api.server';
 import { httpTransport } from '../../app/utils/api-transport.server';
 import { webApiTransport } from '../../server/api-transport';
+import { createWebServer } from '../../server/web';
 import {
   call,
   clientAddress,
@@ -217,5 +220,54 @@ describe('one request id from the web tier into the api and its jobs', () => {
     expect(made.headers.get('x-request-id')).toMatch(UUID);
     const odd = await call(t.url, 'GET', '/healthz', { headers: { 'x-request-id': 'has spaces and "quotes"' } });
     expect(odd.headers.get('x-request-id')).toMatch(UUID);
+  });
+});
+
+describe('the web tier, as built (npm run build)', () => {
+  let t: TestApi;
+  let web: Server;
+  let webUrl: string;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    t = await startTestApi({
+      env: { LOG_LEVEL: 'debug', METRICS_TOKEN: TOKEN },
+      logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    // As server/index.ts wires it with both tiers in one process.
+    const app = await createWebServer(t.config, webApiTransport(t.config, t.api), process.cwd(), t.api.ctx.metrics.pageRendered);
+    web = await new Promise<Server>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => web?.close(resolve));
+    await whenJobsIdle(t, 10_000);
+    await t?.close();
+  });
+
+  it("keeps a trusted proxy's id and carries it through the page's api call into the mail job", async () => {
+    const fan = await registerFan(t);
+    const requestId = `proxy-${crypto.randomUUID()}`;
+    const posted = await fetch(`${webUrl}/password/reset/request?index`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: webUrl, 'x-request-id': requestId },
+      body: new URLSearchParams({ email: fan.email }),
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get('x-request-id')).toBe(requestId);
+    await waitForMail(t, fan.email);
+    await expect.poll(() => lines.some((line) => line.msg === 'job done' && line.requestId === requestId), { timeout: 10_000 }).toBe(true);
+    expect(lines.find((line) => line.msg === 'request' && line.requestId === requestId)).toMatchObject({ url: '/auth/users/forgot' });
+  });
+
+  it('makes an id for a page asked for without one, and times its render by route id', async () => {
+    const page = await fetch(`${webUrl}/login`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-request-id')).toMatch(UUID);
+    const text = (await scrape(t.url, TOKEN)).text;
+    expect(sample(text, 'stagedoor_page_render_seconds_count', { route: 'routes/_unauth.login' })).toBe(1);
+    expect(sample(text, 'stagedoor_page_render_seconds_bucket', { route: 'routes/_unauth.login', le: '+Inf' })).toBe(1);
   });
 });
