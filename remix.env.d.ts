@@ -12,5 +12,11 @@ declare module '@remix-run/node' {
     clientIp?: string;
     /** This response's Content-Security-Policy nonce (server/security.ts), put on the page's scripts. */
     cspNonce?: string;
+    /** This page request's id (server/web.ts): sent with each api call, so both tiers' log lines name it. */
+    requestId?: string;
+    /** When the page's loaders began (performance.now()), for the time its render took. */
+    startedAt?: number;
+    /** Told of each page rendered, when the metrics are kept in this process (api/metrics.ts). */
+    pageRendered?: (routeId: string, startedAt: number) => void;
   }
 }

@@ -1,7 +1,9 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController } from 'fastify';
+import { IncomingMessage, type Server } from 'node:http';
 import path from 'node:path';
 import type { Config } from '#contract/config';
+import { REQUEST_ID_HEADER, requestIdFor, trustedPeers } from '#contract/request-id';
 import { adminRoutes } from './admin/routes.js';
 import { redactSecrets } from '#contract/log-redaction';
 import { createLimiters } from './auth/rate-limits.js';
@@ -17,6 +19,7 @@ import { checkMediaTools } from './media/ffmpeg.js';
 import { clearAbandonedWork } from './media/processing.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { createMetrics, holdsToken, metricsServer } from './metrics.js';
 import type { NotificationServices } from './notifications/fanout.js';
 import { loadVapidKeys } from './notifications/push.js';
 import { systemResolve, type Resolve } from './notifications/push-endpoint.js';
@@ -34,6 +37,7 @@ import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
 import { connectRedis } from './redis.js';
+import { currentRequestId, runAs } from './request-context.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
 import { accountSettingsRoutes } from './users/settings.js';
@@ -75,15 +79,31 @@ export async function createApi({
   now = () => new Date(),
   resolveHost = systemResolve,
 }: ApiOptions) {
+  const metrics = createMetrics();
+  const trusted = trustedPeers(config.trustedProxies);
+  // The root logger, once made: its lines name the request or job under way (a request's own logger names it already).
+  let root: unknown;
   const app = Fastify({
     // Every line is redacted as it is written, whatever wrote it: a failed request's URL, an error, a mail in the outbox.
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, stream: { write: (line: string) => logStream.write(redactSecrets(line)) } },
+        : {
+            level: config.logLevel,
+            stream: { write: (line: string) => logStream.write(redactSecrets(line)) },
+            mixin: (_object: object, _level: number, logger: unknown) => {
+              const requestId = logger === root ? currentRequestId() : undefined;
+              return requestId ? { requestId } : {};
+            },
+          },
     // Two log lines for every request cost about 14 % of the api's CPU under load (docs/benchmarks.md): requests
     // are logged by the hook below instead, all of them at debug, and at info only when they failed or were slow.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // The web tier's id for the page request this call is part of, when the call comes from it: through inject in
+    // this process (a request no network delivered), or from TRUSTED_PROXIES, the addresses the web tier and the load
+    // balancer call from. Anyone else's is replaced: no client writes what the log lines are found by.
+    genReqId: (raw) =>
+      requestIdFor(raw.headers[REQUEST_ID_HEADER], () => !(raw instanceof IncomingMessage) || trusted(raw.socket.remoteAddress)),
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed from TRUSTED_PROXIES only (loopback by default): no one else, a neighbour on the
     // same private network included, chooses the address the per-address rate limits count.
@@ -99,8 +119,15 @@ export async function createApi({
   );
   // Once closing, every answer asks its client to close the connection: an idle keep-alive connection (Fastify
   // keeps them 72 s) would otherwise hold the shutdown open.
+  root = app.log;
+  // The rest of the request runs as part of it: a job it sends, and a line the services log, carry its id.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    runAs({ requestId: request.id }, done);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const ms = reply.elapsedTime;
+    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, ms / 1000);
     const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(ms) };
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
     else if (reply.statusCode >= 400 || ms >= SLOW_REQUEST_MS) request.log.info(line, 'request');
@@ -138,20 +165,28 @@ export async function createApi({
     config,
     limiters: createLimiters(redis),
     log: app.log,
-    mailer:
+    mailer: metrics.countMails(
       mailer ??
-      createMailer({
-        smtpUrl: config.smtpUrl,
-        from: config.mailFrom,
-        outboxDir: path.join(config.dataDir, 'outbox'),
-        log: (line) => app.log.info(line),
-      }),
+        createMailer({
+          smtpUrl: config.smtpUrl,
+          from: config.mailFrom,
+          outboxDir: path.join(config.dataDir, 'outbox'),
+          log: (line) => app.log.info(line),
+        }),
+    ),
     jobs: createJobQueue({
       db,
       ...config.jobs,
       onError: (error) => app.log.error({ err: error }, 'job queue'),
       onRecovered: (summary) => app.log.warn(summary, 'job queue: the jobs of api processes that died are handed back'),
+      onRun: ({ queue, id, ms, error }) => {
+        metrics.jobRun(queue, error !== undefined);
+        const line = { queue, jobId: id, ms: Math.round(ms) };
+        if (error !== undefined) app.log.warn({ ...line, err: error }, 'job failed');
+        else app.log.debug(line, 'job done');
+      },
     }),
+    metrics,
     now,
   };
 
@@ -163,6 +198,17 @@ export async function createApi({
   app.setNotFoundHandler(() => {
     throw notFound();
   });
+
+  // Only for whoever holds the token, on the api's port unless it has a port of its own (server/index.ts).
+  const { token: metricsToken, port: metricsPort } = config.metrics;
+  if (metricsToken && metricsPort === undefined) {
+    app.get('/metrics', async (request, reply) => {
+      if (!holdsToken(request.headers.authorization, metricsToken)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, message: 'Unauthorized' });
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
 
   app.get('/healthz', async (_request, reply) => {
     try {
@@ -190,6 +236,12 @@ export async function createApi({
   performerImageRoutes(app, content);
   await accountSettingsRoutes(app, content, gateway);
   const realtime = await createRealtime(app.server, ctx, redis);
+  metrics.watch({
+    db,
+    jobsSchema: config.jobs.schema,
+    queues: () => ctx.jobs.queueNames(),
+    realtimeConnections: () => realtime.io.of('/').sockets.size,
+  });
   if (adminToken) adminRoutes(app, ctx, adminToken, { storage: content.storage, gateway, realtime });
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
@@ -205,6 +257,7 @@ export async function createApi({
   // The queue's tables exist before the first request can send a job.
   await ctx.jobs.start();
 
+  let metricsListener: Server | undefined;
   return {
     app,
     io: realtime.io,
@@ -220,6 +273,14 @@ export async function createApi({
       const address = app.server.address();
       return typeof address === 'object' && address ? address.port : port;
     },
+    /** Serves /metrics on a port of its own (METRICS_PORT): answers the port bound. */
+    async listenMetrics(port: number, host: string) {
+      metricsListener = metricsServer(metrics, metricsToken);
+      const listener = metricsListener;
+      await new Promise<void>((resolve, reject) => listener.once('error', reject).listen(port, host, resolve));
+      const address = listener.address();
+      return typeof address === 'object' && address ? address.port : port;
+    },
     /** Graceful: new connections are refused, requests under way finish, then their connections close. */
     async close() {
       closing = true;
@@ -230,6 +291,7 @@ export async function createApi({
       await ctx.jobs.stop();
       await realtime.close();
       await app.close();
+      await new Promise((resolve) => (metricsListener ? metricsListener.close(resolve) : resolve(undefined)));
       ctx.mailer.close();
       await readCache.close();
       await redis?.close();

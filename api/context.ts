@@ -5,6 +5,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { Limiters } from './auth/rate-limits.js';
 import type { ReadCache } from './cache/read-cache.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { Metrics } from './metrics.js';
 
 /** What every api module needs, built once at start-up and passed down explicitly. */
 export interface ApiContext {
@@ -17,6 +18,8 @@ export interface ApiContext {
   log: FastifyBaseLogger;
   /** Background work: mail, push, scheduled posts, renewals (jobs/queue.ts). */
   jobs: JobQueue;
+  /** What /metrics shows (metrics.ts): the services count their own sends. */
+  metrics: Metrics;
   /** The time as the sweeps (renewals, reminders, digests) see it; tests move it. */
   now: () => Date;
 }

@@ -21,6 +21,9 @@ export default function handleRequest(
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </NonceProvider>,
   );
+  const { pageRendered, startedAt } = loadContext;
+  const routeId = remixContext.staticHandlerContext.matches.at(-1)?.route.id;
+  if (pageRendered && startedAt !== undefined && routeId) pageRendered(routeId, startedAt);
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }

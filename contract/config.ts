@@ -200,7 +200,32 @@ const EnvSchema = z.object({
   PAGE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(4)),
   /** How long a page may wait for its turn before it is answered 503 with Retry-After, in milliseconds. */
   PAGE_QUEUE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(60_000).default(8000)),
+  /**
+   * The bearer token a Prometheus scraper presents for /metrics. Long enough not to be guessed: the metrics say how
+   * busy the club is and which routes fail.
+   */
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{24,}$/, 'must be at least 24 printable characters without spaces (openssl rand -hex 24 makes one)')
+      .optional(),
+  ),
+  /**
+   * A port of its own for /metrics, on HOST, apart from the api's (firewalled from the public, say). Empty: /metrics is
+   * on the api's port when METRICS_TOKEN is set, and nowhere otherwise.
+   */
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
 });
+
+/** What one variable alone cannot say: ports that must not collide. */
+const CheckedEnvSchema = EnvSchema.refine(
+  (e) => e.METRICS_PORT === undefined || (e.METRICS_PORT !== e.PORT && e.METRICS_PORT !== e.API_PORT),
+  {
+    path: ['METRICS_PORT'],
+    message: 'must differ from PORT and API_PORT',
+  },
+);
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -208,7 +233,7 @@ export class ConfigError extends Error {}
 
 /** Validates the environment once; a bad value throws a ConfigError whose message is one line naming the variable. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
-  const result = EnvSchema.safeParse(env);
+  const result = CheckedEnvSchema.safeParse(env);
   if (!result.success) {
     const issue = result.error.issues[0];
     const name = String(issue.path[0] ?? 'environment');
@@ -277,6 +302,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     pushAllowHosts: e.PUSH_ALLOW_HOSTS,
     pageConcurrency: e.PAGE_CONCURRENCY,
     pageQueueTimeoutMs: e.PAGE_QUEUE_TIMEOUT_MS,
+    /** Where /metrics is served, if anywhere (docs/operations.md "Metrics and logs"). */
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     /** Spec §9: the session cookie is Secure in every environment except local. */
     secureCookies: e.APP_ENV !== 'local',
   };

@@ -66,6 +66,10 @@ async function main() {
     apiUrl = `http://${loopbackFor(config.host)}:${apiPort}`;
     lock?.setApiUrl(apiUrl);
     console.log(`api listening on http://localhost:${apiPort}`);
+    if (config.metrics.port !== undefined) {
+      const metricsPort = await api.listenMetrics(config.metrics.port, config.host);
+      console.log(`metrics on http://localhost:${metricsPort}/metrics`);
+    }
     await api.startWorkers();
   }
   if (config.serve === 'all' && config.webProcesses > 1) {
@@ -73,7 +77,8 @@ async function main() {
     await webProcesses.ready;
     console.log(`web listening on http://localhost:${config.port} (${config.webProcesses} processes)`);
   } else if (config.serve !== 'api') {
-    const app = await createWebServer(config, webApiTransport(config, api));
+    // With the api in this process, its /metrics shows the pages too.
+    const app = await createWebServer(config, webApiTransport(config, api), undefined, api?.ctx.metrics.pageRendered);
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
     });

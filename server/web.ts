@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { admission } from './admission.js';
 import type { Config } from '#contract/config';
+import { REQUEST_ID_HEADER, requestIdFor, trustedPeers } from '#contract/request-id';
 import type { ApiTransport } from '../app/utils/api-transport.server.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
@@ -16,8 +17,14 @@ import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from '
 /**
  * The web tier: static assets and the Remix request handler. `api` is how its loaders and actions reach the api (in
  * this process, or over HTTP), handed to them in Remix's load context with the client's address and the CSP nonce.
+ * `pageRendered` is told of each page rendered, when the api's metrics are in this process.
  */
-export async function createWebServer(config: Config, api: ApiTransport, root = process.cwd()) {
+export async function createWebServer(
+  config: Config,
+  api: ApiTransport,
+  root = process.cwd(),
+  pageRendered?: (routeId: string, startedAt: number) => void,
+) {
   const buildPath = path.join(root, 'build/web/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   // Under `npm run dev` the compiler rebuilds the app while we run: see server/dev-build.ts. Never in production.
@@ -40,6 +47,16 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
     express.static(buildDir, { immutable: true, maxAge: '1y', setHeaders: assetHeaders }),
   );
   app.use(publicFiles(path.join(root, 'public')));
+  // One id per page request (not per asset): sent to the api with each of the page's calls, so the api's lines and
+  // the jobs they send can be found by it, and answered to the browser. A trusted proxy's own id is kept, so its
+  // access log names the same request; anyone else's is replaced.
+  const trusted = trustedPeers(config.trustedProxies);
+  app.use((req, res, next) => {
+    const requestId = requestIdFor(req.headers[REQUEST_ID_HEADER], () => trusted(req.socket.remoteAddress));
+    res.locals.requestId = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    next();
+  });
   app.use(cspNonce, securityHeaders(config, dev?.liveReloadSocket()));
   app.use(refuseCrossSiteWrites(config));
 
@@ -60,7 +77,14 @@ export async function createWebServer(config: Config, api: ApiTransport, root = 
     createRequestHandler({
       build: serverBuild,
       mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
-      getLoadContext: (req, res) => ({ api, clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) => ({
+        api,
+        clientIp: req.ip,
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+        startedAt: pageRendered && performance.now(),
+        pageRendered,
+      }),
     });
   // In development a handler per request, for the build of the moment (as Remix's manual mode does).
   app.all('*', currentBuild ? (req, res, next) => handlerFor(currentBuild())(req, res, next) : handlerFor(build));

@@ -36,6 +36,8 @@ export interface Db extends Queryable {
    * maintenance), and returns the rows of the last one.
    */
   exec<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
+  /** The connection pool's state now, for the metrics (PostgreSQL; PGlite is one connection in this process). */
+  pool?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -232,6 +234,8 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
     notifications: postgresNotifications(databaseUrl, schema, async (sql, params) => {
       await db.query(sql, params);
     }),
+    // Queries wait in our own queue for a free client (clientQueue), seldom in pg's.
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: queue.waiting + pool.waitingCount }),
     close: () => pool.end(),
   };
   return db;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { one, type Db, type Queryable } from '../db/client.js';
+import { currentRequestId, runAs } from '../request-context.js';
 
 /**
  * Background work on pg-boss (docs/decisions/010-job-queue.md): jobs live in our own database, in pg-boss's schema
@@ -82,7 +83,16 @@ export interface JobQueueSettings {
   onError(error: Error): void;
   /** Told what was handed back from dead nodes. */
   onRecovered?(summary: { nodes: number; jobs: { id: string; queue: string }[] }): void;
+  /** Told of every run once its handler has settled, in the job's context (its log lines carry its request id). */
+  onRun?(run: { queue: string; id: string; ms: number; error?: unknown }): void;
 }
+
+/**
+ * Where a job's payload keeps what is about the job rather than its work: the id of the request that sent it. Taken
+ * off before the handler sees the payload.
+ */
+const JOB_META = '_meta';
+type JobMeta = { requestId?: string };
 
 /** What a node does with the work of dead nodes before their jobs run again (a fan-out's journal of sends). */
 export type RecoveryHook = (deadNodeIds: string[], isLiveNode: (nodeId: string) => boolean) => Promise<void>;
@@ -209,6 +219,11 @@ export function createJobQueue(settings: JobQueueSettings) {
       });
     },
 
+    /** The queues declared, for the metrics: a queue with no jobs yet still shows, at zero. */
+    queueNames() {
+      return [...queues.keys()];
+    },
+
     /** Runs the queue's job at every tick of a cron expression (UTC), once across all api nodes. */
     every(name: string, cron: string) {
       recurring.push({ name, cron });
@@ -262,8 +277,19 @@ export function createJobQueue(settings: JobQueueSettings) {
                   [job.id, name, nodeId],
                 ),
               );
+              const { [JOB_META]: meta, ...data } = job.data as { [JOB_META]?: JobMeta };
+              // A job sent by no request (a sweep, a retry sent by a job) still has an id its lines can be found by.
+              const started = performance.now();
               try {
-                await track(handler(job.data, { id: job.id, retryCount: job.retryCount }));
+                await runAs({ requestId: meta?.requestId ?? job.id }, async () => {
+                  try {
+                    await track(handler(data, { id: job.id, retryCount: job.retryCount }));
+                    settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started });
+                  } catch (error) {
+                    settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started, error });
+                    throw error;
+                  }
+                });
               } finally {
                 // A row left behind (the database away for a moment) names a job that is no longer active: harmless.
                 await track(db.query('DELETE FROM job_runs WHERE job_id = $1 AND node_id = $2', [job.id, nodeId])).catch(() => {});
@@ -284,7 +310,9 @@ export function createJobQueue(settings: JobQueueSettings) {
           ]);
           if (!fresh) return null;
         }
-        const id = await boss.send(name, data, {
+        const requestId = currentRequestId();
+        const payload = requestId ? { ...data, [JOB_META]: { requestId } satisfies JobMeta } : data;
+        const id = await boss.send(name, payload, {
           db: executor(tx),
           startAfter: options.startAfter,
           singletonKey: options.key,

@@ -366,10 +366,12 @@ export function createFanout(s: NotificationServices) {
           const about = { ...pushTarget(subscription), userId: fan.userId, itemId: item.id };
           try {
             const outcome = await sendPush(subscription, payload);
+            s.metrics.pushed(outcome);
             if (outcome === 'gone') await deletePushSubscription(s.db, subscription.id);
             // Not retried: the address will not be tried until its name resolves to a public one again.
             if (outcome === 'refused') s.log.warn(about, 'push: not sent, the endpoint no longer resolves to a public address');
           } catch (error) {
+            s.metrics.pushed('error');
             const { message, statusCode } = error as { message?: string; statusCode?: number };
             s.log.warn({ ...about, error: message, statusCode }, 'push: delivery failed');
             failed ??= error;

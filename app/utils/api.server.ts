@@ -76,6 +76,8 @@ export class ApiClient {
     private readonly scope: {
       request: Request;
       clientIp?: string;
+      /** The page request's id, named on each call so the api's log lines and jobs carry it. */
+      requestId?: string;
       artistUsername?: string;
       /** The first retry's delay, doubled for each next one; tests shorten it. */
       backoffMs?: number;
@@ -159,10 +161,11 @@ export class ApiClient {
   }
 
   private async send(method: Method, url: string, body: unknown, options: CallOptions): Promise<Answer> {
-    const { request, clientIp, backoffMs = BACKOFF_START_MS } = this.scope;
+    const { request, clientIp, requestId, backoffMs = BACKOFF_START_MS } = this.scope;
     const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (clientIp) headers['X-Forwarded-For'] = clientIp;
+    if (requestId) headers['X-Request-Id'] = requestId;
     let payload: ApiCall['body'];
     if (isUpload(body)) {
       headers['Content-Type'] = body.contentType;
@@ -209,7 +212,12 @@ const clients = new WeakMap<AppLoadContext, ApiClient>();
 export function apiFor({ request, context, params }: { request: Request; context: AppLoadContext; params?: { artistUsername?: string } }) {
   let client = clients.get(context);
   if (!client) {
-    client = new ApiClient(context.api, { request, clientIp: context.clientIp, artistUsername: params?.artistUsername });
+    client = new ApiClient(context.api, {
+      request,
+      clientIp: context.clientIp,
+      requestId: context.requestId,
+      artistUsername: params?.artistUsername,
+    });
     clients.set(context, client);
   }
   return client;

@@ -248,6 +248,18 @@ describe('the api client remembers reads within one request', () => {
     expect(apiFor({ request, context, params: {} })).toBe(apiFor({ request, context, params: {} }));
     expect(apiFor({ request, context: { api: transport }, params: {} })).not.toBe(apiFor({ request, context, params: {} }));
   });
+
+  it("names the page request's id on each of its calls, reads and writes", async () => {
+    const calls: ApiCall[] = [];
+    const transport: ApiTransport = async (call) => {
+      calls.push(call);
+      return { status: 200, text: '{}' };
+    };
+    const api = apiFor({ request: pageRequest(), context: { api: transport, requestId: 'page-request-0001' }, params: {} });
+    await api.get('/users/me');
+    await api.post('/auth/users/forgot', { email: 'fan@example.com' });
+    expect(calls.map((call) => call.headers['X-Request-Id'])).toEqual(['page-request-0001', 'page-request-0001']);
+  });
 });
 
 describe('the transport the web tier is given', () => {

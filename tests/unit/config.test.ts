@@ -61,3 +61,22 @@ describe('EXTRA_WEB_ORIGINS', () => {
     }
   });
 });
+
+describe('METRICS_TOKEN and METRICS_PORT', () => {
+  it('leave /metrics off unless one is set', () => {
+    expect(parse({}).metrics).toEqual({ token: undefined, port: undefined });
+    expect(parse({ METRICS_TOKEN: '', METRICS_PORT: '' }).metrics).toEqual({ token: undefined, port: undefined });
+    expect(parse({ METRICS_TOKEN: 'a'.repeat(24), METRICS_PORT: '9100' }).metrics).toEqual({ token: 'a'.repeat(24), port: 9100 });
+  });
+
+  it('refuse a short token, one with spaces, a port out of range or one the app uses, naming the variable', () => {
+    for (const value of ['short', `${'a'.repeat(20)} bbbb`]) {
+      expect(() => parse({ METRICS_TOKEN: value }), value).toThrow(/^Invalid environment variable METRICS_TOKEN: must be at least 24/);
+    }
+    for (const value of ['0', '70000', 'http']) {
+      expect(() => parse({ METRICS_PORT: value }), value).toThrow(/^Invalid environment variable METRICS_PORT/);
+    }
+    expect(() => parse({ METRICS_PORT: '8080' })).toThrow('Invalid environment variable METRICS_PORT: must differ from PORT and API_PORT');
+    expect(() => parse({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(/METRICS_PORT: must differ/);
+  });
+});
