@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { createApi } from '../../api/app';
-import { openDb, type Db } from '../../api/db/client';
-import { migrate } from '../../api/db/migrate';
+import { openDb, QUERY_TIMEOUT_MS, type Db } from '../../api/db/client';
+import { migrate, MIGRATION_LOCK } from '../../api/db/migrate';
 import { migrations } from '../../api/db/migrations/index';
 import { call, describeEachDatabase, TEST_DATABASE_URL } from '../helpers/api';
 import { parseConfig } from '#contract/config';
@@ -158,21 +160,73 @@ describeEachDatabase('upgrading a database made by the release of migration 0014
   }, 60_000);
 });
 
+/**
+ * A database of its own for a test that takes the migration lock: advisory locks are per database, so holding it here
+ * keeps other test files migrating their schemas in the shared test database from waiting on this one.
+ */
+async function ownDatabase() {
+  const name = `stagedoor_up_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const opened: Db[] = [];
+  return {
+    url: url.href,
+    async open() {
+      const db = await openDb({ databaseUrl: url.href, max: 2 });
+      opened.push(db);
+      return db;
+    },
+    async drop() {
+      for (const db of opened) await db.close();
+      await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
 describe.skipIf(!TEST_DATABASE_URL)('several nodes starting together on an empty PostgreSQL database', () => {
   it('both migrate() calls succeed and each migration is applied once', async () => {
     // A few rounds: a race between two nodes shows only now and then.
     for (let round = 0; round < 4; round++) {
-      const target = await emptyDb('PostgreSQL', 2);
+      const database = await ownDatabase();
       try {
-        const nodes = [target.db, await target.open()];
+        const nodes = [await database.open(), await database.open()];
         const results = await Promise.all(nodes.map((db) => migrate(db)));
         expect(results.flat().sort(), `round ${round}`).toEqual(migrations.map((m) => m.id).sort());
-        const rows = await target.db.query<{ id: string; n: number }>('SELECT id, count(*)::int AS n FROM schema_migrations GROUP BY id');
+        const rows = await nodes[0].query<{ id: string; n: number }>('SELECT id, count(*)::int AS n FROM schema_migrations GROUP BY id');
         expect(rows).toHaveLength(migrations.length);
         expect(await migrate(nodes[1])).toEqual([]);
       } finally {
-        await target.drop();
+        await database.drop();
       }
     }
   }, 120_000);
+
+  it('a node that finds another migrating waits for it, longer than any ordinary query may take', async () => {
+    const database = await ownDatabase();
+    // Another node in the middle of a long migration: it holds the lock for longer than QUERY_TIMEOUT_MS.
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const node = await database.open();
+      const migrating = migrate(node);
+      const outcome = await Promise.race([
+        migrating.then(
+          () => 'done',
+          (error: Error) => error.message,
+        ),
+        sleep(QUERY_TIMEOUT_MS + 1500),
+      ]);
+      expect(outcome, 'still waiting for the other node').toBeUndefined();
+      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      expect(await migrating).toEqual(migrations.map((m) => m.id));
+    } finally {
+      await other.end();
+      await database.drop();
+    }
+  }, 60_000);
 });
