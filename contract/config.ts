@@ -58,7 +58,7 @@ const originList = z.preprocess(
     .default([]),
 );
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).default('local')),
   /** all: web and api in one process; web or api: one tier alone, so the tiers scale separately. */
   SERVE: z.preprocess(emptyAsUndefined, z.enum(['all', 'web', 'api']).default('all')),

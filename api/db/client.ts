@@ -29,8 +29,11 @@ export interface Notifications {
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   readonly notifications?: Notifications;
-  /** Runs fn in a transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a transaction: committed when it resolves, rolled back when it throws. timeoutMs replaces the usual
+   * wait for each statement's answer (QUERY_TIMEOUT_MS) for work known to be long: migrations.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { timeoutMs?: number }): Promise<T>;
   /**
    * Runs several statements separated by semicolons, without parameters (migrations, the job queue's
    * maintenance), and returns the rows of the last one.
@@ -113,7 +116,7 @@ export const POOL_WAIT_MS = 15_000;
  * (exec) may take longer.
  */
 export const QUERY_TIMEOUT_MS = 5000;
-const MIGRATION_TIMEOUT_MS = 10 * 60_000;
+export const MIGRATION_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * A first-come, first-served queue for the pool's clients. pg-pool's own queue counts waiting for a busy client
@@ -188,7 +191,7 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         queue.release();
       }
     },
-    async transaction(fn) {
+    async transaction(fn, options) {
       await queue.acquire();
       let client: pg.PoolClient;
       try {
@@ -202,7 +205,7 @@ async function openPostgres(databaseUrl: string, schema?: string, max = 10): Pro
         await client.query('BEGIN');
         const result = await fn({
           async query<Row>(sql: string, params: unknown[] = []) {
-            const r = await client.query(sql, params);
+            const r = await client.query({ text: sql, values: params, query_timeout: options?.timeoutMs } as pg.QueryConfig);
             return r.rows as Row[];
           },
         });

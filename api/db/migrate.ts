@@ -1,26 +1,32 @@
-import type { Db } from './client.js';
+import { MIGRATION_TIMEOUT_MS, type Db } from './client.js';
 import { migrations } from './migrations/index.js';
 
 /** Any fixed number: the advisory lock keeps several api nodes from migrating at once. */
-const MIGRATION_LOCK = 727_274;
+export const MIGRATION_LOCK = 727_274;
 
-/** Applies every migration not yet recorded, in order, each in its own transaction. Returns the ids applied. */
+/** Applies every migration not yet recorded, in order, in one transaction under the lock. Returns the ids applied. */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    id text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
   const applied: string[] = [];
-  await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
-    for (const migration of migrations) {
-      if (done.has(migration.id)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
-      applied.push(migration.id);
-    }
-  });
+  await db.transaction(
+    async (tx) => {
+      // The lock comes first, before even the bookkeeping table: two nodes creating it at once on an empty database
+      // would both find it missing, and the second CREATE fails on PostgreSQL's catalog.
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+      const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
+      for (const migration of migrations) {
+        if (done.has(migration.id)) continue;
+        for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+        await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
+        applied.push(migration.id);
+      }
+      // A long migration (an index on a big table), or the wait for another node's, may take minutes.
+    },
+    { timeoutMs: MIGRATION_TIMEOUT_MS },
+  );
   return applied;
 }
 

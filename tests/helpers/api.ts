@@ -144,8 +144,8 @@ function behindTheApi(db: Db, cache: ReadCache): Db {
       if (!READS.test(sql)) cache.clear();
       return rows;
     },
-    async transaction(fn) {
-      const result = await db.transaction(fn);
+    async transaction(fn, options) {
+      const result = await db.transaction(fn, options);
       cache.clear();
       return result;
     },
