@@ -4,8 +4,11 @@ import { migrations } from './migrations/index.js';
 /** Any fixed number: the advisory lock keeps several api nodes from migrating at once. */
 const MIGRATION_LOCK = 727_274;
 
-/** Applies every migration not yet recorded, in order, each in its own transaction. Returns the ids applied. */
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * Applies every migration not yet recorded, in order, in one transaction. Returns the ids applied. `only` stops at
+ * an earlier schema: a restore loads a backup's rows into the schema they were taken from, then migrates the rest.
+ */
+export async function migrate(db: Db, { only }: { only?: ReadonlySet<string> } = {}): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id text PRIMARY KEY,
     applied_at timestamptz NOT NULL DEFAULT now()
@@ -15,7 +18,7 @@ export async function migrate(db: Db): Promise<string[]> {
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
     for (const migration of migrations) {
-      if (done.has(migration.id)) continue;
+      if (done.has(migration.id) || (only && !only.has(migration.id))) continue;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
       applied.push(migration.id);
