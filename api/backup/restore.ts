@@ -90,6 +90,13 @@ export async function restoreBackup(
     );
   }
 
+  // The job queue's schema is dropped whole below: never when it is the api's own (or someone else's) too.
+  const [current] = await db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  if (current?.schema === target.jobs.schema) {
+    throw new RestoreRefusedError(
+      `JOBS_SCHEMA (${target.jobs.schema}) is the database's own schema; give the job queue a schema of its own`,
+    );
+  }
   // Everything goes, so the backup's schema can be made as it was, whatever state the target's schema is in.
   const existing = await ownTables(db);
   if (existing.length) await db.exec(`DROP TABLE IF EXISTS ${existing.map(quoteIdent).join(', ')} CASCADE`);
