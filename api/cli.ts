@@ -1,10 +1,16 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatPrice } from '#contract/money';
 import { ConfigError, parseConfig, type Config } from '#contract/config';
 import { ADMIN_TOKEN_HEADER } from './admin/routes.js';
-import { openDb, type Db } from './db/client.js';
+import { isNewPgliteDir, openDb, type Db } from './db/client.js';
+import { BadBackupError, verifyBackup } from './backup/archive.js';
+import { backupStream, snapshotDatabase } from './backup/backup.js';
+import { checkSchema, restoreBackup, RestoreRefusedError, type RestoreSummary } from './backup/restore.js';
 import { acquireLock, DatabaseLockedError, isLive, readAdminToken, readLock, adminTokenFile, type LockHolder } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { seed, type SeedSummary } from './db/seed.js';
@@ -36,6 +42,7 @@ const HELP = `Stagedoor operator CLI
 Usage: ${USAGE} <command> [options]
 
 Commands:
+  backup          Write everything (database, media, the generated push keys) to one file, while the server runs
   create-artist   Create an artist account (isPerformer) with a profile
   create-promo    Create a promo code for an artist's fan club (percent or amount off the first year)
   end-membership  End a fan's membership of an artist's fan club today, without a refund
@@ -44,6 +51,7 @@ Commands:
   seed            Add the demo artists, the demo fan and the fan's subscriptions (skips whatever exists)
   suspend         Suspend an account (its sessions end at once; it cannot sign in), or lift a suspension
   operator        Let an account open the operator pages (/operator: every report, suspensions), or stop it
+  restore         Put a backup file back into an empty database and data directory (or replace everything: --force)
 
 Run "${USAGE} <command> --help" for the options of one command.
 It works whether or not the server is running. It reads DATA_DIR and DATABASE_URL like the server does.`;
@@ -137,6 +145,28 @@ const SEED_HELP = `Usage: ${USAGE} seed
 Adds the demo artists (novaricci, thelatenights, juniperlane), the demo fan (demofan) and the fan's two
 subscriptions. Accounts that already exist are left as they are, so it is safe to run again.`;
 
+const BACKUP_HELP = `Usage: ${USAGE} backup --to FILE
+
+Writes the database's rows (one consistent moment, however busy the server is), every media file (DATA_DIR/media
+or the S3 bucket) and the generated push keys to FILE, a gzip'd file of JSON lines, then reads it back to check it.
+It works while the server runs: on the embedded database the running server takes the backup and sends it here.
+An existing FILE is replaced only once the new backup is complete. docs/operations.md, "Backups", says more.
+
+Options:
+  --to        the file to write, e.g. /backups/stagedoor-$(date +%F).backup.gz
+  -h, --help  show this help`;
+
+const RESTORE_HELP = `Usage: ${USAGE} restore --from FILE [--force]
+
+Restores a backup into this DATA_DIR (embedded database) or DATABASE_URL, and its media into DATA_DIR/media or
+the S3 bucket; then runs the migrations this release has beyond the backup's. Stop the server first. It refuses a
+target that holds data already, and a backup made by a newer release.
+
+Options:
+  --from      the backup file
+  --force     replace whatever the database and media storage hold now (it is deleted)
+  -h, --help  show this help`;
+
 /** A failure to report in one line: usage errors exit 2, everything else 1. */
 export class CliError extends Error {
   constructor(
@@ -170,6 +200,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
             refund: REFUND_HELP,
             suspend: SUSPEND_HELP,
             operator: OPERATOR_HELP,
+            backup: BACKUP_HELP,
+            restore: RESTORE_HELP,
           } as Record<string, string>
         )[rest[0]] ?? HELP,
       );
@@ -183,6 +215,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (command === 'end-membership') return await endMembershipCommand(rest, io);
     if (command === 'suspend') return await suspendCommand(rest, io);
     if (command === 'operator') return await operatorCommand(rest, io);
+    if (command === 'backup') return await backupCommand(rest, io);
+    if (command === 'restore') return await restoreCommand(rest, io);
     throw new CliError(`Unknown command "${command}". Run "${USAGE} --help" to see the commands.`, 2);
   } catch (error) {
     if (error instanceof CliError) {
@@ -577,6 +611,199 @@ async function operatorCommand(args: string[], io: CliIo) {
       : `${result.user} can no longer open the operator pages${via}.`,
   );
   return 0;
+}
+
+async function backupCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('backup', args, { to: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  if (values.help) {
+    io.out(BACKUP_HELP);
+    return 0;
+  }
+  if (!values.to) throw new CliError(`--to is required. Usage: ${USAGE} backup --to FILE`, 2);
+  const config = parseConfig(io.env);
+  const file = path.resolve(values.to);
+  if (!fs.existsSync(path.dirname(file))) throw new CliError(`--to: the folder ${path.dirname(file)} does not exist.`, 2);
+  // Written aside and renamed into place once checked: a failed backup never replaces a good one.
+  const partial = `${file}.partial-${process.pid}`;
+  let via = '';
+  try {
+    const write = async (db: Db) => {
+      const snapshot = await snapshotDatabase(db, config.jobs.schema).catch((error: Error) => {
+        if (/schema_migrations/.test(error.message))
+          throw new CliError('The database has no Stagedoor tables yet: there is nothing to back up.');
+        throw error;
+      });
+      await pipeline(
+        backupStream(snapshot, { storage: createMediaStorage(config), dataDir: config.dataDir }),
+        fs.createWriteStream(partial, { mode: 0o600 }),
+      );
+    };
+    if (config.databaseUrl) {
+      const db = await openDb({ databaseUrl: config.databaseUrl, max: 2 });
+      try {
+        await write(db);
+      } finally {
+        await db.close();
+      }
+    } else {
+      via = await withEmbeddedDb(config, 'backup', write, (holder) => backupViaServer(config, holder, partial));
+    }
+    const { manifest } = await verifyBackup(partial).catch((error: Error) => {
+      throw new CliError(`The backup written to ${partial} does not read back (${error.message}); it has been removed.`);
+    });
+    fs.renameSync(partial, file);
+    const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+    const media = manifest.files.filter((entry) => entry.kind === 'media');
+    const bytes = media.reduce((sum, entry) => sum + entry.size, 0);
+    io.out(
+      `Backed up ${rows} rows in ${manifest.tables.length} tables and ${media.length} media files (${formatBytes(bytes)}) ` +
+        `to ${file} (${formatBytes(fs.statSync(file).size)})${via}.`,
+    );
+    return 0;
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+}
+
+async function restoreCommand(args: string[], io: CliIo) {
+  const { values } = parseCommandArgs('restore', args, {
+    from: { type: 'string' },
+    force: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(RESTORE_HELP);
+    return 0;
+  }
+  if (!values.from) throw new CliError(`--from is required. Usage: ${USAGE} restore --from FILE [--force]`, 2);
+  const config = parseConfig(io.env);
+  const file = path.resolve(values.from);
+  if (!fs.existsSync(file)) throw new CliError(`There is no backup at ${file}.`);
+  if (!fs.statSync(file).isFile()) throw new CliError(`${file} is not a file.`);
+  const { header } = await verifyBackup(file).catch((error: Error) => {
+    if (error instanceof BadBackupError) throw new CliError(`${file} is not a usable Stagedoor backup: ${error.message}.`);
+    throw new CliError(`${file} cannot be read: ${error.message}.`);
+  });
+  try {
+    checkSchema(header);
+  } catch (error) {
+    if (error instanceof RestoreRefusedError) throw new CliError(`Not restored: ${error.message}.`);
+    throw error;
+  }
+  const restore = async (db: Db) => {
+    try {
+      return await restoreBackup({ db, storage: createMediaStorage(config), dataDir: config.dataDir, jobs: config.jobs }, file, header, {
+        force: values.force ?? false,
+      });
+    } catch (error) {
+      if (error instanceof RestoreRefusedError) throw new CliError(`Not restored: ${error.message}.`);
+      throw error;
+    }
+  };
+  let summary: RestoreSummary | undefined;
+  if (config.databaseUrl) {
+    const db = await openDb({ databaseUrl: config.databaseUrl, max: 2 });
+    try {
+      summary = await restore(db);
+    } finally {
+      await db.close();
+    }
+  } else {
+    await withEmbeddedDb(config, 'restore', async (db) => {
+      summary = await restore(db);
+    });
+  }
+  const result = summary!;
+  io.out(`Restored ${result.rows} rows in ${result.tables} tables and ${result.files} files from ${file} (taken ${header.createdAt}).`);
+  if (result.migrated.length) io.out(`Then migrated it to this release: ${result.migrated.join(', ')}.`);
+  return 0;
+}
+
+/**
+ * Runs work on the embedded database under the CLI's lock. A running server holds it: a backup is asked of the
+ * server (viaServer); a restore, which replaces the database under it, is refused.
+ */
+async function withEmbeddedDb(
+  config: Config,
+  command: 'backup' | 'restore',
+  work: (db: Db) => Promise<void>,
+  viaServer?: (holder: LockHolder) => Promise<string>,
+): Promise<string> {
+  const refuse = (holder: LockHolder) =>
+    new CliError(
+      `The server (pid ${holder.pid}) is running on ${config.dataDir}: stop it first, then restore (a restore replaces its database).`,
+    );
+  const holder = readLock(config.dataDir);
+  if (holder && holder.role === 'server' && isLive(holder)) {
+    if (!viaServer) throw refuse(holder);
+    return viaServer(holder);
+  }
+  if (command === 'backup' && isNewPgliteDir(config.dataDir)) {
+    throw new CliError(`There is no embedded database in ${config.dataDir} to back up (is DATA_DIR right?).`);
+  }
+  let lock;
+  try {
+    lock = acquireLock(config.dataDir, 'cli');
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    if (error.holder?.role === 'server') {
+      if (!viaServer) throw refuse(error.holder);
+      return viaServer(error.holder);
+    }
+    throw new CliError(error.message);
+  }
+  try {
+    const db = await openDb({ dataDir: config.dataDir });
+    try {
+      await work(db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    lock.release();
+  }
+  return '';
+}
+
+/** The running server takes the backup (it holds the embedded database) and streams it into the file. */
+async function backupViaServer(config: Config, first: LockHolder, file: string) {
+  const deadline = Date.now() + SERVER_WAIT_MS;
+  let holder: LockHolder | undefined = first;
+  // A server still starting has not written its api address yet.
+  while (!holder?.apiUrl) {
+    if (!holder || !isLive(holder) || Date.now() > deadline) {
+      throw new CliError(`The server (pid ${first.pid}) holds the database but does not answer; run the backup again once it has started.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    holder = readLock(config.dataDir);
+  }
+  const token = readAdminToken(config.dataDir);
+  if (!token)
+    throw new CliError(
+      `The server (pid ${holder.pid}) holds the database, but its admin token ${adminTokenFile(config.dataDir)} cannot be read: run the CLI as the user that runs the server.`,
+    );
+  let response: Response;
+  try {
+    response = await fetch(`${holder.apiUrl}/admin/backup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [ADMIN_TOKEN_HEADER]: token },
+      body: '{}',
+    });
+  } catch (error) {
+    throw new CliError(`The server (pid ${holder.pid}) did not answer at ${holder.apiUrl} (${(error as Error).message}).`);
+  }
+  if (!response.ok || !response.body) {
+    const body = (await response.json().catch(() => undefined)) as { message?: string } | undefined;
+    throw new CliError(`The server did not take the backup: ${body?.message ?? `HTTP ${response.status}`}.`);
+  }
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file, { mode: 0o600 }));
+  return ` (taken by the running server, pid ${holder.pid})`;
+}
+
+function formatBytes(bytes: number) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];

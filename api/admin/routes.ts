@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.js';
 import { tag } from '../cache/tags.js';
 import { seed } from '../db/seed.js';
+import { backupStream, snapshotDatabase } from '../backup/backup.js';
 import { ApiError, ok, parse } from '../http.js';
 import { createPromo, NewPromoSchema } from '../payments/promos.js';
 import { createArtist, NewArtistSchema } from '../performers/create.js';
@@ -70,6 +71,14 @@ export function adminRoutes(
     await ctx.cache.invalidate(tag.artists());
     return ok(summary);
   });
+
+  if (storage) {
+    // The backup of the embedded database is taken here, by the process that holds it (api/backup/backup.ts).
+    app.post('/admin/backup', { onRequest: guard }, async (_request, reply) => {
+      const snapshot = await snapshotDatabase(ctx.db, ctx.config.jobs.schema);
+      return reply.type('application/gzip').send(backupStream(snapshot, { storage, dataDir: ctx.config.dataDir }));
+    });
+  }
 
   app.post('/admin/jobs', { onRequest: guard }, async (request) =>
     ok(await runJobsCommand(ctx.jobs, parse(JobsCommandSchema, request.body))),

@@ -4,8 +4,12 @@ import { migrations } from './migrations/index.js';
 /** Any fixed number: the advisory lock keeps several api nodes from migrating at once. */
 export const MIGRATION_LOCK = 727_274;
 
-/** Applies every migration not yet recorded, in order, in one transaction under the lock. Returns the ids applied. */
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * Applies every migration not yet recorded, in order, in one transaction under the lock. Returns the ids applied.
+ * `only` stops at an earlier schema: a restore loads a backup's rows into the schema they were taken from, then
+ * migrates the rest.
+ */
+export async function migrate(db: Db, { only }: { only?: ReadonlySet<string> } = {}): Promise<string[]> {
   const applied: string[] = [];
   await db.transaction(
     async (tx) => {
@@ -18,13 +22,13 @@ export async function migrate(db: Db): Promise<string[]> {
     )`);
       const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
       for (const migration of migrations) {
-        if (done.has(migration.id)) continue;
+        if (done.has(migration.id) || (only && !only.has(migration.id))) continue;
         for (const statement of splitStatements(migration.sql)) await tx.query(statement);
         await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
         applied.push(migration.id);
       }
-      // A long migration (an index on a big table), or the wait for another node's, may take minutes.
     },
+    // A long migration (an index on a big table), or the wait for another node's, may take minutes.
     { timeoutMs: MIGRATION_TIMEOUT_MS },
   );
   return applied;

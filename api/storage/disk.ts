@@ -49,5 +49,21 @@ export function createDiskStorage(root: string): MediaStorage {
     async remove(key) {
       await fs.promises.rm(fileFor(key), { force: true, recursive: true });
     },
+    async *list() {
+      // Uploads still being written live in .tmp: they are no one's media yet.
+      const walk = async function* (dir: string, prefix: string): AsyncGenerator<{ key: string; size: number }> {
+        const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return [];
+          throw error;
+        });
+        for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+          if (!prefix && entry.name === '.tmp') continue;
+          const file = path.join(dir, entry.name);
+          if (entry.isDirectory()) yield* walk(file, `${prefix}${entry.name}/`);
+          else if (entry.isFile()) yield { key: `${prefix}${entry.name}`, size: (await fs.promises.stat(file)).size };
+        }
+      };
+      yield* walk(root, '');
+    },
   };
 }

@@ -103,5 +103,17 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: settings.prefix || undefined, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key) yield { key: object.Key.slice(settings.prefix.length), size: object.Size ?? 0 };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
   };
 }
