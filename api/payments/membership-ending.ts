@@ -2,6 +2,7 @@ import { moderationMessages, type MembershipEnding } from '#contract/moderation'
 import { formatCents } from '#contract/money';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError } from '../http.js';
+import { queueMail } from '../mail/jobs.js';
 import { endMembershipNow } from '../subscriptions/end.js';
 import { afterAccessEnded, CARD_TIME_LEFT, refundPayment } from './refunds.js';
 import type { PaymentsContext } from './service.js';
@@ -27,6 +28,7 @@ interface Part {
 export interface Ending {
   /** What the page shows. */
   shown: MembershipEnding;
+  subscriptionId: string;
   /** Gifts first (latest first), then the card payment: the refund that ends the membership is the fan's own. */
   parts: Part[];
 }
@@ -94,6 +96,7 @@ export async function membershipEnding(db: Queryable, artistId: string, fanId: s
   const totalCents = parts.reduce((sum, part) => sum + part.amountCents, 0);
   return {
     parts,
+    subscriptionId: subscription.id,
     shown: {
       free: totalCents === 0,
       disputed,
@@ -137,6 +140,7 @@ export async function endMembershipWithRefund(
     throw new ApiError(409, moderationMessages.refundChanged(ending.shown.total));
   }
   let refundedCents = 0;
+  let fanRefunded = false;
   for (const part of ending.parts) {
     const requestKey = `end-membership-${part.paymentId}`;
     const outcome = await refundPayment(pc, {
@@ -155,6 +159,7 @@ export async function endMembershipWithRefund(
       throw error;
     });
     refundedCents += outcome.refundedNowCents;
+    if (part.kind === 'card' && outcome.refundedNowCents > 0) fanRefunded = true;
   }
   // What still runs (nothing was paid, or nothing was left unused) ends as the CLI ends one, and never renews.
   const rest = await endMembershipNow(pc, fanId, artist.id);
@@ -166,7 +171,16 @@ export async function endMembershipWithRefund(
       artist.id,
     );
   }
-  return { ended: refundedCents > 0 || Boolean(rest), refundedCents, total: ending.shown.total };
+  const ended = refundedCents > 0 || Boolean(rest);
+  // The refund mail of the fan's own payment tells them; otherwise (nothing paid, a gift's year) this one does.
+  if (ended && !fanRefunded) {
+    await queueMail(
+      pc.jobs,
+      { kind: 'membershipEnded', subscriptionId: ending.subscriptionId },
+      { key: `membership-ended:${ending.subscriptionId}:${Date.now()}` },
+    );
+  }
+  return { ended, refundedCents, total: ending.shown.total };
 }
 
 /** Whether the fan's membership of the artist's club still runs (the blocked list offers to end it). */

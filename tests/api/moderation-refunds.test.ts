@@ -163,6 +163,9 @@ describeEachDatabase('ending a blocked fan’s membership with a refund', (datab
       [fan.id],
     );
     expect(n).toBe(0);
+    // No refund mail to tell them, so a mail of its own does (after the free membership's welcome).
+    const ended = (await smtp.waitFor(fan.email, 2)).find((m) => m.parsed.subject === 'Your Free Band membership has ended');
+    expect(ended?.parsed.text).toContain('Free Band ended your membership of their fan club today.');
   });
 
   it('a payment already refunded is not refunded again: the membership kept after it just ends', async () => {
