@@ -245,7 +245,7 @@ export async function createApi({
   if (adminToken) adminRoutes(app, ctx, adminToken, { storage: content.storage, gateway, realtime });
   conversationRoutes(app, ctx);
   messageRoutes(app, ctx, realtime);
-  moderationRoutes(app, ctx, realtime);
+  moderationRoutes(app, ctx, realtime, gateway);
   const notifications: NotificationServices = Object.assign(Object.create(ctx) as ApiContext, {
     emit: realtime.emitToUser,
     vapid: loadVapidKeys(config, (line) => app.log.warn(line)),

@@ -26,7 +26,33 @@ export const moderationMessages = {
   tooManyReports: "You're sending reports too quickly. Please wait a moment and try again.",
   heldComment: 'Your comment is waiting for the artist to review it.',
   heldMessage: 'Your message is waiting for the artist to review it.',
+  endMembershipLabel: 'Also end their membership and refund the unused part',
+  endFreeMembershipLabel: 'Also end their membership (they paid nothing, so there is nothing to refund)',
+  noMembership: (name: string) => `${name} has no running membership to end.`,
+  membershipDisputed:
+    "This fan's payment is disputed, so it cannot be refunded here: their bank decides. You can still block them without ending it.",
+  refundChanged: (total: string) => `The refund is now ${total}: a day has gone by since the page was loaded. Check it and confirm again.`,
+  endFailed:
+    'They are blocked, but we could not reach our payment provider, so nothing was refunded and their membership carries on. Please try again in a moment.',
+  refundReason: (artistName: string) => `${artistName} ended your membership and refunded the part you had not used yet.`,
+  giftRefundReason: (artistName: string) =>
+    `${artistName} ended the membership you gave and refunded the part of your gift that had not been used yet.`,
 } as const;
+
+/**
+ * What ending a fan's membership would do, shown before the artist confirms: each payment's unused part, prorated by
+ * the unused days of what it paid for (the fan's own card year, and each opened gift's year, refunded to its buyer).
+ */
+export interface MembershipEnding {
+  /** Nothing to refund (a free membership, a free trial, or nothing left unused): it just ends. */
+  free: boolean;
+  /** A payment of it is disputed: the bank decides, so it cannot be ended with a refund here. */
+  disputed: boolean;
+  refunds: { kind: 'card' | 'gift'; amount: string; amountCents: number; unusedDays: number; periodDays: number }[];
+  totalCents: number;
+  /** The total as the page shows it, in the club's currency. */
+  total: string;
+}
 
 export interface UserSummary {
   _id: string;
@@ -38,6 +64,8 @@ export interface UserSummary {
 export interface BlockEntry {
   fan: UserSummary;
   createdAt: string;
+  /** Whether the fan's membership still runs (the list offers to end it). */
+  member: boolean;
 }
 
 export interface ReportEntry {

@@ -20,6 +20,8 @@ export type MailJob =
   | { kind: 'renewalFailed'; paymentId: string; nextAttempt: string | null; accessUntil: string }
   | { kind: 'renewalChanged'; subscriptionId: string; autoRenew: boolean }
   | { kind: 'welcome'; subscriptionId: string }
+  /** The artist ended the fan's membership and no refund of the fan's own told them so (a free one, a gift's year). */
+  | { kind: 'membershipEnded'; subscriptionId: string }
   /** The link holds the reset token, so it lives in the job's row until it has been sent (it expires in an hour). */
   | { kind: 'passwordReset'; userId: string; link: string }
   | { kind: 'passwordChanged'; userId: string; at: string }
@@ -138,6 +140,7 @@ export async function buildMail(
     }
     case 'renewalReminder':
     case 'renewalChanged':
+    case 'membershipEnded':
     case 'welcome': {
       const subscription = await one<{
         userId: string;
@@ -163,6 +166,8 @@ export async function buildMail(
       const renewalCents =
         subscription.gateway === 'stripe' ? (subscription.lastListCents ?? subscription.priceCents) : subscription.priceCents;
       const amount = money(renewalCents, subscription.currency);
+      if (job.kind === 'membershipEnded')
+        return { to: fan.email, template: templates.membershipEnded({ artist: from.sender, artistUrl: link.artistUrl }) };
       if (job.kind === 'welcome')
         return {
           to: fan.email,

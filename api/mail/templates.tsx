@@ -150,6 +150,28 @@ export function renewalChanged(p: { artist: Sender; autoRenew: boolean; date: st
   };
 }
 
+export function membershipEnded(p: { artist: Sender; artistUrl: string }): Template {
+  return {
+    subject: `Your ${p.artist.name} membership has ended`,
+    sender: p.artist,
+    body: (
+      <Layout
+        sender={p.artist}
+        preview="Your membership has ended"
+        footer={`You get this mail because you were a member of ${p.artist.name}’s fan club on Stagedoor.`}
+      >
+        <Title>Your membership has ended</Title>
+        <Paragraph>
+          {p.artist.name} ended your membership of their fan club today. It will not renew, and nothing more will be charged.
+        </Paragraph>
+        <Paragraph>
+          Their public page is still at <Link href={p.artistUrl}>{p.artistUrl}</Link>.
+        </Paragraph>
+      </Layout>
+    ),
+  };
+}
+
 export function welcome(p: { artist: Sender; artistUrl: string; accountUrl: string }): Template {
   return {
     subject: `Welcome to ${p.artist.name}’s fan club`,

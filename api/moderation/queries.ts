@@ -3,6 +3,7 @@ import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { notKept } from '../cache/read-cache.js';
+import { RUNNING_MEMBERSHIP } from '../payments/membership-ending.js';
 
 /** Whether the artist blocks the fan; kept until the club's moderation changes. */
 export async function isBlocked(reads: Reads, artistId: string, fanId: string) {
@@ -94,11 +95,15 @@ function summary(row: Record<string, unknown>, prefix: string): UserSummary {
 
 export async function listBlocks(db: Queryable, artistId: string): Promise<BlockEntry[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${USER_FIELDS('u', 'fan')}, b.created_at AS "createdAt"
+    `SELECT ${USER_FIELDS('u', 'fan')}, b.created_at AS "createdAt", ${RUNNING_MEMBERSHIP} AS member
        FROM blocks b JOIN users u ON u.id = b.fan_id WHERE b.artist_id = $1 ORDER BY b.created_at DESC, u.id`,
     [artistId],
   );
-  return rows.map((row) => ({ fan: summary(row, 'fan'), createdAt: new Date(row.createdAt as Date).toISOString() }));
+  return rows.map((row) => ({
+    fan: summary(row, 'fan'),
+    createdAt: new Date(row.createdAt as Date).toISOString(),
+    member: Boolean(row.member),
+  }));
 }
 
 /** Reports, newest first: one club's (the artist's view) or every club's (the operator's). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { moderationMessages, MuteWordSchema, ReportSchema, SuspendSchema } from '#contract/moderation';
+import { BlockSchema, moderationMessages, MuteWordSchema, ReportSchema, SuspendSchema } from '#contract/moderation';
 import { RealtimeEvent } from '#contract/realtime';
 import { consume } from '../auth/rate-limits.js';
 import { requireViewer, type Viewer } from '../auth/viewer.js';
@@ -10,9 +10,12 @@ import { one } from '../db/client.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse } from '../http.js';
 import { cachedUnreadTotal } from '../conversations/queries.js';
 import { createMessage } from '../messages/queries.js';
+import type { PaymentGateway } from '../payments/gateway.js';
+import { endMembershipWithRefund, membershipEnding } from '../payments/membership-ending.js';
+import type { PaymentsContext } from '../payments/service.js';
 import type { Realtime } from '../realtime/server.js';
 import { hasAccess } from '../subscriptions/queries.js';
-import { cachedArtistName, isBlocked, listAudit, listBlocks, listHeld, listReports, logAction } from './queries.js';
+import { cachedArtistName, displayName, isBlocked, listAudit, listBlocks, listHeld, listReports, logAction } from './queries.js';
 import { suspendAccount } from './suspend.js';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
@@ -41,8 +44,9 @@ export const MAX_MUTE_WORDS = 200;
  * Moderation (docs/moderation.md): the artist's tools for their own club (hide comments, block fans, mute words,
  * review what was held, read reports and the audit log), a fan's reports, and the operator's pages.
  */
-export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime: Realtime) {
+export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime: Realtime, gateway: PaymentGateway) {
   const { db } = ctx;
+  const pc: PaymentsContext = { db, cache: ctx.cache, jobs: ctx.jobs, config: ctx.config, gateway, log: ctx.log };
   const reportLimiter = ctx.limiters.limiter({ keyPrefix: 'report', points: REPORTS_PER_HOUR, duration: 60 * 60 });
 
   /** The viewer as the artist of their own club; 403 for a fan. */
@@ -112,6 +116,8 @@ export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime
     return ok({
       fan: { _id: fan.id, username: fan.username, name: fan.name, avatar: fan.avatar },
       blocked: await isBlocked(ctx, artist.id, fan.id),
+      // What ending their membership would refund, shown before the artist confirms; null when none runs.
+      membership: (await membershipEnding(db, artist.id, fan.id))?.shown ?? null,
     });
   });
 
@@ -120,10 +126,15 @@ export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime
     return ok({ data: await listBlocks(db, artist.id) });
   });
 
-  /** Blocks a fan: from now on no messages, comments or reports from them in this club. Blocking twice is one block. */
+  /**
+   * Blocks a fan: from now on no messages, comments or reports from them in this club. Blocking twice is one block.
+   * With `endMembership` it also ends their membership now with a refund of its unused part (./docs/moderation.md):
+   * on a blocked fan too, so the blocked list can offer it later.
+   */
   app.put('/moderation/blocks/:fanId', async (request) => {
     const artist = await requireArtist(request);
     const { fanId } = parse(FanParams, request.params);
+    const body = parse(BlockSchema, request.body ?? {});
     if (fanId === artist.id) throw badRequest(moderationMessages.notYourself);
     const fan = await one<{ id: string; username: string }>(db, 'SELECT id, username FROM users WHERE id = $1', [fanId]);
     if (!fan) throw notFound(moderationMessages.fanNotFound);
@@ -144,7 +155,28 @@ export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime
       return (await one<{ id: string }>(tx, 'SELECT id FROM conversations WHERE fan_id = $1 AND artist_id = $2', [fan.id, artist.id]))?.id;
     });
     await afterBlockChange(artist.id, fan.id, conversationId, true);
-    return ok({ fanId: fan.id, blocked: true });
+    if (!body.endMembership) return ok({ fanId: fan.id, blocked: true, membershipEnded: false, refunded: 0 });
+    const ending = await endMembershipWithRefund(
+      pc,
+      { id: artist.id, name: await displayName(db, artist.id) },
+      fan.id,
+      body.refundCents,
+    ).catch((error: unknown) => {
+      // The block stands; only the refund could not be made, and the artist is told so.
+      if (error instanceof ApiError && error.statusCode >= 500) throw new ApiError(error.statusCode, moderationMessages.endFailed);
+      throw error;
+    });
+    if (ending.ended) {
+      await logAction(db, {
+        artistId: artist.id,
+        ...actor(artist),
+        action: 'ended membership',
+        subjectUserId: fan.id,
+        subjectLabel: `@${fan.username}`,
+        detail: ending.refundedCents ? `Refunded the unused part: ${ending.total}` : 'Nothing to refund',
+      });
+    }
+    return ok({ fanId: fan.id, blocked: true, membershipEnded: ending.ended, refunded: ending.refundedCents / 100 });
   });
 
   app.delete('/moderation/blocks/:fanId', async (request) => {

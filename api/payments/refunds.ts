@@ -30,6 +30,11 @@ export interface RefundRequest {
   source: RefundSource;
   /** A form sent twice is one refund. */
   requestKey?: string;
+  /**
+   * The refund of a payment's unused part that ends the membership (an artist ending a blocked fan's): the time the
+   * payment paid for that is still to come comes off, as a full refund's does, though only part of it is given back.
+   */
+  endsMembership?: boolean;
 }
 
 export interface RefundOutcome {
@@ -113,7 +118,7 @@ export async function refundPayment(pc: PaymentsContext, request: RefundRequest)
   }
 
   const full = reserved.before + amount >= payment.amountCents;
-  const endsAccess = full && !request.keepAccess;
+  const endsAccess = (full || request.endsMembership === true) && !request.keepAccess;
   const ended = await pc.db.transaction(async (tx) => {
     const endedRows = endsAccess ? await endAccessPaidBy(tx, payment, 'refunded') : [];
     // What the fan's mail says: whether the membership ended, not whether time was taken off it.
@@ -178,6 +183,16 @@ const LAST_CARD_PAYMENT = `NOT EXISTS (SELECT 1 FROM payments later
                     AND later.id <> $2 AND later.created_at > (SELECT created_at FROM payments WHERE id = $2))`;
 
 /**
+ * The seconds still to come of what a card payment (p) paid for on its membership (s): the membership's time left,
+ * less the gift years stacked after the payment (those were paid by their gifts).
+ */
+export const CARD_TIME_LEFT = `greatest(extract(epoch FROM s.expires_at - now())
+                     - coalesce((SELECT sum(extract(epoch FROM g.period_until - greatest(g.period_from, now())))
+                                   FROM gifts g
+                                  WHERE g.redeemed_by = s.user_id AND g.artist_id = s.artist_id
+                                    AND g.period_from >= p.created_at AND g.period_until > now()), 0), 0)::float8`;
+
+/**
  * A full refund takes off exactly the time its payment paid for that is still to come. A membership is one row per
  * fan and club, and an opened gift stacks its year after whatever was running (its period is kept on the gift):
  *
@@ -232,12 +247,7 @@ async function takeOffPeriodPaidBy(
   if (!payment.subscriptionId) return [];
   const subscription = await one<Omit<EndedSubscription, 'accessEnded'> & { id: string; paidAt: Date; cutSeconds: number }>(
     tx,
-    `SELECT s.id, ${SUBSCRIPTION_BEFORE}, p.created_at AS "paidAt",
-            greatest(extract(epoch FROM s.expires_at - now())
-                     - coalesce((SELECT sum(extract(epoch FROM g.period_until - greatest(g.period_from, now())))
-                                   FROM gifts g
-                                  WHERE g.redeemed_by = s.user_id AND g.artist_id = s.artist_id
-                                    AND g.period_from >= p.created_at AND g.period_until > now()), 0), 0)::float8 AS "cutSeconds"
+    `SELECT s.id, ${SUBSCRIPTION_BEFORE}, p.created_at AS "paidAt", ${CARD_TIME_LEFT} AS "cutSeconds"
        FROM subscriptions s JOIN payments p ON p.id = $2
       WHERE s.id = $1 AND s.status IN ('active', 'disputed') AND ${LAST_CARD_PAYMENT}
       FOR UPDATE OF s`,

@@ -21,17 +21,37 @@ export interface EndedMembership {
 }
 
 export async function endMembership(ctx: Reads, input: z.output<typeof EndMembershipSchema>): Promise<EndedMembership> {
-  const row = await one<{ userId: string; artistId: string; expiresAt: Date }>(
+  const ids = await one<{ userId: string; artistId: string }>(
     ctx.db,
-    `UPDATE subscriptions s SET status = 'expired', auto_renew = false, expires_at = least(s.expires_at, now()), updated_at = now()
-       FROM users a, users f
-      WHERE s.artist_id = a.id AND s.user_id = f.id AND lower(a.username) = lower($1) AND lower(f.email) = lower($2)
-        AND s.status = 'active'
-      RETURNING s.user_id AS "userId", s.artist_id AS "artistId", s.expires_at AS "expiresAt"`,
+    `SELECT f.id AS "userId", a.id AS "artistId" FROM users a, users f WHERE lower(a.username) = lower($1) AND lower(f.email) = lower($2)`,
     [input.artist, input.fan],
   );
-  if (!row) throw notFound('This fan has no running membership of this artist’s fan club.');
+  const ended = ids && (await endMembershipNow(ctx, ids.userId, ids.artistId));
+  if (!ended) throw notFound('This fan has no running membership of this artist’s fan club.');
+  return { artist: input.artist, fan: input.fan, endedAt: ended.endedAt.toISOString() };
+}
+
+export interface EndedNow {
+  endedAt: Date;
+  /** The gateway that billed it (a Stripe subscription is cancelled by the caller that has the gateway). */
+  gateway: string;
+  gatewaySubscriptionId: string | null;
+}
+
+/**
+ * Ends the fan's running membership of the artist's club now, renewing never: the CLI's end-membership, and what is
+ * left of a membership an artist ends (a free one, a free trial) once its refunds are made. Undefined if none runs.
+ */
+export async function endMembershipNow(ctx: Reads, userId: string, artistId: string): Promise<EndedNow | undefined> {
+  const row = await one<{ expiresAt: Date; gateway: string; gatewaySubscriptionId: string | null }>(
+    ctx.db,
+    `UPDATE subscriptions s SET status = 'expired', auto_renew = false, expires_at = least(s.expires_at, now()), updated_at = now()
+      WHERE s.user_id = $1 AND s.artist_id = $2 AND s.status = 'active'
+      RETURNING s.expires_at AS "expiresAt", s.gateway, s.gateway_subscription_id AS "gatewaySubscriptionId"`,
+    [userId, artistId],
+  );
+  if (!row) return undefined;
   // The fan's memberships, and the artist's subscriber count and list (one member fewer).
-  await ctx.cache.invalidate(tag.fanSubscriptions(row.userId), tag.artist(row.artistId));
-  return { artist: input.artist, fan: input.fan, endedAt: new Date(row.expiresAt).toISOString() };
+  await ctx.cache.invalidate(tag.fanSubscriptions(userId), tag.artist(artistId));
+  return { endedAt: new Date(row.expiresAt), gateway: row.gateway, gatewaySubscriptionId: row.gatewaySubscriptionId };
 }

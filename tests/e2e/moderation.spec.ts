@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { expectNoA11yViolations, registerFan } from './helpers';
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiCall, newArtist, signedIn } from './money-world';
+import { apiCall, mailFromOutbox, newArtist, payingFan, signedIn } from './money-world';
 
 /** Where the pages' screenshots go, to be looked at by a person (not compared). */
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -171,6 +171,60 @@ for (const [javaScriptEnabled, width] of [
     await expectNoA11yViolations(fanPage);
     if (SHOTS) await fanPage.screenshot({ path: `${SHOTS}/comment-blocked-fan-${width}.png`, fullPage: true });
     await Promise.all([readerContext.close(), artistContext.close(), fanContext.close()]);
+  });
+}
+
+for (const [javaScriptEnabled, width] of [
+  [true, 1280],
+  [false, 375],
+] as const) {
+  const mode = `${javaScriptEnabled ? 'with' : 'without'} JavaScript at ${width} px`;
+  test(`blocking a paying fan can also end their membership, the refund shown before confirming; the blocked list offers it later (${mode})`, async ({
+    browser,
+    request,
+  }) => {
+    const artist = await newArtist(request, '20');
+    const [first, second] = await Promise.all([payingFan(request, artist), payingFan(request, artist)]);
+    const idOf = async (fan: { token: string }) => (await apiCall<{ _id: string }>(request, 'GET', '/users/me', { token: fan.token }))._id;
+    const [firstId, secondId] = await Promise.all([idOf(first), idOf(second)]);
+    const artistContext = await signedIn(browser, artist.token, { javaScriptEnabled, width });
+    const page = await artistContext.newPage();
+
+    // The confirmation offers it, with the amount: a year just paid is all unused.
+    await page.goto(`/${artist.username}/account/moderation/block/${firstId}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Block ${first.username}?` })).toBeVisible();
+    const choice = page.getByRole('checkbox', { name: 'Also end their membership and refund the unused part' });
+    await expect(choice).not.toBeChecked();
+    await expect(page.getByText(/^Refund £20\.00: £20\.00 to their card \((365|366) of \1 days unused\)\./)).toBeVisible();
+    await expectNoA11yViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/block-end-membership-${width}.png`, fullPage: true });
+    await choice.check();
+    await page.getByRole('button', { name: `Block ${first.username}` }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/${artist.username}/account/moderation\\?done=end-membership`));
+    await expect(page.getByText('Blocked, and their membership has ended: it will not renew.')).toBeVisible();
+    await expect(page.getByText(`ended membership @${first.username}`)).toBeVisible();
+    await expect(page.getByText('Refunded the unused part: £20.00')).toBeVisible();
+    const mail = await mailFromOutbox(first.email, /refunded £20\.00/);
+    expect(mail.text).toContain('ended your membership and refunded the part you had not used yet');
+    const membership = await apiCall<{ isSubscribed: boolean }>(request, 'GET', `/performers/${artist.username}`, { token: first.token });
+    expect(membership.isSubscribed).toBe(false);
+
+    // A fan blocked before: the blocked list offers it, and the same confirmation shows the amount.
+    await apiCall(request, 'PUT', `/moderation/blocks/${secondId}`, { token: artist.token, data: {} });
+    await page.goto(`/${artist.username}/account/moderation`);
+    const blocked = page.getByRole('region', { name: 'Blocked fans' });
+    await expect(blocked.getByRole('link', { name: `End membership and refund ${first.username}` })).toHaveCount(0);
+    await blocked.getByRole('link', { name: `End membership and refund ${second.username}` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `End ${second.username}'s membership?` })).toBeVisible();
+    await expect(page.getByText(/Refund £20\.00: £20\.00 to their card/)).toBeVisible();
+    await expectNoA11yViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/blocked-end-membership-${width}.png`, fullPage: true });
+    await page.getByRole('button', { name: 'End it and refund £20.00' }).click();
+    await expect(page.getByText('Blocked, and their membership has ended: it will not renew.')).toBeVisible();
+    await expect(blocked.getByRole('link', { name: `End membership and refund ${second.username}` })).toHaveCount(0);
+    await mailFromOutbox(second.email, /refunded £20\.00/);
+    await artistContext.close();
   });
 }
 

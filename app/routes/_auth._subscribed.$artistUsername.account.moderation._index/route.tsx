@@ -25,6 +25,8 @@ const DONE: Record<string, string> = {
   'remove-word': 'No longer muted.',
   approve: 'Approved: it is shown now.',
   'delete-held': 'Deleted.',
+  'end-membership':
+    'Blocked, and their membership has ended: it will not renew. Any refund is on its way to their card and shows in your earnings; they have been told by email.',
 };
 
 const buttonClass =
@@ -158,13 +160,23 @@ export default function ModerationPage() {
                     Blocked <LocalTime iso={block.createdAt} style="long" />
                   </p>
                 </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="unblock" />
-                  <input type="hidden" name="fanId" value={block.fan._id} />
-                  <button type="submit" className={buttonClass}>
-                    Unblock<span className="sr-only"> {block.fan.name || block.fan.username}</span>
-                  </button>
-                </Form>
+                <div className="flex flex-wrap items-center gap-3">
+                  {block.member ? (
+                    <Link
+                      to={`/${artist.username}/account/moderation/block/${block.fan._id}?back=${encodeURIComponent(`/${artist.username}/account/moderation`)}`}
+                      className={buttonClass}
+                    >
+                      End membership and refund<span className="sr-only"> {block.fan.name || block.fan.username}</span>
+                    </Link>
+                  ) : null}
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="unblock" />
+                    <input type="hidden" name="fanId" value={block.fan._id} />
+                    <button type="submit" className={buttonClass}>
+                      Unblock<span className="sr-only"> {block.fan.name || block.fan.username}</span>
+                    </button>
+                  </Form>
+                </div>
               </li>
             ))}
           </ul>
