@@ -34,6 +34,7 @@ import { performerProfileRoutes } from './performers/profile.js';
 import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
 import { connectRedis } from './redis.js';
+import { setupRoutes } from './setup/routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
 import { accountSettingsRoutes } from './users/settings.js';
@@ -174,6 +175,7 @@ export async function createApi({
   });
 
   authRoutes(app, ctx);
+  setupRoutes(app, ctx);
   userRoutes(app, ctx);
   performerRoutes(app, ctx);
   performerProfileRoutes(app, ctx);
