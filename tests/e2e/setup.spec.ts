@@ -1,71 +1,29 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { messages } from '#contract/accounts';
 import { profileMessages } from '#contract/artist-profile';
 import { expectNoA11yViolations, uniqueName } from './helpers';
+import { startOwnApp, type OwnApp } from './own-app';
 
 /**
  * The first-run setup in the browser: the built app started as an owner starts it, with SEED_DEMO=false on an empty
  * data directory (its own, on ports beside the suite's), for each journey, so every test meets a site nobody has set up.
  */
 
-const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100) + 57;
-const API_PORT = Number(process.env.E2E_API_PORT ?? 8180) + 57;
-const WEB = `http://localhost:${WEB_PORT}`;
 const PASSWORD = 'Own-The-Stage-2026!';
+const WEB = `http://localhost:${Number(process.env.E2E_WEB_PORT ?? 3100) + 57}`;
 
 // Each journey starts an app of its own from an empty data directory, which takes a minute on a busy machine.
 test.describe.configure({ timeout: 240_000 });
 
-let server: ChildProcess | undefined;
-let dataDir: string | undefined;
+let app: OwnApp | undefined;
 
 test.beforeEach(async () => {
-  // Another server on this port would answer the health check below and the test would drive the wrong app.
-  const taken = await fetch(`${WEB}/healthz`).then(
-    () => true,
-    () => false,
-  );
-  if (taken) throw new Error(`port ${WEB_PORT} is already in use: set E2E_WEB_PORT so that E2E_WEB_PORT+57 is free`);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-e2e-setup-'));
-  server = spawn('node', ['build/server/index.js'], {
-    env: {
-      ...process.env,
-      APP_ENV: 'local',
-      PORT: String(WEB_PORT),
-      API_PORT: String(API_PORT),
-      PUBLIC_API_URL: `http://localhost:${API_PORT}`,
-      PUBLIC_WEB_URL: WEB,
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-    },
-    stdio: 'ignore',
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${WEB}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (server.exitCode !== null) throw new Error('the empty app exited while starting');
-    if (Date.now() > deadline) throw new Error('the empty app did not start');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  app = await startOwnApp({ offset: 57, name: 'setup', env: { SEED_DEMO: 'false' }, timeoutMs: 150_000 });
+  expect(app.web).toBe(WEB);
 });
 
 test.afterEach(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 async function newPage(browser: Browser, options: { javaScriptEnabled: boolean; width: number }) {
