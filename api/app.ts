@@ -38,6 +38,7 @@ import { performerRoutes } from './performers/routes.js';
 import { createRealtime } from './realtime/server.js';
 import { connectRedis } from './redis.js';
 import { currentRequestId, runAs } from './request-context.js';
+import { setupRoutes } from './setup/routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { userRoutes } from './users/routes.js';
 import { accountSettingsRoutes } from './users/settings.js';
@@ -220,6 +221,7 @@ export async function createApi({
   });
 
   authRoutes(app, ctx);
+  setupRoutes(app, ctx);
   userRoutes(app, ctx);
   performerRoutes(app, ctx);
   performerProfileRoutes(app, ctx);

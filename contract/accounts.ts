@@ -48,6 +48,8 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'static',
   'assets',
   'gift',
+  // The first-run setup of an empty install.
+  'setup',
   // Offline listening: the offline page and its check, the web app manifest and its icons.
   'offline',
   'manifest',

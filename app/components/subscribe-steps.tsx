@@ -1,14 +1,23 @@
-/** The two steps of subscribing (spec §1: a register step followed by a payment step), with the current one marked. */
-export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; className?: string }) {
-  const steps = ['Create your account', 'Pay securely'];
+/** A numbered list of a journey's steps, the current one marked and those before it ticked. */
+export function StepList({
+  steps,
+  current,
+  label,
+  className = '',
+}: {
+  steps: readonly string[];
+  current: number;
+  label: string;
+  className?: string;
+}) {
   return (
-    <ol className={`space-y-3 ${className}`} aria-label="Steps to join">
-      {steps.map((label, index) => {
+    <ol className={`space-y-3 ${className}`} aria-label={label}>
+      {steps.map((step, index) => {
         const number = index + 1;
         const done = number < current;
         const active = number === current;
         return (
-          <li key={label} className="flex items-center gap-3" aria-current={active ? 'step' : undefined}>
+          <li key={step} className="flex items-center gap-3" aria-current={active ? 'step' : undefined}>
             <span
               className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
                 active ? 'bg-accent text-navy' : done ? 'bg-white/80 text-navy' : 'bg-white/10 text-white/80 ring-1 ring-white/30'
@@ -18,7 +27,7 @@ export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; cl
               {done ? '✓' : number}
             </span>
             <span className={`text-base ${active ? 'font-semibold text-white' : 'text-white/75'}`}>
-              {label}
+              {step}
               {done ? <span className="sr-only"> (done)</span> : null}
             </span>
           </li>
@@ -26,4 +35,9 @@ export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; cl
       })}
     </ol>
   );
+}
+
+/** The two steps of subscribing (spec §1: a register step followed by a payment step), with the current one marked. */
+export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; className?: string }) {
+  return <StepList steps={['Create your account', 'Pay securely']} current={current} label="Steps to join" className={className} />;
 }

@@ -6,6 +6,7 @@ import type { ArtistResponse } from '#contract/users';
 import { apiFor } from '~/utils/api.server';
 import { env } from '~/utils/env.server';
 import { mapArtist } from '~/utils/mappers';
+import { redirectToSetup } from '~/utils/setup.server';
 
 export const meta: MetaFunction = () => [
   { title: 'Stagedoor: fan clubs for artists and the fans who love them' },
@@ -29,10 +30,12 @@ export async function loader(args: LoaderFunctionArgs) {
   if (artistUsername && /^[A-Za-z0-9]+$/.test(artistUsername)) {
     throw redirect(`/${encodeURIComponent(artistUsername.toLowerCase())}/join`);
   }
+  const api = apiFor(args);
+  // An empty install's owner finds the setup here, in production too: the marketing site knows nothing of it.
+  await redirectToSetup(api);
   const config = env();
   if (config.appEnv === 'production') throw redirect(config.marketingUrl);
 
-  const api = apiFor(args);
   const body = await api.get<{ data: { data: ArtistResponse[]; total: number } }>('/performers/user/search', {
     params: { limit: FEATURED_LIMIT, offset: 0 },
   });

@@ -79,6 +79,9 @@ const ROWS: Record<string, () => Target[]> = {
   ],
   // As a fan who is no operator: the page refuses, and no field reaches past that to a 500.
   '/operator': () => [{ path: '/operator', role: 'fan' }],
+  // The setup of an install that has accounts: the api refuses both steps, whatever the fields say.
+  '/setup': () => [{ path: '/setup', role: 'anonymous' }],
+  '/setup/club': () => [{ path: '/setup/club', role: 'fan' }],
   '/:artistUsername/gift': () => [{ path: `/${world.paid}/gift`, role: 'fan' }],
   '/gift/:token': () => [
     { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },

@@ -1,10 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-stand-in';
 import { expectNoA11yViolations, uniqueName } from './helpers';
+import { startOwnApp, type OwnApp } from './own-app';
 
 /**
  * The Stripe path in the browser, JavaScript off: the payment step falls back to Stripe Checkout. The built app runs
@@ -13,61 +10,28 @@ import { expectNoA11yViolations, uniqueName } from './helpers';
  * its success URL from another site, as Stripe does.
  */
 
-const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100) + 50;
-const API_PORT = Number(process.env.E2E_API_PORT ?? 8180) + 50;
-const WEB = `http://localhost:${WEB_PORT}`;
+const WEB = `http://localhost:${Number(process.env.E2E_WEB_PORT ?? 3100) + 50}`;
 
 let stand: StripeStandIn;
-let server: ChildProcess;
-let dataDir: string;
+let app: OwnApp | undefined;
 
 test.beforeAll(async () => {
-  // Another server on this port would answer the health check below and the test would drive the wrong app.
-  const taken = await fetch(`${WEB}/healthz`).then(
-    () => true,
-    () => false,
-  );
-  if (taken) throw new Error(`port ${WEB_PORT} is already in use: set E2E_WEB_PORT so that E2E_WEB_PORT+50 is free`);
   stand = await startStripeStandIn();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stagedoor-e2e-stripe-'));
-  server = spawn('node', ['build/server/index.js'], {
+  app = await startOwnApp({
+    offset: 50,
+    name: 'stripe',
     env: {
-      ...process.env,
-      APP_ENV: 'local',
-      PORT: String(WEB_PORT),
-      API_PORT: String(API_PORT),
-      PUBLIC_API_URL: `http://localhost:${API_PORT}`,
-      PUBLIC_WEB_URL: WEB,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
       STRIPE_SECRET_KEY: 'sk_test_standin',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
       STRIPE_WEBHOOK_SECRET: 'whsec_standin',
       STRIPE_API_URL: stand.url,
     },
-    stdio: 'ignore',
   });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${WEB}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('the Stripe-configured app did not start');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await app?.stop();
   await stand?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('without JavaScript a Stripe payment goes through Checkout and comes back, cross-site, to the success page', async ({ browser }) => {
