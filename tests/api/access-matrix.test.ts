@@ -380,6 +380,25 @@ const ROWS: Record<string, Row> = {
   'POST /admin/memberships/end': { request: () => ({ method: 'POST', path: '/admin/memberships/end', body: {} }), expect: all(403) },
   'POST /admin/suspensions': { request: () => ({ method: 'POST', path: '/admin/suspensions', body: {} }), expect: all(403) },
   'POST /admin/operators': { request: () => ({ method: 'POST', path: '/admin/operators', body: {} }), expect: all(403) },
+  'POST /admin/backup': { request: () => ({ method: 'POST', path: '/admin/backup', body: {} }), expect: all(403) },
+  // The first-run setup: this install has accounts, so it is done for everyone and its steps are not found.
+  'GET /setup': { request: () => ({ method: 'GET', path: '/setup' }), expect: all(200) },
+  'POST /setup/account': {
+    request: (_w, role) => ({
+      method: 'POST',
+      path: '/setup/account',
+      body: { name: 'Owner', username: `owner${role.toLowerCase()}`, email: `owner-${role}@example.com`, password: 'Backstage-Pass-2!' },
+    }),
+    expect: all(404),
+  },
+  'POST /setup/club': {
+    request: () => ({
+      method: 'POST',
+      path: '/setup/club',
+      body: { name: 'Club', username: 'newclub', yearlyPrice: '10', currency: 'usd' },
+    }),
+    expect: signedIn(404),
+  },
   // Moderation: every artist moderates their own club ("me"), fans none; a comment of another club is not found.
   'GET /moderation/blocks': {
     request: () => ({ method: 'GET', path: '/moderation/blocks' }),
