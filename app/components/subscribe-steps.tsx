@@ -37,7 +37,7 @@ export function StepList({
   );
 }
 
-/** The two steps of subscribing (spec §1: a register step followed by a payment step), with the current one marked. */
+/** The two steps of subscribing (an account first, then the payment), with the current one marked. */
 export function SubscribeSteps({ current, className = '' }: { current: 1 | 2; className?: string }) {
   return <StepList steps={['Create your account', 'Pay securely']} current={current} label="Steps to join" className={className} />;
 }
