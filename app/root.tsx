@@ -81,20 +81,13 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <div className="flex min-h-screen flex-col">{children}</div>
-        {data?.lite ? null : process.env.NODE_ENV === 'development' ? (
-          // `npm run dev`: the same scripts, then the compiler's live reload. A branch of its own, so that the
-          // production bundle, where the compiler folds it away, is byte for byte what it would be without it.
+        {data?.lite ? null : (
           <>
             {data ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
-            <LiveReload nonce={nonce} />
-          </>
-        ) : (
-          <>
-            {data ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data.ENV)}` }} /> : null}
-            <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            {/* `npm run dev` only: the compiler's live reload (folded away in the production bundle). */}
+            {process.env.NODE_ENV === 'development' ? <LiveReload nonce={nonce} /> : null}
           </>
         )}
       </body>
