@@ -214,7 +214,7 @@ try {
 
     // Load runs once, on the last database, like realtime.
     if (parts.has('load') && db === databases[databases.length - 1].db) {
-      console.log(`load: 200 fans browsing and 50 sending messages for ${args.loadDuration} s on ${app.label} …`);
+      console.log(`load: 200 fans reading, 10 connections at full blast and 50 fans sending for ${args.loadDuration} s on ${app.label} …`);
       const load = await timed('load', () => measureLoad({ app, fixtures, duration: args.loadDuration, warmup: args.loadWarmup }));
       if (load) {
         results.load = load;

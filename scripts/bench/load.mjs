@@ -1,18 +1,33 @@
-// Part 6: load (issue 6). A crowd on a presale morning: N simulated fans browse the artist home, vault and posts
-// (signed-in SSR through the api) while M other fans each send a message every few seconds, for a minute. Every
-// answer must be 2xx or 3xx (the budget is zero errors), and the server's memory after a forced GC must not grow.
+// Part 6: load (issue 6). A crowd on a presale morning, for a minute: 200 fans browse the artist home, vault and
+// posts (signed-in SSR through the api), each reading a page for a few seconds before the next, while 10 more
+// connections ask for those pages as fast as the server answers and 50 other fans each send a message every few
+// seconds. Every answer must be 2xx or 3xx within the timeout (the budget is zero errors), and the server's memory
+// after a forced GC must not grow.
+//
+// Why readers and not 200 connections with no pause (decision 006, amendment "a crowd that reads"): in a closed
+// loop with no pause, a page waits 200 ÷ (pages a second) in the admission queue, so on a machine half as fast the
+// same code timed out or got the admission's 503. The readers' demand is the same on every machine; the 10
+// connections at full blast take whatever the machine has left (the volume the leak check needs) and never queue
+// more than 10 deep. The throughput part judges speed.
 //
 // Setup, through the api as real fans would: M fans register (each from its own X-Forwarded-For address, which the
 // api trusts from loopback: the sign-up limit is 30 an hour per address), subscribe free to the seeded free artist
-// (Juniper Lane) and open their conversation with her. The browsing is autocannon with N connections cycling
-// through the three pages as the seed fan (cookie `stagedoor=<token>`); the senders are M loops in the same
-// process, each under the api's 30-messages-a-minute limit.
+// (Juniper Lane) and open their conversation with her. The readers and autocannon's connections browse as the seed
+// fan (cookie `stagedoor=<token>`); the senders are M loops in the same process, each under the api's
+// 30-messages-a-minute limit.
+import http from 'node:http';
 import autocannon from 'autocannon';
 import { api, ARTIST, OTHER_ARTIST } from './app.mjs';
 import { percentile, sleep } from './lib.mjs';
 import { HEAP_GROWTH_BUDGET_MB, memorySample } from './throughput.mjs';
 
 export const LOAD_BROWSERS = 200;
+/** Connections asking for pages with no pause, beside the readers: the rest of the machine's capacity. */
+export const LOAD_FULL_BLAST = 10;
+/** How long a reader reads a page before opening the next, in ms: uniform between the two. */
+export const LOAD_READ_MS = [4000, 8000];
+/** A page or a send not answered in this time is an error (the web tier's own deadline for an api call). */
+export const LOAD_TIMEOUT_S = 10;
 export const LOAD_SENDERS = 50;
 export const LOAD_SEND_INTERVAL_MS = 2500;
 /** Seconds of the same crowd before the measured run (see measureLoad). */
@@ -60,7 +75,7 @@ export async function prepareLoadFans(app, fixtures, count) {
   return fans;
 }
 
-function browse({ app, token, connections, duration, pages }) {
+function fullBlast({ app, token, connections, duration, pages }) {
   const headers = { ...BROWSER_HEADERS, cookie: `stagedoor=${token}` };
   return new Promise((resolve, reject) => {
     autocannon(
@@ -68,7 +83,7 @@ function browse({ app, token, connections, duration, pages }) {
         url: app.webUrl,
         connections,
         duration,
-        timeout: 10,
+        timeout: LOAD_TIMEOUT_S,
         requests: pages.map((path) => ({ method: 'GET', path, headers })),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
@@ -106,18 +121,50 @@ async function sendOne({ app, fan, text, clientId }) {
       method: 'POST',
       headers: { authorization: `Bearer ${fan.token}`, 'content-type': 'application/json', 'x-forwarded-for': fan.address },
       body: JSON.stringify({ text, fileIds: [], type: 'text', clientId }),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(LOAD_TIMEOUT_S * 1000),
     });
     status = res.status;
     if (status >= 400) error = `${status} ${(await res.json().catch(() => ({}))).message ?? ''}`.trim();
     else await res.arrayBuffer();
   } catch (e) {
-    error = e.name === 'TimeoutError' ? 'timeout (10 s)' : (e.cause?.code ?? e.message);
+    error = e.name === 'TimeoutError' ? `timeout (${LOAD_TIMEOUT_S} s)` : (e.cause?.code ?? e.message);
   }
   return { ms: performance.now() - started, status, error };
 }
 
-// autocannon's `errors` are the socket errors, timeouts included; an answer outside 2xx and 3xx is an error too.
+/**
+ * One reader: opens a page, reads it for a few seconds, opens the next (artist home, vault, posts, round again),
+ * until the deadline. Its first page comes at a random moment of one reading time, so the readers arrive at a
+ * steady rate rather than all at once.
+ */
+async function readLoop({ app, agent, headers, pages, deadline, first, visits }) {
+  let n = first;
+  let next = performance.now() + Math.random() * LOAD_READ_MS[1];
+  while (next < deadline) {
+    await sleep(next - performance.now());
+    visits.push(await visit({ app, agent, headers, path: pages[n++ % pages.length] }));
+    const [min, max] = LOAD_READ_MS;
+    next = performance.now() + min + Math.random() * (max - min);
+  }
+}
+
+function visit({ app, agent, headers, path }, started = performance.now()) {
+  return new Promise((resolve) => {
+    const done = (status, error) => resolve({ ms: performance.now() - started, status, error });
+    const req = http.get(`${app.webUrl}${path}`, { agent, headers, timeout: LOAD_TIMEOUT_S * 1000 }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => done(res.statusCode, res.statusCode >= 200 && res.statusCode < 400 ? null : `${res.statusCode}`));
+      res.on('error', (e) => done(res.statusCode, e.code ?? e.message));
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: `timeout (${LOAD_TIMEOUT_S} s)` })));
+    req.on('error', (e) => {
+      // A kept-alive connection the server closed while the fan was reading: a browser asks again on a new one.
+      if (req.reusedSocket && e.code === 'ECONNRESET') resolve(visit({ app, agent, headers, path }, started));
+      else done(0, e.code ?? e.message);
+    });
+  });
+}
+
 /**
  * Waits until the server has finished the work the crowd left behind: when autocannon stops, up to 200 requests
  * are still being rendered, and a memory sample taken then would count them as growth. Quiet means an api
@@ -135,25 +182,71 @@ async function drained(app, token) {
   }
 }
 
-const pageErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
+const blastErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
+
+/** Requests, errors by kind and latencies of one kind of traffic, from one record per request. */
+export function summarize(records, seconds) {
+  const latencies = records.map((r) => r.ms);
+  const failures = records.filter((r) => r.error);
+  const kinds = new Map();
+  for (const r of failures) kinds.set(r.error, (kinds.get(r.error) ?? 0) + 1);
+  return {
+    requests: records.length,
+    rps: (records.length - failures.length) / seconds,
+    errors: failures.length,
+    kinds: [...kinds].map(([k, n]) => `${n}× ${k}`),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.length ? Math.max(...latencies) : null,
+  };
+}
+
+/** autocannon's result in the same shape; its `errors` are the socket errors, timeouts included. */
+function summarizeBlast(r) {
+  const statusKinds = Object.entries(r.statusCodeStats ?? {})
+    .filter(([code]) => /^\d+$/.test(code) && !/^[23]/.test(code))
+    .map(([code, v]) => `${v.count}× ${code}`);
+  return {
+    // autocannon's total counts the answers; a request that timed out or lost its socket is an attempt too.
+    requests: r.requests.total + r.errors,
+    rps: r.requests.average,
+    errors: blastErrors(r),
+    kinds: [
+      ...statusKinds,
+      r.errors > r.timeouts ? `${r.errors - r.timeouts} socket errors` : '',
+      r.timeouts ? `${r.timeouts}× timeout (${LOAD_TIMEOUT_S} s)` : '',
+    ].filter(Boolean),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+  };
+}
 
 /**
- * The crowd for `duration` seconds: browsers cycling through the pages while every fan sends on schedule. Answers
- * autocannon's result for the pages and one record per send.
+ * The crowd for `duration` seconds: readers and full-blast connections on the pages while every fan sends on
+ * schedule. Answers the three kinds of traffic, each summarized.
  */
-async function crowd({ app, fixtures, fans, browsers, duration, pages, interval, round }) {
+async function crowd({ app, fixtures, fans, browsers, blast, duration, pages, interval, round }) {
   const sends = [];
+  const visits = [];
   const began = performance.now();
   const deadline = began + duration * 1000;
-  const [browsing] = await Promise.all([
-    browse({ app, token: fixtures.fanToken, connections: browsers, duration, pages }),
+  const headers = { ...BROWSER_HEADERS, cookie: `stagedoor=${fixtures.fanToken}` };
+  const agent = new http.Agent({ keepAlive: true });
+  const [blasted] = await Promise.all([
+    fullBlast({ app, token: fixtures.fanToken, connections: blast, duration, pages }),
+    ...Array.from({ length: browsers }, (_, i) => readLoop({ app, agent, headers, pages, deadline, first: i, visits })),
     ...fans.map((fan, index) =>
       // Spread the senders' first messages over one interval, so the sends arrive at a steady rate.
       sendLoop({ app, fan, index, interval, began, deadline, offset: (index * interval) / fans.length, sends, round }),
     ),
   ]);
-  return { browsing, sends, seconds: (performance.now() - began) / 1000 };
+  agent.destroy();
+  const seconds = (performance.now() - began) / 1000;
+  return { readers: summarize(visits, seconds), blast: summarizeBlast(blasted), sends: summarize(sends, seconds), seconds };
 }
+
+const errorsOf = (c) => c.readers.errors + c.blast.errors + c.sends.errors;
 
 /**
  * The run. Memory is sampled after the setup, after a warm-up of the same crowd for `warmup` seconds (so pools,
@@ -164,6 +257,7 @@ export async function measureLoad({
   app,
   fixtures,
   browsers = LOAD_BROWSERS,
+  blast = LOAD_FULL_BLAST,
   senders = LOAD_SENDERS,
   duration = 60,
   warmup = LOAD_WARMUP_S,
@@ -178,101 +272,76 @@ export async function measureLoad({
     if (res.status !== 200) throw new Error(`GET ${path} as the seed fan answered ${res.status} before the load run`);
   }
   const idle = await memorySample(app);
+  const options = { app, fixtures, fans, browsers, blast, pages, interval };
   // The same crowd first, unmeasured: a process's resident memory climbs for its first minute or so under a crowd
   // (optimised code, the allocator's high-water mark) and then stays; growth after that is what a leak would show.
   console.log(`  load: warm-up, the same crowd for ${warmup} s …`);
-  const warm = await crowd({ app, fixtures, fans, browsers, duration: warmup, pages, interval, round: 'warm' });
+  const warm = await crowd({ ...options, duration: warmup, round: 'warm' });
   await drained(app, fixtures.fanToken);
   const before = await memorySample(app);
   console.log(
-    `  load: ${browsers} browsing connections and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`,
+    `  load: ${browsers} fans reading, ${blast} connections at full blast and ${senders} senders for ${duration} s (RSS before ${before.rss.toFixed(0)} MB) …`,
   );
 
-  const { browsing, sends, seconds } = await crowd({ app, fixtures, fans, browsers, duration, pages, interval, round: 'run' });
+  const run = await crowd({ ...options, duration, round: 'run' });
   await drained(app, fixtures.fanToken);
   const after = await memorySample(app);
 
-  const sendLatencies = sends.map((s) => s.ms);
-  const sendFailures = sends.filter((s) => s.error);
-  const failureKinds = new Map();
-  for (const s of sendFailures) failureKinds.set(s.error, (failureKinds.get(s.error) ?? 0) + 1);
-  const statusKinds = Object.entries(browsing.statusCodeStats ?? {})
-    .filter(([code]) => /^\d+$/.test(code) && !/^[23]/.test(code))
-    .map(([code, v]) => `${v.count}× ${code}`);
   const result = {
     label: app.label,
     browsers,
+    blast,
     senders,
     duration,
-    seconds,
+    seconds: run.seconds,
     interval,
-    pages: {
-      // autocannon's total counts the answers; a request that timed out or lost its socket is an attempt too.
-      requests: browsing.requests.total + browsing.errors,
-      rps: browsing.requests.average,
-      errors: pageErrors(browsing),
-      kinds: [
-        ...statusKinds,
-        browsing.errors > browsing.timeouts ? `${browsing.errors - browsing.timeouts} socket errors` : '',
-        browsing.timeouts ? `${browsing.timeouts} timeouts (10 s)` : '',
-      ].filter(Boolean),
-      p50: browsing.latency.p50,
-      p99: browsing.latency.p99,
-      max: browsing.latency.max,
-    },
-    sends: {
-      requests: sends.length,
-      errors: sendFailures.length,
-      kinds: [...failureKinds].map(([k, n]) => `${n}× ${k}`),
-      p50: percentile(sendLatencies, 50),
-      p99: percentile(sendLatencies, 99),
-      max: sendLatencies.length ? Math.max(...sendLatencies) : null,
-    },
+    readers: run.readers,
+    fullBlast: run.blast,
+    sends: run.sends,
     warmup,
-    warmErrors: pageErrors(warm.browsing) + warm.sends.filter((send) => send.error).length,
+    warmErrors: errorsOf(warm),
     memory: { idle, before, after },
   };
+  const line = (name, t) =>
+    `${name} ${t.requests} (${t.rps.toFixed(1)} answered a second), ${t.errors} errors, p50 ${t.p50?.toFixed(0)} ms, p99 ${t.p99?.toFixed(0)} ms`;
   console.log(
-    `  load: pages ${result.pages.requests} requests (${result.pages.rps.toFixed(0)} answered a second), ${result.pages.errors} errors, p50 ${result.pages.p50} ms, p99 ${result.pages.p99} ms; ` +
-      `sends ${result.sends.requests}, ${result.sends.errors} errors, p50 ${result.sends.p50?.toFixed(0)} ms, p99 ${result.sends.p99?.toFixed(0)} ms; ` +
+    `  load: ${line('reads', run.readers)}; ${line('full blast', run.blast)}; ${line('sends', run.sends)}; ` +
       `RSS ${before.rss.toFixed(0)} → ${after.rss.toFixed(0)} MB`,
   );
-  if (result.pages.kinds.length || result.sends.kinds.length)
-    console.log(`  load: errors: ${[...result.pages.kinds, ...result.sends.kinds].join(', ')}`);
+  const kinds = [...run.readers.kinds, ...run.blast.kinds, ...run.sends.kinds];
+  if (kinds.length) console.log(`  load: errors: ${kinds.join(', ')}`);
   return { ...result, ...loadReport(result) };
 }
 
 const fmt = (v, digits = 0) => (v == null ? '' : Number(v).toFixed(digits));
 const signed = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
 
+const trafficRow = (what, t, notes) => [
+  what,
+  t.requests,
+  fmt(t.rps, 1),
+  t.errors,
+  fmt(t.p50),
+  fmt(t.p99),
+  fmt(t.max),
+  [...notes, ...t.kinds].join('; '),
+];
+
 /** The table and the budget checks of one load run. */
 export function loadReport(r) {
   const growth = r.memory.after.rss - r.memory.before.rss;
+  const traffic = [r.readers, r.fullBlast, r.sends];
+  const errors = traffic.reduce((n, t) => n + t.errors, 0);
   const heapGrowth = r.memory.after.heap != null && r.memory.before.heap != null ? r.memory.after.heap - r.memory.before.heap : null;
   const table = {
-    title: `Load: ${r.browsers} fans browsing and ${r.senders} sending for ${r.duration} s (${r.label}; loopback)`,
+    title: `Load: ${r.browsers} fans reading, ${r.blast} connections at full blast and ${r.senders} fans sending for ${r.duration} s (${r.label}; loopback)`,
     header: ['traffic', 'requests', 'answered /s', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'notes'],
     rows: [
-      [
-        'pages: artist home, vault, posts (signed in, SSR)',
-        r.pages.requests,
-        fmt(r.pages.rps),
-        r.pages.errors,
-        fmt(r.pages.p50),
-        fmt(r.pages.p99),
-        fmt(r.pages.max),
-        [`${r.browsers} connections`, ...r.pages.kinds].join('; '),
-      ],
-      [
-        'message sends: POST /messages/conversations/{id}',
-        r.sends.requests,
-        fmt((r.sends.requests - r.sends.errors) / r.seconds, 1),
-        r.sends.errors,
-        fmt(r.sends.p50),
-        fmt(r.sends.p99),
-        fmt(r.sends.max),
-        [`${r.senders} fans, one every ${r.interval / 1000} s each`, ...r.sends.kinds].join('; '),
-      ],
+      trafficRow('pages read: artist home, vault, posts (signed in, SSR)', r.readers, [
+        `${r.browsers} fans, each reading a page ${LOAD_READ_MS[0] / 1000}–${LOAD_READ_MS[1] / 1000} s`,
+      ]),
+      trafficRow('pages at full blast: the same three', r.fullBlast, [`${r.blast} connections, no pause`]),
+      trafficRow('message sends: POST /messages/conversations/{id}', r.sends, [`${r.senders} fans, one every ${r.interval / 1000} s each`]),
       [
         'server memory after a forced GC (MB)',
         '',
@@ -289,11 +358,11 @@ export function loadReport(r) {
   const checks = [
     {
       part: 'load',
-      what: `errors while ${r.browsers} fans browse and ${r.senders} send (${r.label})`,
-      value: `${r.pages.errors + r.sends.errors} of ${r.pages.requests + r.sends.requests}`,
+      what: `errors while ${r.browsers} fans read, ${r.blast} connections ask at full blast and ${r.senders} fans send (${r.label})`,
+      value: `${errors} of ${traffic.reduce((n, t) => n + t.requests, 0)}`,
       budget: '0',
-      status: r.pages.errors + r.sends.errors === 0 ? 'ok' : 'miss',
-      note: [...r.pages.kinds, ...r.sends.kinds].join(', ') || undefined,
+      status: errors === 0 ? 'ok' : 'miss',
+      note: traffic.flatMap((t) => t.kinds).join(', ') || undefined,
     },
     {
       // The leak check: what the app's JavaScript holds once the crowd has gone and a GC has run.

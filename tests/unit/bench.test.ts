@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chunksHolding, jsByPackage } from '../../scripts/bench/browser.mjs';
-import { fanAddress, LOAD_RSS_GROWTH_BUDGET_MB, loadPages, loadReport } from '../../scripts/bench/load.mjs';
+import { fanAddress, LOAD_RSS_GROWTH_BUDGET_MB, loadPages, loadReport, summarize } from '../../scripts/bench/load.mjs';
 import { median, NODE_FLAGS, parseArgs, PARTS, percentile, ROOT } from '../../scripts/bench/lib.mjs';
 import { budgetTable, countChecks, markdownTable } from '../../scripts/bench/report.mjs';
 import { clubReport, LARGE_CLUB_COST_RATIO, memoryReport, throughputReport } from '../../scripts/bench/throughput.mjs';
@@ -197,30 +197,28 @@ describe('memory budget', () => {
 });
 
 describe('load budgets', () => {
-  const result = (over: { pageErrors?: number; sendErrors?: number; rssAfter?: number; heapAfter?: number } = {}) => ({
+  const traffic = (requests: number, errors: number, kind: string, p50: number, p99: number, max: number) => ({
+    requests,
+    rps: (requests - errors) / 60,
+    errors,
+    kinds: errors ? [`${errors}× ${kind}`] : [],
+    p50,
+    p99,
+    max,
+  });
+  const result = (
+    over: { readErrors?: number; blastErrors?: number; sendErrors?: number; rssAfter?: number; heapAfter?: number } = {},
+  ) => ({
     label: 'PostgreSQL',
     browsers: 200,
+    blast: 10,
     senders: 50,
     duration: 60,
     seconds: 60,
     interval: 2500,
-    pages: {
-      requests: 30000,
-      rps: 500,
-      errors: over.pageErrors ?? 0,
-      kinds: over.pageErrors ? [`${over.pageErrors}× 500`] : [],
-      p50: 300,
-      p99: 900,
-      max: 1200,
-    },
-    sends: {
-      requests: 1200,
-      errors: over.sendErrors ?? 0,
-      kinds: over.sendErrors ? [`${over.sendErrors}× 429`] : [],
-      p50: 20,
-      p99: 80,
-      max: 120,
-    },
+    readers: traffic(2000, over.readErrors ?? 0, 'timeout (10 s)', 150, 700, 900),
+    fullBlast: traffic(3000, over.blastErrors ?? 0, '500', 300, 900, 1200),
+    sends: traffic(1200, over.sendErrors ?? 0, '429', 20, 80, 120),
     memory: {
       idle: { rss: 200, heap: 60 },
       before: { rss: 240, heap: 70 },
@@ -235,8 +233,10 @@ describe('load budgets', () => {
     expect(statuses(result({ rssAfter: 304, heapAfter: 80 }))).toEqual(['ok', 'ok', 'ok']);
   });
 
-  it('misses on a single failed page or message send, on heap growth over 10 MB and on RSS growth over 64 MB', () => {
-    expect(statuses(result({ pageErrors: 1 }))).toEqual(['miss', 'ok', 'ok']);
+  it('misses on a single failed page (read or at full blast) or message send, on heap growth over 10 MB and on RSS growth over 64 MB', () => {
+    expect(statuses(result({ readErrors: 1 }))).toEqual(['miss', 'ok', 'ok']);
+    expect(statuses(result({ blastErrors: 1 }))).toEqual(['miss', 'ok', 'ok']);
+    expect(loadReport(result({ readErrors: 2 })).checks[0].note).toBe('2× timeout (10 s)');
     const send = loadReport(result({ sendErrors: 1 })).checks[0];
     expect(send.status).toBe('miss');
     expect(send.note).toContain('429');
@@ -244,11 +244,24 @@ describe('load budgets', () => {
     expect(statuses(result({ rssAfter: 304.5 }))).toEqual(['ok', 'ok', 'miss']);
   });
 
-  it('tables pages and sends with their percentiles', () => {
-    const { table } = loadReport(result());
-    expect(table.rows[0].slice(1, 6)).toEqual([30000, '500', 0, '300', '900']);
-    expect(table.rows[1].slice(1, 6)).toEqual([1200, '20.0', 0, '20', '80']);
-    expect(loadReport(result({ sendErrors: 60 })).table.rows[1][2]).toBe('19.0');
+  it('tables pages read, pages at full blast and sends with their percentiles', () => {
+    const { table, checks } = loadReport(result());
+    expect(table.rows[0].slice(1, 6)).toEqual([2000, '33.3', 0, '150', '700']);
+    expect(table.rows[1].slice(1, 6)).toEqual([3000, '50.0', 0, '300', '900']);
+    expect(table.rows[2].slice(1, 6)).toEqual([1200, '20.0', 0, '20', '80']);
+    expect(loadReport(result({ sendErrors: 60 })).table.rows[2][2]).toBe('19.0');
+    expect(checks[0].value).toBe('0 of 6200');
+  });
+
+  it('summarizes one record per request: answered a second, errors by kind, percentiles', () => {
+    const records = [
+      { ms: 100, status: 200, error: null },
+      { ms: 300, status: 200, error: null },
+      { ms: 10000, status: 0, error: 'timeout (10 s)' },
+      { ms: 200, status: 503, error: '503' },
+    ];
+    const t = summarize(records, 2);
+    expect(t).toMatchObject({ requests: 4, rps: 1, errors: 2, kinds: ['1× timeout (10 s)', '1× 503'], max: 10000 });
   });
 
   it('browses the artist home, vault and posts, and gives each sending fan an address of its own', () => {
