@@ -240,7 +240,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid environment variable ${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
   }
   const e = result.data;
-  const defaults = ENV_DEFAULTS[e.APP_ENV];
+  // Locally the public addresses follow the ports, so `API_PORT=9090 npm start` needs nothing else.
+  const defaults =
+    e.APP_ENV === 'local'
+      ? { ...ENV_DEFAULTS.local, publicApiUrl: `http://localhost:${e.API_PORT}`, publicWebUrl: `http://localhost:${e.PORT}` }
+      : ENV_DEFAULTS[e.APP_ENV];
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     appEnv: e.APP_ENV,

@@ -43,6 +43,17 @@ describe('WEB_PROCESSES', () => {
   });
 });
 
+describe('public addresses', () => {
+  it('follow PORT and API_PORT locally, and stay the named hosts elsewhere', () => {
+    expect(parse({})).toMatchObject({ publicApiUrl: 'http://localhost:8080', publicWebUrl: 'http://localhost:3000' });
+    const moved = parse({ PORT: '4000', API_PORT: '9090' });
+    expect(moved).toMatchObject({ publicApiUrl: 'http://localhost:9090', publicWebUrl: 'http://localhost:4000' });
+    expect(moved.webOrigins).toEqual(['http://localhost:4000']);
+    expect(parse({ API_PORT: '9090', PUBLIC_API_URL: 'https://api.fans.example/' }).publicApiUrl).toBe('https://api.fans.example');
+    expect(parse({ APP_ENV: 'staging', API_PORT: '9090' }).publicApiUrl).toBe('https://api.staging.stagedoor.fm');
+  });
+});
+
 describe('EXTRA_WEB_ORIGINS', () => {
   it('allows the web app’s own origin by default, and the origins listed besides it', () => {
     expect(parse({}).webOrigins).toEqual(['http://localhost:3000']);
