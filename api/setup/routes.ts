@@ -55,6 +55,8 @@ export function setupRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   app.post('/setup/club', async (request) => {
     const viewer = await requireViewer(ctx, request);
+    // Anyone but the operator learns nothing here, not even what the step would accept.
+    if (!(await isOperator(db, viewer.id))) throw notFound(setupMessages.installed);
     const body = parse(SetupClubSchema, request.body);
     const conflict = await findConflict(db, body.username, viewer.email, viewer.id);
     if (conflict === 'username') throw conflictError(conflict);
@@ -87,6 +89,10 @@ export function setupRoutes(app: FastifyInstance, ctx: ApiContext) {
     await ctx.cache.invalidate(tag.user(viewer.id), tag.artists());
     return ok({ username: body.username });
   });
+}
+
+async function isOperator(db: Queryable, userId: string) {
+  return (await one<{ found: boolean }>(db, 'SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND is_operator) AS found', [userId]))!.found;
 }
 
 async function hasAccounts(db: Queryable) {

@@ -130,6 +130,9 @@ describeEachDatabase('first-run setup', (database) => {
       body: { name: 'Taken over', username: uniqueName('club'), yearlyPrice: '0', currency: 'usd' },
     });
     expect(answer.status).toBe(404);
+    // Before judging the body: a fan learns nothing of what the step would accept.
+    const empty = await call(t.url, 'POST', '/setup/club', { token: fan.token, body: {} });
+    expect(empty.status).toBe(404);
     expect((await call(t.url, 'POST', '/setup/club', { body: {} })).status).toBe(401);
     const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artist_profiles');
     expect(row.n).toBe(0);
