@@ -2,6 +2,7 @@
 
 import '@remix-run/node';
 import type { ApiTransport } from './app/utils/api-transport.server';
+import type { WebLog } from './server/log';
 
 declare module '@remix-run/node' {
   /** What the web server gives every loader and action of one request (server/web.ts, getLoadContext). */
@@ -14,6 +15,8 @@ declare module '@remix-run/node' {
     cspNonce?: string;
     /** This page request's id (server/web.ts): sent with each api call, so both tiers' log lines name it. */
     requestId?: string;
+    /** The web tier's log (server/log.ts): a page that fails writes its error there, with the request id. */
+    log?: WebLog;
     /** When the page's loaders began (performance.now()), for the time its render took. */
     startedAt?: number;
     /** Told of each page rendered, when the metrics are kept in this process (api/metrics.ts). */

@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from '@remix-run/node';
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import { NonceProvider } from './utils/nonce';
@@ -27,3 +27,13 @@ export default function handleRequest(
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }
+
+/**
+ * A loader, action or render that threw: written to the web tier's log with the page's request id (the api's lines
+ * for the same page carry it too). A request the browser gave up on is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (context.log) context.log.error({ requestId: context.requestId, url: new URL(request.url).pathname, err: error }, 'page error');
+  else console.error(error);
+};

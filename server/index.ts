@@ -78,7 +78,7 @@ async function main() {
     console.log(`web listening on http://localhost:${config.port} (${config.webProcesses} processes)`);
   } else if (config.serve !== 'api') {
     // With the api in this process, its /metrics shows the pages too.
-    const app = await createWebServer(config, webApiTransport(config, api), undefined, api?.ctx.metrics.pageRendered);
+    const app = await createWebServer(config, webApiTransport(config, api), { pageRendered: api?.ctx.metrics.pageRendered });
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(config.port, config.host, () => resolve(server));
     });

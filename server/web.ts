@@ -9,6 +9,7 @@ import { admission } from './admission.js';
 import type { Config } from '#contract/config';
 import { REQUEST_ID_HEADER, requestIdFor, trustedPeers } from '#contract/request-id';
 import type { ApiTransport } from '../app/utils/api-transport.server.js';
+import { createWebLog, pageLog, type WebLog } from './log.js';
 import { precompressedBuild } from './precompressed.js';
 import { publicFiles } from './public-files.js';
 import { sameSiteBounce } from './same-site-bounce.js';
@@ -17,13 +18,17 @@ import { assetHeaders, cspNonce, refuseCrossSiteWrites, securityHeaders } from '
 /**
  * The web tier: static assets and the Remix request handler. `api` is how its loaders and actions reach the api (in
  * this process, or over HTTP), handed to them in Remix's load context with the client's address and the CSP nonce.
- * `pageRendered` is told of each page rendered, when the api's metrics are in this process.
+ * `pageRendered` is told of each page rendered, when the api's metrics are in this process; `log` writes its lines
+ * (server/log.ts).
  */
 export async function createWebServer(
   config: Config,
   api: ApiTransport,
-  root = process.cwd(),
-  pageRendered?: (routeId: string, startedAt: number) => void,
+  {
+    root = process.cwd(),
+    pageRendered,
+    log = createWebLog(config.logLevel),
+  }: { root?: string; pageRendered?: (routeId: string, startedAt: number) => void; log?: WebLog } = {},
 ) {
   const buildPath = path.join(root, 'build/web/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
@@ -57,6 +62,7 @@ export async function createWebServer(
     res.setHeader(REQUEST_ID_HEADER, requestId);
     next();
   });
+  app.use(pageLog(log));
   app.use(cspNonce, securityHeaders(config, dev?.liveReloadSocket()));
   app.use(refuseCrossSiteWrites(config));
 
@@ -82,6 +88,7 @@ export async function createWebServer(
         clientIp: req.ip,
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
+        log,
         startedAt: pageRendered && performance.now(),
         pageRendered,
       }),

@@ -1,9 +1,13 @@
+import type { ServerBuild } from '@remix-run/node';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../app/utils/api.server';
 import { httpTransport } from '../../app/utils/api-transport.server';
 import { webApiTransport } from '../../server/api-transport';
+import { createWebLog } from '../../server/log';
 import { createWebServer } from '../../server/web';
 import {
   call,
@@ -228,13 +232,17 @@ describe('the web tier, as built (npm run build)', () => {
   let web: Server;
   let webUrl: string;
   const lines: Record<string, unknown>[] = [];
+  const webLines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     t = await startTestApi({
       env: { LOG_LEVEL: 'debug', METRICS_TOKEN: TOKEN },
       logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
     });
     // As server/index.ts wires it with both tiers in one process.
-    const app = await createWebServer(t.config, webApiTransport(t.config, t.api), process.cwd(), t.api.ctx.metrics.pageRendered);
+    const app = await createWebServer(t.config, webApiTransport(t.config, t.api), {
+      pageRendered: t.api.ctx.metrics.pageRendered,
+      log: createWebLog('debug', { write: (line: string) => void webLines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
     web = await new Promise<Server>((resolve) => {
       const server = app.listen(0, '127.0.0.1', () => resolve(server));
     });
@@ -260,6 +268,63 @@ describe('the web tier, as built (npm run build)', () => {
     await waitForMail(t, fan.email);
     await expect.poll(() => lines.some((line) => line.msg === 'job done' && line.requestId === requestId), { timeout: 10_000 }).toBe(true);
     expect(lines.find((line) => line.msg === 'request' && line.requestId === requestId)).toMatchObject({ url: '/auth/users/forgot' });
+    // The web tier's own line for the page names the same id.
+    expect(webLines.find((line) => line.msg === 'page' && line.requestId === requestId)).toMatchObject({
+      tier: 'web',
+      method: 'POST',
+      url: '/password/reset/request?index',
+      statusCode: 302,
+    });
+  });
+
+  it('writes one JSON line per page, with its id, status and time, and secrets redacted', async () => {
+    const page = await fetch(`${webUrl}/password/reset?token=s3cret-reset-token`, { redirect: 'manual' });
+    const requestId = page.headers.get('x-request-id');
+    await page.arrayBuffer();
+    await expect.poll(() => webLines.find((line) => line.requestId === requestId)).toBeTruthy();
+    const line = webLines.find((l) => l.requestId === requestId)!;
+    expect(line).toMatchObject({ tier: 'web', level: 20, msg: 'page', method: 'GET', statusCode: page.status });
+    expect(line.ms).toEqual(expect.any(Number));
+    expect(line.url).toBe('/password/reset?token=[REDACTED]');
+    expect(JSON.stringify(webLines)).not.toContain('s3cret-reset-token');
+  });
+
+  it('logs a page not found at info, and an error a loader threw with its id', async () => {
+    const missing = await fetch(`${webUrl}/this/does/not/exist`, { redirect: 'manual' });
+    await missing.arrayBuffer();
+    const id = missing.headers.get('x-request-id');
+    expect(missing.status).toBe(404);
+    await expect.poll(() => webLines.find((line) => line.requestId === id)).toMatchObject({ level: 30, msg: 'page', statusCode: 404 });
+
+    // A loader, action or render that throws: Remix hands the error to the build's handleError with the load context.
+    const build = (await import(pathToFileURL(path.resolve('build/web/index.js')).href)) as ServerBuild;
+    const thrown: Record<string, unknown>[] = [];
+    const log = createWebLog('info', { write: (line: string) => void thrown.push(JSON.parse(line) as Record<string, unknown>) });
+    const handleError = build.entry.module.handleError!;
+    const request = new Request(`${webUrl}/juniperlane/vault?token=s3cret`);
+    handleError(new TypeError('items is undefined'), {
+      request,
+      params: {},
+      context: { api: webApiTransport(t.config, t.api), log, requestId: 'page-12345678' },
+    });
+    expect(thrown).toEqual([
+      expect.objectContaining({
+        level: 50,
+        msg: 'page error',
+        requestId: 'page-12345678',
+        url: '/juniperlane/vault',
+        err: expect.objectContaining({ type: 'TypeError', message: 'items is undefined', stack: expect.stringContaining('TypeError') }),
+      }),
+    ]);
+    // A request the browser gave up on is not an error.
+    const gone = new AbortController();
+    gone.abort();
+    handleError(new Error('aborted'), {
+      request: new Request(request, { signal: gone.signal }),
+      params: {},
+      context: { api: webApiTransport(t.config, t.api), log },
+    });
+    expect(thrown).toHaveLength(1);
   });
 
   it('makes an id for a page asked for without one, and times its render by route id', async () => {
