@@ -99,8 +99,10 @@ Options:
 const END_MEMBERSHIP_HELP = `Usage: ${USAGE} end-membership --artist U --fan EMAIL
 
 Ends the fan's running membership of the artist's fan club today, without a refund (a membership given in error, a
-fan's own request by mail): it stops renewing and its year ends now. When the artist lets fans keep what they paid
-for, the items published before today stay the fan's; use refund to take the money (and the access) back instead.
+fan's own request by mail): it stops renewing and its year ends now. A membership Stripe renews is cancelled at
+Stripe first (STRIPE_SECRET_KEY must be set); if Stripe cannot be told, nothing ends. When the artist lets fans
+keep what they paid for, the items published before today stay the fan's; use refund to take the money (and the
+access) back instead.
 
 Options:
   --artist        the artist's username
@@ -537,7 +539,9 @@ async function endMembershipCommand(args: string[], io: CliIo) {
       // The running servers' caches hear of the change through the database, as with a refund.
       const { cache, close } = createCacheForDb(db, (error) => io.err(`cache: ${(error as Error).message}`));
       try {
-        return await endMembership({ db, cache }, parsed.data);
+        // A membership Stripe renews is cancelled there too (the test gateway renews nothing).
+        const gateway = config.stripe.secretKey ? createStripeGateway(db, config) : null;
+        return await endMembership({ db, cache, gateway }, parsed.data);
       } finally {
         await close();
       }

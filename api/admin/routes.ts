@@ -55,7 +55,7 @@ export function adminRoutes(
   }
 
   app.post('/admin/memberships/end', { onRequest: guard }, async (request) =>
-    ok(await endMembership(ctx, parse(EndMembershipSchema, request.body))),
+    ok(await endMembership({ ...ctx, gateway }, parse(EndMembershipSchema, request.body))),
   );
 
   app.post('/admin/suspensions', { onRequest: guard }, async (request) =>

@@ -32,8 +32,31 @@ describe('npm run cli -- end-membership', () => {
       return row;
     };
     const before = await membership();
-    await db.close();
     expect(before.status).toBe('active');
+    // A membership Stripe renews, where Stripe is not configured: it cannot be cancelled there, so nothing ends.
+    const [{ gateway, sub }] = await db.query<{ gateway: string; sub: string | null }>(
+      `SELECT gateway, gateway_subscription_id AS sub FROM subscriptions s JOIN users a ON a.id = s.artist_id
+        WHERE a.username = $1 AND s.user_id = (SELECT id FROM users WHERE email = 'fan@stagedoor.test')`,
+      [before.username],
+    );
+    const setGateway = (db_: typeof db, g: string, s: string | null) =>
+      db_.query(
+        `UPDATE subscriptions SET gateway = $2, gateway_subscription_id = $3
+          WHERE artist_id = (SELECT id FROM users WHERE username = $1) AND user_id = (SELECT id FROM users WHERE email = 'fan@stagedoor.test')`,
+        [before.username, g, s],
+      );
+    await setGateway(db, 'stripe', 'sub_cli_renewing');
+    await db.close();
+    const refused = captureCli(env);
+    expect(await runCli(['end-membership', '--artist', before.username, '--fan', 'fan@stagedoor.test'], refused.io)).toBe(1);
+    expect(refused.err[0]).toMatch(/^error: This membership renews through Stripe, and Stripe is not configured here/);
+    const db1 = await openDb({ dataDir: dir });
+    expect(
+      (await db1.query<{ status: string }>(`SELECT status FROM subscriptions WHERE gateway_subscription_id = 'sub_cli_renewing'`))[0]
+        .status,
+    ).toBe('active');
+    await setGateway(db1, gateway, sub);
+    await db1.close();
 
     const ended = captureCli(env);
     expect(

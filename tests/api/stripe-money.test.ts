@@ -13,6 +13,7 @@ import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-stand-
  */
 
 const WEBHOOK_SECRET = 'whsec_test_money';
+const ADMIN_TOKEN = 'money-admin-token';
 
 describeEachDatabase('money with Stripe (local stand-in)', (database) => {
   let stand: StripeStandIn;
@@ -25,6 +26,7 @@ describeEachDatabase('money with Stripe (local stand-in)', (database) => {
     smtp = await startSmtp();
     t = await startTestApi({
       database: database.name,
+      adminToken: ADMIN_TOKEN,
       env: {
         STRIPE_SECRET_KEY: 'sk_test_money',
         STRIPE_PUBLISHABLE_KEY: 'pk_test_money',
@@ -245,6 +247,27 @@ describeEachDatabase('money with Stripe (local stand-in)', (database) => {
     expect((await webhook(deleted)).duplicate).toBe(true);
     expect(await status(fan)).toBe('canceled');
     expect(await access(fan)).toBe(false);
+  });
+
+  it('the operator ending a membership Stripe renews cancels it at Stripe, so the fan is not charged next year', async () => {
+    const fan = await registerFan(t);
+    const paid = await join(fan);
+    const mark = stand.calls.length;
+    const ended = await call(t.url, 'POST', '/admin/memberships/end', {
+      headers: { 'x-stagedoor-admin-token': ADMIN_TOKEN },
+      body: { artist: artist.username, fan: fan.email },
+    });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(
+      stand.calls
+        .slice(mark)
+        .filter((c) => c.method === 'DELETE')
+        .map((c) => c.path),
+    ).toEqual([`/v1/subscriptions/${paid.subscriptionId}`]);
+    expect(await status(fan)).toBe('expired');
+    expect(await access(fan)).toBe(false);
+    // Nothing was refunded: ending is not a refund.
+    expect(await refundsOf(paid.paymentId)).toBe(0);
   });
 
   it('Stripe ending the card subscription leaves a gift’s year stacked after it: the membership carries on as a gift', async () => {
