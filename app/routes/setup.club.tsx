@@ -18,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: 'Your club · Set up Stagedoor
 
 /**
  * The setup's second step, for the owner who made the account and has no club yet: the club opens on that same
- * account (its name and address as fans see them, the yearly price and its currency). Art comes later, in the studio.
+ * account (its name and address as fans see them, the yearly price and its currency). Its art is the next step.
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
@@ -37,7 +37,7 @@ export async function action(args: ActionFunctionArgs) {
     if (!isHttpError(error)) throw error;
     return apiErrorReply(submission, error);
   }
-  throw redirect('/setup/payouts', 303);
+  throw redirect('/setup/art', 303);
 }
 
 export default function SetupClub() {

@@ -21,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export default function SetupPayouts() {
   const { username } = useLoaderData<typeof loader>();
   return (
-    <FormPage title="Your club is open" intro={<p>Fans can find it at /{username} and join it now.</p>} aside={<SetupSteps current={3} />}>
+    <FormPage title="Your club is open" intro={<p>Fans can find it at /{username} and join it now.</p>} aside={<SetupSteps current={4} />}>
       <h2 className="text-xl font-bold text-white">Payouts can wait</h2>
       <p className="mt-3 text-base leading-relaxed text-white/80">
         To be paid, connect a payout account on your earnings page whenever you are ready. Until then, what fans pay is held for you.
@@ -32,7 +32,7 @@ export default function SetupPayouts() {
         </Link>
       </p>
       <p className="mt-3 text-base leading-relaxed text-white/80">
-        Your picture, cover and the rest of your profile are in the studio too.
+        Your picture, cover and the rest of your profile can be changed in the studio.
       </p>
       <CtaLink to={`/${username}/account`} className="mt-8 w-full">
         Go to your studio

@@ -470,6 +470,7 @@ export const EXCLUDED_ROUTES = {
   '/:artistUsername/account/report': 'a fan’s report form for one comment or message, opened from it by the moderation e2e tests',
   '/setup': 'the first-run setup: only on an install with no account, which the seeded bench app is not; the setup e2e tests open it',
   '/setup/club': 'the setup’s club step: only for the owner of a new install before the first club; the setup e2e tests open it',
+  '/setup/art': 'the setup’s art step, two file fields after the club is made; the setup e2e tests open it',
   '/setup/payouts': 'the setup’s last step, one paragraph and two links after the club is made; the setup e2e tests open it',
 };
 

@@ -82,6 +82,8 @@ const ROWS: Record<string, () => Target[]> = {
   // The setup of an install that has accounts: the api refuses both steps, whatever the fields say.
   '/setup': () => [{ path: '/setup', role: 'anonymous' }],
   '/setup/club': () => [{ path: '/setup/club', role: 'fan' }],
+  // The art step is any artist's: no field it does not expect, and no file that is not an image, gets past it.
+  '/setup/art': () => [{ path: '/setup/art', role: 'owner' }],
   '/:artistUsername/gift': () => [{ path: `/${world.paid}/gift`, role: 'fan' }],
   '/gift/:token': () => [
     { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },

@@ -324,9 +324,11 @@ const ROWS: Record<string, Row> = {
   },
   // Operators only: everyone else is told nothing is there.
   '/operator': { path: '/operator', anonymous: toLogout, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
-  // The first-run setup: this install has accounts, so its first two steps exist for nobody; the last is an artist's note.
+  // The first-run setup: this install has accounts, so its first two steps exist for nobody; the art and the last
+  // step are any artist's.
   '/setup': { path: '/setup', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
   '/setup/club': { path: '/setup/club', anonymous: 404, fan: 404, subscriber: 404, owner: 404, otherArtist: 404 },
+  '/setup/art': { path: '/setup/art', anonymous: 404, fan: 404, subscriber: 404, owner: 200, otherArtist: 200 },
   '/setup/payouts': { path: '/setup/payouts', anonymous: 404, fan: 404, subscriber: 404, owner: 200, otherArtist: 200 },
   // A resource route (the CSV): the same answers as the page.
   '/:artistUsername/account/earnings.csv': {

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { messages } from '#contract/accounts';
 import { profileMessages } from '#contract/artist-profile';
 import { expectNoA11yViolations, uniqueName } from './helpers';
@@ -112,6 +113,30 @@ for (const { javaScriptEnabled, width } of [
     await page.getByLabel('Currency').selectOption('eur');
     await page.getByRole('button', { name: 'Open your club' }).click();
 
+    // The art: a picture and a cover, each optional. The api reads the file, not its name.
+    await expect(page).toHaveURL(`${WEB}/setup/art`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Give your club a face' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Steps to set up' }).getByRole('listitem').nth(2)).toHaveAttribute('aria-current', 'step');
+    await expectNoA11yViolations(page);
+    await shot(page, 'art');
+    if (javaScriptEnabled) {
+      await page.getByLabel('Cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await expect(page.getByText("This file type isn't supported. Upload a JPEG, PNG, WebP or GIF image.")).toBeVisible();
+      await expect(page).toHaveURL(`${WEB}/setup/art`);
+      await shot(page, 'art-errors');
+      // The owner puts a real cover in its place.
+      const cover = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#224466' } })
+        .png()
+        .toBuffer();
+      await page.getByLabel('Cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: cover });
+    }
+    const picture = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#aa3355' } })
+      .png()
+      .toBuffer();
+    await page.getByLabel('Picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+
     await expect(page).toHaveURL(`${WEB}/setup/payouts`);
     await expect(page.getByRole('heading', { level: 1, name: 'Your club is open' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Set up payouts on your earnings page' })).toHaveAttribute(
@@ -125,6 +150,8 @@ for (const { javaScriptEnabled, width } of [
     await expect(page).toHaveURL(`${WEB}/${club}/account`);
     await expect(page.getByRole('heading', { level: 1, name: 'Your fan club' })).toBeVisible();
     await expect(page.getByText('Nova and the Reyes').first()).toBeVisible();
+    // The picture chosen in the setup is the club's: the studio's images form shows it.
+    await expect(page.locator('img[src*="/performers/images/"]').first()).toBeVisible();
 
     // Set up: the setup pages exist for nobody now, and the front door is the site's own.
     for (const step of ['/setup', '/setup/club']) {
