@@ -28,6 +28,7 @@ import { createTestGateway } from './payments/test-gateway.js';
 import { endMembership, EndMembershipSchema, type EndedMembership } from './subscriptions/end.js';
 import { SuspendSchema } from '#contract/moderation';
 import { CLI_ACTOR, grantOperator, OperatorSchema, suspendAccount, type Suspension } from './moderation/suspend.js';
+import { possessive } from '#contract/names';
 
 /**
  * The operator CLI (`npm run cli -- <command>`). With PostgreSQL it connects directly. With the embedded database it
@@ -506,7 +507,7 @@ async function refundCommand(args: string[], io: CliIo) {
     },
   });
   io.out(
-    `Refunded ${result.refunded} of ${result.paid} to ${result.fan} for ${result.artist}'s fan club; ` +
+    `Refunded ${result.refunded} of ${result.paid} to ${result.fan} for ${possessive(result.artist)} fan club; ` +
       `${result.endedAccess ? 'their membership has ended' : 'their membership carries on'}${via}.`,
   );
   return 0;
@@ -547,7 +548,9 @@ async function endMembershipCommand(args: string[], io: CliIo) {
       }
     },
   });
-  io.out(`Ended ${result.fan}'s membership of ${result.artist}'s fan club on ${result.endedAt.slice(0, 10)}, without a refund${via}.`);
+  io.out(
+    `Ended ${possessive(result.fan)} membership of ${possessive(result.artist)} fan club on ${result.endedAt.slice(0, 10)}, without a refund${via}.`,
+  );
   return 0;
 }
 

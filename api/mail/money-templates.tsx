@@ -1,5 +1,6 @@
 import { Action, Details, Layout, Link, Paragraph, Title, type Sender } from './layout.js';
 import type { Template } from './templates.js';
+import { possessive } from '#contract/names';
 
 /**
  * The mails about money after the first payment (docs/payments.md): trials, refunds, disputes and gifts. Like
@@ -16,18 +17,18 @@ export function trialStarted(p: { artist: Sender; trialEnds: string; amount: str
   ];
   if (p.card) rows.push(['Card', p.card]);
   return {
-    subject: `Your free trial of ${p.artist.name}’s fan club has started`,
+    subject: `Your free trial of ${possessive(p.artist.name)} fan club has started`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
         preview={`Free until ${p.trialEnds}, then ${p.amount} a year`}
-        footer={`You get this mail because you started a free trial of ${p.artist.name}’s fan club on Stagedoor.`}
+        footer={`You get this mail because you started a free trial of ${possessive(p.artist.name)} fan club on Stagedoor.`}
       >
         <Title>Your free trial has started</Title>
         <Paragraph>
-          Everything in {p.artist.name}’s fan club is yours until {p.trialEnds}. Nothing has been charged. On {p.trialEnds} we charge{' '}
-          {p.amount} for the first year, and we remind you three days before.
+          Everything in {possessive(p.artist.name)} fan club is yours until {p.trialEnds}. Nothing has been charged. On {p.trialEnds} we
+          charge {p.amount} for the first year, and we remind you three days before.
         </Paragraph>
         <Details rows={rows} />
         <Paragraph>
@@ -40,17 +41,17 @@ export function trialStarted(p: { artist: Sender; trialEnds: string; amount: str
 
 export function trialEnding(p: { artist: Sender; trialEnds: string; amount: string; accountUrl: string }): Template {
   return {
-    subject: `Your free trial of ${p.artist.name}’s fan club ends on ${p.trialEnds}`,
+    subject: `Your free trial of ${possessive(p.artist.name)} fan club ends on ${p.trialEnds}`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
         preview={`${p.amount} on ${p.trialEnds} unless you cancel`}
-        footer={`You get this reminder because your free trial of ${p.artist.name}’s fan club ends soon.`}
+        footer={`You get this reminder because your free trial of ${possessive(p.artist.name)} fan club ends soon.`}
       >
         <Title>Your free trial ends in 3 days</Title>
         <Paragraph>
-          On {p.trialEnds} we will charge {p.amount} to the card you gave, for the first year of {p.artist.name}’s fan club.
+          On {p.trialEnds} we will charge {p.amount} to the card you gave, for the first year of {possessive(p.artist.name)} fan club.
         </Paragraph>
         <Paragraph>Nothing to do if you want to stay. If you do not, cancel before then and nothing is charged.</Paragraph>
         <Action href={p.accountUrl}>Cancel or manage your membership</Action>
@@ -77,7 +78,7 @@ export function refund(p: {
       <Layout
         sender={p.artist}
         preview={`${p.amount} back to your card`}
-        footer={`You get this mail because a payment you made to ${p.artist.name}’s fan club was refunded.`}
+        footer={`You get this mail because a payment you made to ${possessive(p.artist.name)} fan club was refunded.`}
       >
         <Title>You have been refunded</Title>
         <Paragraph>
@@ -113,8 +114,8 @@ export function disputeOpened(p: { artistName: string; fan: string; amount: stri
     body: (
       <Layout
         sender={STAGEDOOR}
-        preview={`${p.fan}’s bank is looking into a payment`}
-        footer={`You get this mail because you run ${p.artistName}’s fan club on Stagedoor.`}
+        preview={`${possessive(p.fan)} bank is looking into a payment`}
+        footer={`You get this mail because you run ${possessive(p.artistName)} fan club on Stagedoor.`}
       >
         <Title>A payment is disputed</Title>
         <Paragraph>
@@ -129,17 +130,17 @@ export function disputeOpened(p: { artistName: string; fan: string; amount: stri
 
 export function gift(p: { artist: Sender; from: string; message: string; redeemUrl: string; expiresNote: string }): Template {
   return {
-    subject: `${p.from} gave you a year of ${p.artist.name}’s fan club`,
+    subject: `${p.from} gave you a year of ${possessive(p.artist.name)} fan club`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
-        preview={p.message || `A year of ${p.artist.name}’s fan club, from ${p.from}`}
+        preview={p.message || `A year of ${possessive(p.artist.name)} fan club, from ${p.from}`}
         footer={`You get this mail because ${p.from} bought you a gift membership on Stagedoor.`}
       >
         <Title>A gift for you</Title>
         <Paragraph>
-          {p.from} gave you a year of {p.artist.name}’s fan club: every post, the vault and messages with {p.artist.name}.
+          {p.from} gave you a year of {possessive(p.artist.name)} fan club: every post, the vault and messages with {p.artist.name}.
         </Paragraph>
         {p.message ? <Paragraph>“{p.message}”</Paragraph> : null}
         <Action href={p.redeemUrl}>Open your gift</Action>
@@ -154,25 +155,25 @@ export function gift(p: { artist: Sender; from: string; message: string; redeemU
 
 export function giftReceipt(p: { artist: Sender; amount: string; recipient: string; date: string; card: string | null }): Template {
   const rows: [string, string][] = [
-    ['Gift', `A year of ${p.artist.name}’s fan club`],
+    ['Gift', `A year of ${possessive(p.artist.name)} fan club`],
     ['For', p.recipient],
     ['Amount paid', p.amount],
   ];
   if (p.card) rows.push(['Card', p.card]);
   rows.push(['Date', p.date]);
   return {
-    subject: `Your receipt: a year of ${p.artist.name}’s fan club for ${p.recipient}`,
+    subject: `Your receipt: a year of ${possessive(p.artist.name)} fan club for ${p.recipient}`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
         preview={`${p.amount} paid on ${p.date}`}
-        footer={`You get this receipt because you bought a gift membership of ${p.artist.name}’s fan club on Stagedoor.`}
+        footer={`You get this receipt because you bought a gift membership of ${possessive(p.artist.name)} fan club on Stagedoor.`}
       >
         <Title>Thank you for your gift</Title>
         <Paragraph>
-          We have sent {p.recipient} a mail with a link to their year of {p.artist.name}’s fan club. It never renews, so nothing more is
-          charged.
+          We have sent {p.recipient} a mail with a link to their year of {possessive(p.artist.name)} fan club. It never renews, so nothing
+          more is charged.
         </Paragraph>
         <Details rows={rows} />
       </Layout>

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { Action, Details, Layout, Link, Paragraph, Title, type Sender } from './layout.js';
+import { possessive } from '#contract/names';
 
 /**
  * Every mail Stagedoor sends, as react-email components: a subject and a body, rendered to HTML and text by
@@ -36,19 +37,19 @@ export function receipt(p: ReceiptProps): Template {
   if (p.card) rows.push(['Card', p.card]);
   rows.push(['Date', p.date], ['Renews on', p.nextRenewal]);
   return {
-    subject: p.renewal ? `Your ${p.artist.name} membership renewed: receipt` : `Your receipt for ${p.artist.name}’s fan club`,
+    subject: p.renewal ? `Your ${p.artist.name} membership renewed: receipt` : `Your receipt for ${possessive(p.artist.name)} fan club`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
         preview={`${p.amount} paid on ${p.date}`}
-        footer={`You get this receipt because you paid for ${p.artist.name}’s fan club on Stagedoor.`}
+        footer={`You get this receipt because you paid for ${possessive(p.artist.name)} fan club on Stagedoor.`}
       >
         <Title>{p.renewal ? 'Thanks for another year' : 'Welcome to the fan club'}</Title>
         <Paragraph>
           {p.renewal
-            ? `Your yearly membership of ${p.artist.name}’s fan club has renewed.`
-            : `You are now a member of ${p.artist.name}’s fan club.`}
+            ? `Your yearly membership of ${possessive(p.artist.name)} fan club has renewed.`
+            : `You are now a member of ${possessive(p.artist.name)} fan club.`}
         </Paragraph>
         <Details rows={rows} />
         <Paragraph>
@@ -68,11 +69,11 @@ export function renewalReminder(p: { artist: Sender; amount: string; renewalDate
       <Layout
         sender={p.artist}
         preview={`${p.amount} on ${p.renewalDate}`}
-        footer={`You get this reminder because your membership of ${p.artist.name}’s fan club renews automatically.`}
+        footer={`You get this reminder because your membership of ${possessive(p.artist.name)} fan club renews automatically.`}
       >
         <Title>Your membership renews in 7 days</Title>
         <Paragraph>
-          On {p.renewalDate} we will charge {p.amount} to the card you paid with, for another year of {p.artist.name}’s fan club.
+          On {p.renewalDate} we will charge {p.amount} to the card you paid with, for another year of {possessive(p.artist.name)} fan club.
         </Paragraph>
         <Paragraph>
           Nothing to do if you want to stay. If you do not, turn renewal off before then: you keep access until {p.renewalDate}.
@@ -104,7 +105,7 @@ export function renewalFailed(p: {
       >
         <Title>{p.nextAttempt ? 'Your renewal did not go through' : 'We could not renew your membership'}</Title>
         <Paragraph>
-          We tried to charge {p.amount} for another year of {p.artist.name}’s fan club. {p.reason}
+          We tried to charge {p.amount} for another year of {possessive(p.artist.name)} fan club. {p.reason}
         </Paragraph>
         {p.nextAttempt ? (
           <>
@@ -138,8 +139,8 @@ export function renewalChanged(p: { artist: Sender; autoRenew: boolean; date: st
         <Title>{p.autoRenew ? 'Renewal is back on' : 'Your cancellation is confirmed'}</Title>
         <Paragraph>
           {p.autoRenew
-            ? `Your membership of ${p.artist.name}’s fan club renews on ${p.date} for ${p.amount}.`
-            : `Your membership of ${p.artist.name}’s fan club will not renew. You keep access until ${p.date}, and nothing more will be charged.`}
+            ? `Your membership of ${possessive(p.artist.name)} fan club renews on ${p.date} for ${p.amount}.`
+            : `Your membership of ${possessive(p.artist.name)} fan club will not renew. You keep access until ${p.date}, and nothing more will be charged.`}
         </Paragraph>
         <Paragraph>
           Changed your mind? <Link href={p.accountUrl}>{p.autoRenew ? 'Turn renewal off' : 'Turn renewal back on'}</Link> on your membership
@@ -158,7 +159,7 @@ export function membershipEnded(p: { artist: Sender; artistUrl: string }): Templ
       <Layout
         sender={p.artist}
         preview="Your membership has ended"
-        footer={`You get this mail because you were a member of ${p.artist.name}’s fan club on Stagedoor.`}
+        footer={`You get this mail because you were a member of ${possessive(p.artist.name)} fan club on Stagedoor.`}
       >
         <Title>Your membership has ended</Title>
         <Paragraph>
@@ -174,19 +175,20 @@ export function membershipEnded(p: { artist: Sender; artistUrl: string }): Templ
 
 export function welcome(p: { artist: Sender; artistUrl: string; accountUrl: string }): Template {
   return {
-    subject: `Welcome to ${p.artist.name}’s fan club`,
+    subject: `Welcome to ${possessive(p.artist.name)} fan club`,
     sender: p.artist,
     body: (
       <Layout
         sender={p.artist}
         preview="You are in: free membership"
-        footer={`You get this mail because you joined ${p.artist.name}’s fan club on Stagedoor.`}
+        footer={`You get this mail because you joined ${possessive(p.artist.name)} fan club on Stagedoor.`}
       >
         <Title>You are in</Title>
         <Paragraph>
-          Welcome to {p.artist.name}’s fan club. Membership is free: read, listen, vote and message {p.artist.name} from their page.
+          Welcome to {possessive(p.artist.name)} fan club. Membership is free: read, listen, vote and message {p.artist.name} from their
+          page.
         </Paragraph>
-        <Action href={p.artistUrl}>Go to {p.artist.name}’s page</Action>
+        <Action href={p.artistUrl}>Go to {possessive(p.artist.name)} page</Action>
         <Paragraph>
           We will tell you when {p.artist.name} posts. Choose how on your <Link href={p.accountUrl}>account page</Link>.
         </Paragraph>
@@ -307,7 +309,7 @@ export function newPost(p: { artist: Sender; post: PostSummary; unsubscribeUrl: 
       <Layout
         sender={p.artist}
         preview={p.post.excerpt || `New ${p.post.typeLabel.toLowerCase()} from ${p.artist.name}`}
-        footer={`You get this mail because you are a member of ${p.artist.name}’s fan club. Choose how you hear about new posts on your account page.`}
+        footer={`You get this mail because you are a member of ${possessive(p.artist.name)} fan club. Choose how you hear about new posts on your account page.`}
         unsubscribeUrl={p.unsubscribeUrl}
       >
         <Paragraph>
@@ -333,7 +335,7 @@ export function digest(p: { artist: Sender; posts: PostSummary[]; unsubscribeUrl
       <Layout
         sender={p.artist}
         preview={p.posts.map((post) => post.title).join(' · ')}
-        footer={`You get this daily digest because you are a member of ${p.artist.name}’s fan club and chose one mail a day.`}
+        footer={`You get this daily digest because you are a member of ${possessive(p.artist.name)} fan club and chose one mail a day.`}
         unsubscribeUrl={p.unsubscribeUrl}
       >
         <Title>

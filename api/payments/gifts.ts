@@ -14,6 +14,7 @@ import { absoluteImage, queueMail } from '../mail/jobs.js';
 import type { GatewayOutcome, PaymentGateway } from './gateway.js';
 import { platformFeeCents } from './money-settings.js';
 import { applyOutcome, ask, findPayableArtist, findPayment, serializePayment, type PaymentsContext } from './service.js';
+import { possessive } from '#contract/names';
 
 /**
  * Gift memberships (docs/payments.md "Gifts"): a signed-in fan buys a year of an artist's fan club for someone's
@@ -126,7 +127,7 @@ export async function buyGift(
         cardId: input.cardId,
         amountCents: artist.yearlyPriceCents,
         currency: artist.currency,
-        description: `A year of ${artist.name}’s fan club, a gift`,
+        description: `A year of ${possessive(artist.name)} fan club, a gift`,
         destination: artist.payoutAccountId ? { accountId: artist.payoutAccountId, feeCents: fee } : null,
         returnUrl,
         cancelUrl: `${config.publicWebUrl}/${artist.username}/gift`,

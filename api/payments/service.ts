@@ -20,6 +20,7 @@ import type { ReadCache } from '../cache/read-cache.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { queueMail } from '../mail/jobs.js';
 import { tag } from '../cache/tags.js';
+import { possessive } from '#contract/names';
 
 /**
  * The payment state machine every gateway drives (./gateway.ts): a payment row is created "processing" with its
@@ -446,7 +447,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
 
   if (input.type === 'free') {
     if (artist.yearlyPriceCents > 0) {
-      throw badRequest(`${artist.name}’s fan club is not free.`, { type: [`${artist.name}’s fan club is not free.`] });
+      throw badRequest(`${possessive(artist.name)} fan club is not free.`, { type: [`${possessive(artist.name)} fan club is not free.`] });
     }
     // Joining a free club twice (a double click) answers the membership the fan already has.
     const current = await findSubscription(db, `s.user_id = $1 AND s.artist_id = $2 AND s.status = 'active' AND s.expires_at > now()`, [
@@ -497,7 +498,7 @@ export async function subscribe(pc: PaymentsContext, viewer: Viewer, input: Subs
   if (await isSubscribed(db, viewer.id, artist.id)) throw new ApiError(409, ALREADY_SUBSCRIBED(artist.name));
 
   if (artist.yearlyPriceCents === 0) {
-    throw badRequest(`${artist.name}’s fan club is free: subscribe with type "free".`, { type: ['This fan club is free.'] });
+    throw badRequest(`${possessive(artist.name)} fan club is free: subscribe with type "free".`, { type: ['This fan club is free.'] });
   }
   if (input.paymentGateway !== gateway.name) {
     const message = `Payments go through the "${gateway.name}" gateway.`;

@@ -4,6 +4,7 @@ import type { GiftView } from '#contract/gifts';
 import { FormPage, accentLinkClass } from '~/components/form-page';
 import { apiFor } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction = () => [{ title: 'Your gift is on its way | Stagedoor' }];
 
@@ -21,8 +22,8 @@ export default function GiftSent() {
   return (
     <FormPage title="Your gift is on its way" intro={<p>Thank you. We have mailed you a receipt.</p>}>
       <p className="text-base text-white/90">
-        {gift.recipientEmail} gets a mail now with a link to a year of {gift.artist.name}’s fan club. It works whether or not they already
-        have an account, and it never renews by itself.
+        {gift.recipientEmail} gets a mail now with a link to a year of {possessive(gift.artist.name)} fan club. It works whether or not they
+        already have an account, and it never renews by itself.
       </p>
       <p className="mt-6 text-base">
         <Link to={`/${gift.artist.username}/gift`} className={accentLinkClass}>

@@ -8,6 +8,7 @@ import { requireOwnArtist } from '~/utils/auth.server';
 import { readFormData } from '~/utils/form-guard.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Block ${data.fan.name || data.fan.username} | Stagedoor` : 'Block | Stagedoor' },
@@ -93,7 +94,7 @@ function EndMembershipChoice({ membership, name, blocked }: { membership: Member
         </label>
       )}
       <p id="end-detail" className={`${blocked ? '' : 'mt-2 pl-8 '}text-base text-white/90`}>
-        {blocked ? `${name}'s membership still runs. ` : ''}
+        {blocked ? `${possessive(name)} membership still runs. ` : ''}
         {detail}
       </p>
     </div>
@@ -119,7 +120,7 @@ export default function BlockFanPage() {
     </div>
   );
   return (
-    <StudioPage artistName={artist.name} title={blocked && membership ? `End ${name}'s membership?` : `Block ${name}?`}>
+    <StudioPage artistName={artist.name} title={blocked && membership ? `End ${possessive(name)} membership?` : `Block ${name}?`}>
       <div className="flex items-center gap-3">
         <img src={fan.avatar || DEFAULT_AVATAR} alt="" width={48} height={48} className="h-12 w-12 rounded-full bg-white/10 object-cover" />
         <p className="text-base text-white/80">@{fan.username}</p>

@@ -10,9 +10,14 @@ import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 import { listContent } from '~/utils/content.server';
 import { formatDate } from '~/utils/dates';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.artist.successPageTitle || `Welcome to ${data.artist.name}’s fan club`} | Stagedoor` : 'Welcome | Stagedoor' },
+  {
+    title: data
+      ? `${data.artist.successPageTitle || `Welcome to ${possessive(data.artist.name)} fan club`} | Stagedoor`
+      : 'Welcome | Stagedoor',
+  },
 ];
 
 /**
@@ -82,7 +87,7 @@ export default function SubscribeSuccess() {
         <img src={artist.avatarUrl} alt="" className="mx-auto h-20 w-20 rounded-full object-cover ring-4 ring-accent sm:h-24 sm:w-24" />
         <p className="mt-6 text-sm font-semibold uppercase tracking-widest text-accent">You’re in</p>
         <h1 className="mt-2 break-words text-3xl font-extrabold tracking-tight text-white sm:text-5xl">
-          {artist.successPageTitle || `Welcome to ${artist.name}’s fan club`}
+          {artist.successPageTitle || `Welcome to ${possessive(artist.name)} fan club`}
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">
           {artist.secondarySuccessMessage || 'Your membership is active.'}
@@ -125,7 +130,7 @@ export default function SubscribeSuccess() {
           <p className="mx-auto mt-10 max-w-2xl text-base leading-relaxed text-white/80 sm:text-lg">{artist.additionalSuccessMessage}</p>
         ) : null}
         <div className="mt-10 flex flex-col items-center gap-5">
-          <CtaLink to={`/${artist.username}`}>Go to {artist.name}’s page</CtaLink>
+          <CtaLink to={`/${artist.username}`}>Go to {possessive(artist.name)} page</CtaLink>
           {membership ? (
             <Link
               to={`/${artist.username}/account`}

@@ -8,6 +8,7 @@ import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
 import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction = () => [{ title: 'Operator | Stagedoor' }];
 
@@ -119,7 +120,7 @@ export default function OperatorPage() {
             {reports.map((report) => (
               <li key={report._id} className="rounded-xl bg-navy-light p-4 ring-1 ring-white/10">
                 <p className="text-sm text-white/70">
-                  In @{report.artist.username}’s club: a {report.kind} by{' '}
+                  In @{possessive(report.artist.username)} club: a {report.kind} by{' '}
                   {report.reported ? `@${report.reported.username}` : 'a deleted account'}, reported by @{report.reporter.username} ·{' '}
                   <LocalTime iso={report.createdAt} style="long" />
                 </p>
@@ -143,7 +144,7 @@ export default function OperatorPage() {
           <ol className="mt-4 space-y-2">
             {audit.map((entry) => (
               <li key={entry._id} className="break-words text-base text-white/90">
-                <LocalTime iso={entry.createdAt} style="long" /> · {entry.artist ? `@${entry.artist}’s club · ` : ''}
+                <LocalTime iso={entry.createdAt} style="long" /> · {entry.artist ? `@${possessive(entry.artist)} club · ` : ''}
                 <span className="font-semibold text-white">{entry.actor}</span> {entry.action}
                 {entry.subject ? ` ${entry.subject}` : ''}
                 {entry.detail ? <span className="text-white/70"> — “{entry.detail}”</span> : null}

@@ -7,11 +7,12 @@ import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 import { yearlyPricePhrase } from '~/utils/mappers';
 import { publicSubscriberCount } from '~/utils/subscriber-count';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
     ? [
-        { title: `Join ${data.artist.name}'s fan club | Stagedoor` },
+        { title: `Join ${possessive(data.artist.name)} fan club | Stagedoor` },
         {
           name: 'description',
           content: data.artist.headlineOfferDescription || `The official fan club of ${data.artist.name}.`,

@@ -6,6 +6,7 @@ import { CtaLink, loginHref, PerkList, PriceFigure, registerHref } from '~/compo
 import { apiFor } from '~/utils/api.server';
 import { requireArtist } from '~/utils/auth.server';
 import { publicSubscriberCount } from '~/utils/subscriber-count';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Subscribe to ${data.artist.name} | Stagedoor` : 'Subscribe | Stagedoor' },
@@ -47,7 +48,7 @@ export default function Subscribe() {
             ) : null}
           </div>
         </div>
-        <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Join {artist.name}’s fan club</h1>
+        <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-white sm:text-5xl">Join {possessive(artist.name)} fan club</h1>
         {artist.headlineOfferDescription ? (
           <p className="mt-4 max-w-2xl text-lg leading-relaxed text-white/85 sm:text-xl">{artist.headlineOfferDescription}</p>
         ) : null}

@@ -15,6 +15,7 @@ import { subscribeToArtist } from '~/utils/payments.server';
 import { sessionCookie } from '~/utils/session.server';
 import { AccountChangesSchema, RegisterSchema } from '#contract/accounts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { possessive } from '#contract/names';
 
 type RegisterFields = { username: string; email: string; password: string; currentPassword?: string };
 
@@ -134,8 +135,8 @@ export default function Register() {
         ) : (
           <p>
             {free
-              ? `Sign up to join ${artist.name}’s fan club for free.`
-              : `Sign up to join ${artist.name}’s fan club. Payment comes next.`}
+              ? `Sign up to join ${possessive(artist.name)} fan club for free.`
+              : `Sign up to join ${possessive(artist.name)} fan club. Payment comes next.`}
           </p>
         )
       }
@@ -237,7 +238,7 @@ function RegisterArt({ artist }: { artist: Pick<Artist, 'heroImage' | 'heroImage
       />
       {artist.subscriptionPerks.length ? (
         <div className="mt-10">
-          <p className="text-lg font-bold text-white">What members of {artist.name}’s fan club get</p>
+          <p className="text-lg font-bold text-white">What members of {possessive(artist.name)} fan club get</p>
           <div className="mt-5">
             <PerkList perks={artist.subscriptionPerks} />
           </div>

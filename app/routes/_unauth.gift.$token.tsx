@@ -13,9 +13,10 @@ import { parseGuardedForm, readFormData } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { sessionCookie } from '~/utils/session.server';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `A gift: a year of ${data.gift.artist.name}’s fan club | Stagedoor` : 'Your gift | Stagedoor' },
+  { title: data ? `A gift: a year of ${possessive(data.gift.artist.name)} fan club | Stagedoor` : 'Your gift | Stagedoor' },
 ];
 
 /**
@@ -100,7 +101,7 @@ export default function GiftLink() {
       title="A gift for you"
       intro={
         <p>
-          {gift.from} gave you a year of {gift.artist.name}’s fan club. It never renews by itself: nobody is charged again.
+          {gift.from} gave you a year of {possessive(gift.artist.name)} fan club. It never renews by itself: nobody is charged again.
         </p>
       }
       aside={
@@ -130,7 +131,7 @@ export default function GiftLink() {
           <p className="text-base text-white/90">{STATE_TEXT[gift.state]}</p>
           <p className="mt-6">
             <Link to={`/${gift.artist.username}`} className={accentLinkClass}>
-              Go to {gift.artist.name}’s page
+              Go to {possessive(gift.artist.name)} page
             </Link>
           </p>
         </>

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../api/cli';
 import { captureCli } from '../helpers/process';
 import { openDb } from '../../api/db/client';
+import { possessive } from '#contract/names';
 
 /** The CLI's end-membership on the embedded database (no server running): the demo fan's membership ends today. */
 
@@ -64,7 +65,9 @@ describe('npm run cli -- end-membership', () => {
       ended.err.join('\n'),
     ).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
-    expect(ended.out).toEqual([`Ended FAN@stagedoor.test's membership of ${before.username}'s fan club on ${today}, without a refund.`]);
+    expect(ended.out).toEqual([
+      `Ended FAN@stagedoor.test’s membership of ${possessive(before.username)} fan club on ${today}, without a refund.`,
+    ]);
 
     const db2 = await openDb({ dataDir: dir });
     const [after] = await db2.query<{ status: string; autoRenew: boolean; expiresAt: Date }>(

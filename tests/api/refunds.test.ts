@@ -8,6 +8,7 @@ import path from 'node:path';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/notify';
 import { runCliProcess } from '../helpers/process';
+import { possessive } from '#contract/names';
 
 /**
  * Currency per artist and refunds with the test gateway, over real HTTP, with mail through a real SMTP server: a GBP
@@ -182,7 +183,7 @@ describeEachDatabase('currency and refunds', (database) => {
     expect(partial.stderr).toBe('');
     expect(partial.code).toBe(0);
     expect(partial.stdout).toBe(
-      `Refunded £5.00 of £29.99 to ${fan.email} for ${artist.username}'s fan club; their membership carries on ${via}.\n`,
+      `Refunded £5.00 of £29.99 to ${fan.email} for ${possessive(artist.username)} fan club; their membership carries on ${via}.\n`,
     );
     const kept = await cli('--artist', artist.username, '--fan', fan.email, '--keep-access');
     expect(kept.code).toBe(0);

@@ -3,6 +3,7 @@ import { expectNoA11yViolations, registerFan } from './helpers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { apiCall, mailFromOutbox, newArtist, payingFan, signedIn } from './money-world';
+import { possessive } from '#contract/names';
 
 /** Where the pages' screenshots go, to be looked at by a person (not compared). */
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -216,7 +217,7 @@ for (const [javaScriptEnabled, width] of [
     const blocked = page.getByRole('region', { name: 'Blocked fans' });
     await expect(blocked.getByRole('link', { name: `End membership and refund ${first.username}` })).toHaveCount(0);
     await blocked.getByRole('link', { name: `End membership and refund ${second.username}` }).click();
-    await expect(page.getByRole('heading', { level: 1, name: `End ${second.username}'s membership?` })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: `End ${possessive(second.username)} membership?` })).toBeVisible();
     await expect(page.getByText(/Refund £20\.00: £20\.00 to their card/)).toBeVisible();
     await expectNoA11yViolations(page);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/blocked-end-membership-${width}.png`, fullPage: true });

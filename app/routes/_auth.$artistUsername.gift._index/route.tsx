@@ -9,9 +9,10 @@ import { InputField, TextareaField } from '~/components/forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import { GiftCardFormSchema, GiftCheckoutFormSchema } from './gift-schemas';
 import { giftAction, loadGift } from './gift.server';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Give a year of ${data.artist.name}’s fan club | Stagedoor` : 'Give a membership | Stagedoor' },
+  { title: data ? `Give a year of ${possessive(data.artist.name)} fan club | Stagedoor` : 'Give a membership | Stagedoor' },
 ];
 
 /**
@@ -56,8 +57,8 @@ export default function GiftPage() {
       title="Give a year"
       intro={
         <p>
-          A year of {artist.name}’s fan club for someone else, for {price}. They get a mail with a link to open it; it never renews by
-          itself.
+          A year of {possessive(artist.name)} fan club for someone else, for {price}. They get a mail with a link to open it; it never
+          renews by itself.
         </p>
       }
       aside={

@@ -5,6 +5,7 @@ import { formatPrice } from '#contract/money';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { CheckboxField, InputField, TextareaField } from '~/components/forms';
 import { formConstraint, parseForm } from '~/utils/form-schema';
+import { possessive } from '#contract/names';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
@@ -165,7 +166,7 @@ function RefundForm({
   return (
     <details className="mt-3" open={Boolean(lastResult)}>
       <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-accent hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent">
-        Refund<span className="sr-only"> {payment.fan.name}’s payment</span>
+        Refund<span className="sr-only"> {possessive(payment.fan.name)} payment</span>
       </summary>
       <Form method="post" {...getFormProps(form)} className="mt-3 max-w-md space-y-4">
         <FormAlert id={form.errorId} errors={form.errors} />

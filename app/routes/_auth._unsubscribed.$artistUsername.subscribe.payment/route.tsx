@@ -12,6 +12,7 @@ import { paymentAction, stripeAuthentication } from './payment.server';
 import { FreeJoinForm, StripePayment } from './payment-forms';
 import { PromoForm } from './promo-form';
 import { TestCardForm } from './test-card-form';
+import { possessive } from '#contract/names';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pay for your membership · ${data.artist.name} | Stagedoor` : 'Payment | Stagedoor' },
@@ -87,10 +88,10 @@ export default function Payment() {
       intro={
         <p>
           {free
-            ? `${artist.name}’s fan club is free to join.`
+            ? `${possessive(artist.name)} fan club is free to join.`
             : trialDays
-              ? `Try ${artist.name}’s fan club free for ${trialDays} days. Nothing is charged today; your card pays for the first year when the trial ends, unless you cancel before then from your account.`
-              : `One payment for a year of ${artist.name}’s fan club. It renews each year; you can turn that off any time from your account.`}
+              ? `Try ${possessive(artist.name)} fan club free for ${trialDays} days. Nothing is charged today; your card pays for the first year when the trial ends, unless you cancel before then from your account.`
+              : `One payment for a year of ${possessive(artist.name)} fan club. It renews each year; you can turn that off any time from your account.`}
         </p>
       }
       aside={<OrderSummary artist={artist} promo={validPromo} trialDays={trialDays} firstChargeOn={firstChargeOn} renewsOn={renewsOn} />}
