@@ -1,6 +1,5 @@
 import { Logo } from './logo';
 import { TopBarFrame } from './top-bar';
-import { possessive } from '#contract/names';
 
 export interface ErrorPageProps {
   notFound: boolean;
@@ -64,7 +63,7 @@ export function ErrorPage({ notFound, artistUsername, marketingUrl, club }: Erro
                 <p className="mt-6 text-white/80">
                   It may have been taken down.{' '}
                   <a href={`/${encodeURIComponent(club.username)}/vault`} className={linkClass}>
-                    See what else is in {possessive(club.name)} vault
+                    See what else {club.name} has in the vault
                   </a>
                 </p>
               ) : null}

@@ -10,7 +10,8 @@ const { parseConfig } = await import(pathToFileURL(path.join(dir, 'config.mjs'))
 // The same web server as the app's, with the app's configuration and its defaults (admission to pages, security
 // headers); the floor page calls no api.
 const config = parseConfig({ APP_ENV: 'local', PUBLIC_WEB_URL: `http://localhost:${remixPort}` });
-const app = await createWebServer(config, dir);
+const noApi = () => Promise.reject(new Error('the floor page calls no api'));
+const app = await createWebServer(config, noApi, { root: dir });
 app.listen(Number(remixPort), '0.0.0.0');
 
 const body = JSON.stringify({ status: 0, data: { _id: '0b1a33', name: 'Floor', username: 'floor', yearlyPrice: 0 } });

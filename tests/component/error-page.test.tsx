@@ -28,7 +28,7 @@ describe('error page', () => {
   it('inside a club whose artist loaded (a deleted item), also leads back to the club’s vault', () => {
     renderErrorPage(true, 'novaricci', { username: 'novaricci', name: 'Nova Ricci' });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent("Uh, oh, This page doesn't seem to exist.");
-    expect(screen.getByRole('link', { name: 'See what else is in Nova Ricci’s vault' })).toHaveAttribute('href', '/novaricci/vault');
+    expect(screen.getByRole('link', { name: 'See what else Nova Ricci has in the vault' })).toHaveAttribute('href', '/novaricci/vault');
     expect(screen.getByRole('link', { name: 'Head back to the homepage.' })).toHaveAttribute('href', '/');
   });
 
