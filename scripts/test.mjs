@@ -80,7 +80,7 @@ function runBenchPart(name, partArgs, portOffset, env = {}) {
 
 // Page weight (issue 7): every page loaded cold in Chromium, against the minimal Remix floor.
 const weight = runBenchPart('weight', ['--weight-only'], 10, { CHROMIUM_PATH: chromium });
-// Load (issue 6): a minute of 200 fans reading pages, 10 connections asking for pages at full blast and 50 fans
+// Load: a minute of 200 fans reading pages, 10 connections asking for pages at full blast and 50 fans
 // sending messages, after a minute's warm-up, on PostgreSQL
 // when TEST_DATABASE_URL is set (else on PGlite). Its budgets are zero errors and no memory growth; its latencies
 // are printed, not judged (the bench's throughput part judges speed).

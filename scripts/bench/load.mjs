@@ -1,4 +1,4 @@
-// Part 6: load (issue 6). A crowd on a presale morning, for a minute: 200 fans browse the artist home, vault and
+// Part 6: load. A crowd on a presale morning, for a minute: 200 fans browse the artist home, vault and
 // posts (signed-in SSR through the api), each reading a page for a few seconds before the next, while 10 more
 // connections ask for those pages as fast as the server answers and 50 other fans each send a message every few
 // seconds. Every answer must be 2xx or 3xx within the timeout (the budget is zero errors), and the server's memory
