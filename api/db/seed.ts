@@ -2,10 +2,13 @@ import { hashPassword } from '../auth/passwords.js';
 import { createArtist, NewArtistSchema, type ArtistProfile } from '../performers/create.js';
 import { findUserByLogin } from '../users/queries.js';
 import type { MediaStorage } from '../storage/storage.js';
-import { one, type Db } from './client.js';
+import { MIGRATION_TIMEOUT_MS, one, type Db, type Queryable } from './client.js';
 import { seedDemoContent } from './seed-content.js';
 
 /** The demo logins (README "Demo logins"); tests sign in with them too. */
+/** Any fixed number: the advisory lock keeps several nodes from seeding one empty database at once. */
+export const SEED_LOCK = 727_275;
+
 export const DEMO_FAN = {
   username: 'demofan',
   email: 'fan@stagedoor.test',
@@ -221,9 +224,20 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
 
 /** Seeds a database that has no account yet (first start), in process or through `elsewhere` (a child process that seeds and says whether it did); answers whether it was seeded. */
 export async function seedIfEmpty(db: Db, options: SeedOptions = {}, elsewhere?: () => boolean): Promise<boolean> {
-  const any = await one(db, 'SELECT 1 FROM users LIMIT 1');
-  if (any) return false;
-  if (elsewhere?.()) return true;
-  await seed(db, options);
-  return true;
+  const seedIfNoAccount = async (q: Queryable) => {
+    if (await one(q, 'SELECT 1 FROM users LIMIT 1')) return false;
+    if (elsewhere?.()) return true;
+    await seed(db, options);
+    return true;
+  };
+  if (db.kind !== 'postgres') return seedIfNoAccount(db);
+  // Several nodes starting together on one empty database: the first to take the lock seeds it (through the pool or
+  // a child process, committed as it goes); the others wait for it, then find its accounts.
+  return db.transaction(
+    async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
+      return seedIfNoAccount(tx);
+    },
+    { timeoutMs: MIGRATION_TIMEOUT_MS },
+  );
 }

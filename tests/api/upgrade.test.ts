@@ -8,6 +8,7 @@ import { createApi } from '../../api/app';
 import { openDb, QUERY_TIMEOUT_MS, type Db } from '../../api/db/client';
 import { migrate, MIGRATION_LOCK } from '../../api/db/migrate';
 import { migrations } from '../../api/db/migrations/index';
+import { DEMO_ARTISTS, seedIfEmpty } from '../../api/db/seed';
 import { call, describeEachDatabase, TEST_DATABASE_URL } from '../helpers/api';
 import { parseConfig } from '#contract/config';
 
@@ -202,6 +203,21 @@ describe.skipIf(!TEST_DATABASE_URL)('several nodes starting together on an empty
       } finally {
         await database.drop();
       }
+    }
+  }, 120_000);
+
+  it('with SEED_DEMO, one of them seeds the demo accounts and the other finds them', async () => {
+    const database = await ownDatabase();
+    try {
+      const nodes = [await database.open(), await database.open()];
+      await migrate(nodes[0]);
+      const seeded = await Promise.all(nodes.map((db) => seedIfEmpty(db)));
+      expect(seeded.sort()).toEqual([false, true]);
+      const [{ n }] = await nodes[0].query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+      expect(n).toBe(Object.keys(DEMO_ARTISTS).length + 1);
+      expect(await seedIfEmpty(nodes[1])).toBe(false);
+    } finally {
+      await database.drop();
     }
   }, 120_000);
 
