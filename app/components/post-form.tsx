@@ -92,7 +92,7 @@ export function PostForm({
       <FormAlert id={form.errorId} errors={form.errors} />
       <Section>
         <InputField field={fields.title} label="Title" />
-        <RichTextEditor field={fields.content} label={kind === 'vault' ? 'Description' : 'Caption'} />
+        <RichTextEditor field={fields.content} label="Caption" />
         {kind !== 'image' ? (
           <SelectField
             field={fields.tags}

@@ -178,7 +178,7 @@ test.describe('an artist with JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Add to the vault' })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.getByLabel('Title').fill('Late night idea');
-    await page.getByRole('textbox', { name: 'Description' }).fill('Hummed into the phone at 3 am.');
+    await page.getByRole('textbox', { name: 'Caption' }).fill('Hummed into the phone at 3 am.');
     await page.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'Voice Note' });
     // With JavaScript the file goes at once, as a resumable upload (tus), with its progress; the form then sends its id.
     const tus: string[] = [];
