@@ -7,6 +7,7 @@ import { requireViewer, type Viewer } from '../auth/viewer.js';
 import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
+import { isOperator } from '../users/queries.js';
 import { ApiError, badRequest, forbidden, notFound, ok, parse } from '../http.js';
 import { cachedUnreadTotal } from '../conversations/queries.js';
 import { createMessage } from '../messages/queries.js';
@@ -58,8 +59,7 @@ export function moderationRoutes(app: FastifyInstance, ctx: ApiContext, realtime
 
   async function requireOperator(request: Parameters<typeof requireViewer>[1]) {
     const viewer = await requireViewer(ctx, request);
-    const row = await one<{ isOperator: boolean }>(db, 'SELECT is_operator AS "isOperator" FROM users WHERE id = $1', [viewer.id]);
-    if (!row?.isOperator) throw forbidden(moderationMessages.operatorsOnly);
+    if (!(await isOperator(db, viewer.id))) throw forbidden(moderationMessages.operatorsOnly);
     return viewer;
   }
 

@@ -9,7 +9,7 @@ import { tag } from '../cache/tags.js';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import { forbidden, notFound, ok, parse } from '../http.js';
-import { conflictFromUniqueViolation, findConflict } from '../users/queries.js';
+import { conflictFromUniqueViolation, findConflict, isOperator } from '../users/queries.js';
 
 /**
  * The first-run setup (docs/operations.md "First run"): on an install with no account at all, whoever comes first
@@ -89,10 +89,6 @@ export function setupRoutes(app: FastifyInstance, ctx: ApiContext) {
     await ctx.cache.invalidate(tag.user(viewer.id), tag.artists());
     return ok({ username: body.username });
   });
-}
-
-async function isOperator(db: Queryable, userId: string) {
-  return (await one<{ found: boolean }>(db, 'SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND is_operator) AS found', [userId]))!.found;
 }
 
 async function hasAccounts(db: Queryable) {

@@ -65,3 +65,8 @@ export function conflictFromUniqueViolation(error: unknown): Conflict {
   if (where.includes('users_email_key')) return 'email';
   return undefined;
 }
+
+/** Whether the account may use the operator's pages and steps (granted by the first-run setup or the CLI). */
+export async function isOperator(db: Queryable, userId: string) {
+  return (await one<{ found: boolean }>(db, 'SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND is_operator) AS found', [userId]))!.found;
+}

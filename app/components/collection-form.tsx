@@ -5,12 +5,11 @@ import type { PickableItem, PickerPage } from '~/utils/collections.server';
 import { CollectionFormSchema, pageOfChosen, PICKER_PAGE_SIZE, type CollectionFormInput } from '~/utils/collection-form';
 import { SEARCH_MAX } from '#contract/search';
 import { parseForm } from '~/utils/form-schema';
-import { CheckboxField, FileField, InputField, TextareaField } from './forms';
+import { CheckboxField, FileField, IMAGE_ACCEPT, InputField, TextareaField } from './forms';
 import { ErrorList, FormAlert } from './form-parts';
 import { ItemArt } from './item-art';
 
 const schema = CollectionFormSchema;
-const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 const STATE_LABELS: Record<PickableItem['state'], string> = { published: 'Published', scheduled: 'Scheduled', draft: 'Draft' };
 
 const smallButton =

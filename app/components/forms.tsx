@@ -182,6 +182,9 @@ export function CheckboxField(
  * its way: `progress` is the share sent (0 to 1) when the page knows it, else the bar runs without a figure.
  * `preview` shows what the field holds now (the current image, say) between the label and the picker.
  */
+/** The image types the api takes (JPEG, PNG, WebP, GIF), for a file field's picker. */
+export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
+
 export function FileField(
   props: FieldShell & {
     accept?: string;

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import { CONTENT_TYPE_LABELS } from '#contract/content-types';
 import { categoriesFor, createPostFormSchema, type PostFormInput, type PostFormKind } from '~/utils/content-form';
 import { parseForm } from '~/utils/form-schema';
-import { InputField, SelectField } from './forms';
+import { IMAGE_ACCEPT, InputField, SelectField } from './forms';
 import { FormAlert, Spinner } from './form-parts';
 import { PollEditor } from './poll-editor';
 import { AttachedFileField, PresaleFields, Section, type FilePreview } from './post-form-fields';
@@ -38,7 +38,6 @@ export interface FilePreviews {
   media?: FilePreview | null;
 }
 
-const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 const MEDIA_ACCEPT = 'audio/*,video/mp4,video/quicktime,video/webm,.mp3,.m4a,.aac,.wav,.ogg,.oga,.opus,.flac,.mp4,.mov,.webm';
 const IMAGE_HINT = 'JPEG, PNG, WebP or GIF, up to 15 MB.';
 

@@ -4,7 +4,7 @@ import { FormPage, accentLinkClass } from '~/components/form-page';
 import { SetupSteps } from '~/components/setup-steps';
 import { CtaLink } from '~/components/subscription-offer';
 import { apiFor } from '~/utils/api.server';
-import { getOptionalUser } from '~/utils/auth.server';
+import { requireSetUpArtist } from '~/utils/setup.server';
 
 export const meta: MetaFunction = () => [{ title: 'Payouts · Set up Stagedoor | Stagedoor' }];
 
@@ -13,8 +13,7 @@ export const meta: MetaFunction = () => [{ title: 'Payouts · Set up Stagedoor |
  * them) and the way into the studio. An artist's page only: for anyone else it does not exist.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  const user = await getOptionalUser(apiFor(args));
-  if (!user?.artist) throw new Response('Not found', { status: 404 });
+  const user = await requireSetUpArtist(apiFor(args));
   return { username: user.username };
 }
 

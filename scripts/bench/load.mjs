@@ -75,8 +75,7 @@ export async function prepareLoadFans(app, fixtures, count) {
   return fans;
 }
 
-function fullBlast({ app, token, connections, duration, pages }) {
-  const headers = { ...BROWSER_HEADERS, cookie: `stagedoor=${token}` };
+function fullBlast({ app, headers, connections, duration, pages }) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -166,7 +165,7 @@ function visit({ app, agent, headers, path }, started = performance.now()) {
 }
 
 /**
- * Waits until the server has finished the work the crowd left behind: when autocannon stops, up to 200 requests
+ * Waits until the server has finished the work the crowd left behind: when the crowd stops, the last of its requests
  * are still being rendered, and a memory sample taken then would count them as growth. Quiet means an api
  * health check and a page answer fast twice in a row.
  */
@@ -181,8 +180,6 @@ async function drained(app, token) {
     await sleep(500);
   }
 }
-
-const blastErrors = (r) => r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0);
 
 /** Requests, errors by kind and latencies of one kind of traffic, from one record per request. */
 export function summarize(records, seconds) {
@@ -201,7 +198,7 @@ export function summarize(records, seconds) {
   };
 }
 
-/** autocannon's result in the same shape; its `errors` are the socket errors, timeouts included. */
+/** autocannon's result in the same shape; its `errors` are the socket errors, timeouts included, and an answer outside 2xx and 3xx is an error too. */
 function summarizeBlast(r) {
   const statusKinds = Object.entries(r.statusCodeStats ?? {})
     .filter(([code]) => /^\d+$/.test(code) && !/^[23]/.test(code))
@@ -210,7 +207,7 @@ function summarizeBlast(r) {
     // autocannon's total counts the answers; a request that timed out or lost its socket is an attempt too.
     requests: r.requests.total + r.errors,
     rps: r.requests.average,
-    errors: blastErrors(r),
+    errors: r.errors + (r['1xx'] ?? 0) + (r['4xx'] ?? 0) + (r['5xx'] ?? 0),
     kinds: [
       ...statusKinds,
       r.errors > r.timeouts ? `${r.errors - r.timeouts} socket errors` : '',
@@ -234,7 +231,7 @@ async function crowd({ app, fixtures, fans, browsers, blast, duration, pages, in
   const headers = { ...BROWSER_HEADERS, cookie: `stagedoor=${fixtures.fanToken}` };
   const agent = new http.Agent({ keepAlive: true });
   const [blasted] = await Promise.all([
-    fullBlast({ app, token: fixtures.fanToken, connections: blast, duration, pages }),
+    fullBlast({ app, headers, connections: blast, duration, pages }),
     ...Array.from({ length: browsers }, (_, i) => readLoop({ app, agent, headers, pages, deadline, first: i, visits })),
     ...fans.map((fan, index) =>
       // Spread the senders' first messages over one interval, so the sends arrive at a steady rate.

@@ -1,11 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
-import { FileField } from '~/components/forms';
+import { FileField, IMAGE_ACCEPT } from '~/components/forms';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import type { Artist } from '~/utils/mappers';
 import { IMAGE_SLOTS, type ImageSlot } from './image-slots';
-
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 
 /**
  * The artist's avatar, cover, hero and headline images: a multipart form whose files stream to the api as they
@@ -45,7 +43,7 @@ export function ImagesForm({ artist, saved, lastResult }: { artist: Artist; save
                 key={slot.name}
                 field={fields[slot.name]}
                 label={slot.label}
-                accept={ACCEPT}
+                accept={IMAGE_ACCEPT}
                 uploading={sending && navigation.state === 'submitting'}
                 preview={
                   src ? (

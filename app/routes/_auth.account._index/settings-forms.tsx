@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { DeleteAccountSchema, EmailChangeSchema, NameChangeSchema, PasswordChangeFields, passwordsMatch } from '#contract/account-settings';
-import { CheckboxField, FileField, InputField, PasswordInputField } from '~/components/forms';
+import { CheckboxField, FileField, IMAGE_ACCEPT, InputField, PasswordInputField } from '~/components/forms';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { formConstraint, parseForm } from '~/utils/form-schema';
 import type { CurrentUser } from '~/utils/mappers';
@@ -80,7 +80,7 @@ export function AvatarForm({ user, hasAvatar, lastResult }: { user: CurrentUser;
             field={fields.file}
             label="New picture"
             hint="JPEG, PNG, WebP or GIF, up to 5 MB. We cut it to a square."
-            accept="image/jpeg,image/png,image/webp,image/gif"
+            accept={IMAGE_ACCEPT}
             uploading={sending}
           />
           <SubmitButton pending={sending} className="sm:w-auto">

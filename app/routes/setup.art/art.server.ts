@@ -1,25 +1,21 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import * as z from 'zod/mini';
-import { apiFor, isHttpError, type ApiClient } from '~/utils/api.server';
-import { getOptionalUser, requireArtist } from '~/utils/auth.server';
+import { apiFor, isHttpError } from '~/utils/api.server';
+import { requireArtist } from '~/utils/auth.server';
 import { readPostForm } from '~/utils/content-create.server';
 import { parseGuardedForm } from '~/utils/form-guard.server';
 import { apiErrorReply, formReply } from '~/utils/form-reply.server';
 import { DEFAULT_AVATAR } from '~/utils/mappers';
+import { requireSetUpArtist } from '~/utils/setup.server';
 import type { ArtSlot } from './slots';
 
 /**
  * The setup's third step: the club's picture and cover, both optional (the studio has them, and the hero and
  * headline images, whenever the artist wants). An artist's page only: for anyone else it does not exist.
  */
-async function requireNewArtist(api: ApiClient) {
-  const user = await getOptionalUser(api);
-  if (!user?.artist) throw new Response('Not found', { status: 404 });
-  return requireArtist(api, user.username);
-}
-
 export async function loadArt(args: LoaderFunctionArgs) {
-  const artist = await requireNewArtist(apiFor(args));
+  const api = apiFor(args);
+  const artist = await requireArtist(api, (await requireSetUpArtist(api)).username);
   // The stand-in avatar is no picture of theirs: only an image they chose is shown as theirs.
   const avatar = artist.avatarUrl === DEFAULT_AVATAR ? null : artist.avatarUrl;
   return { current: { avatar, cover: artist.coverUrl } satisfies Record<ArtSlot, string | null> };
@@ -27,7 +23,7 @@ export async function loadArt(args: LoaderFunctionArgs) {
 
 export async function artAction(args: ActionFunctionArgs) {
   const api = apiFor(args);
-  await requireNewArtist(api);
+  await requireSetUpArtist(api);
   // Each chosen file streams to POST /media as it arrives; a field left empty keeps what the club has.
   const { formData, uploads, uploadErrors } = await readPostForm(api, args.request, { avatar: 'image', cover: 'image' });
   const submission = parseGuardedForm(formData, z.object({}));

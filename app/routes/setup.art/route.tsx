@@ -2,15 +2,13 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormPage, accentLinkClass } from '~/components/form-page';
-import { FileField } from '~/components/forms';
+import { FileField, IMAGE_ACCEPT } from '~/components/forms';
 import { FormAlert, SubmitButton } from '~/components/form-parts';
 import { SetupSteps } from '~/components/setup-steps';
 import { artAction, loadArt } from './art.server';
 import { ART_SLOTS, type ArtSlot } from './slots';
 
 export const meta: MetaFunction = () => [{ title: 'Your art · Set up Stagedoor | Stagedoor' }];
-
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 
 export const loader = loadArt;
 export const action = artAction;
@@ -36,7 +34,7 @@ export default function SetupArt() {
             field={fields[slot.name]}
             label={slot.label}
             hint={slot.hint}
-            accept={ACCEPT}
+            accept={IMAGE_ACCEPT}
             uploading={sending}
             preview={
               current[slot.name] ? (
