@@ -48,6 +48,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A variable set after closures that read it were made (a timer their callbacks clear) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // A job names its queue by the queue's declaration (api/jobs/queues.ts), never by a string: the declaration
+      // holds the sender and the worker to one payload.
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.property.name=/^(send|define|failLost)$/][callee.object.name='jobs'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          "CallExpression[callee.property.name=/^(send|define|failLost)$/][callee.object.property.name='jobs'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+        ].map((selector) => ({ selector, message: 'Name the queue by its declaration in api/jobs/queues.ts, not by a string.' })),
+      ],
       'no-restricted-imports': [
         'error',
         {

@@ -11,7 +11,7 @@ import { tag } from '../cache/tags.js';
 import { createSession, revokeSession, revokeUserSessions } from './sessions.js';
 import { hashToken, newToken } from './tokens.js';
 import { requireViewer } from './viewer.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { moderationMessages } from '#contract/moderation';
 
 export const INCORRECT_DETAILS = 'The details you entered are incorrect.';

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { one, type Db, type Queryable } from '../db/client.js';
 import { currentRequestId, runAs } from '../request-context.js';
+import type { Queue } from './queues.js';
 
 /**
  * Background work on pg-boss (docs/decisions/010-job-queue.md): jobs live in our own database, in pg-boss's schema
@@ -94,6 +95,14 @@ export interface JobQueueSettings {
 const JOB_META = '_meta';
 type JobMeta = { requestId?: string };
 
+/** The payload as the queue's declaration reads it, or an error that names the queue and what is wrong. */
+function payloadOf<T>(queue: Queue<T>, data: unknown): T {
+  const parsed = queue.payload.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new Error(`A job of ${queue.name} that its declaration refuses: ${issue.path.join('.') || 'the payload'}: ${issue.message}`);
+}
+
 /** What a node does with the work of dead nodes before their jobs run again (a fan-out's journal of sends). */
 export type RecoveryHook = (deadNodeIds: string[], isLiveNode: (nodeId: string) => boolean) => Promise<void>;
 
@@ -152,7 +161,7 @@ export function createJobQueue(settings: JobQueueSettings) {
   boss.on('error', settings.onError);
 
   // Each queue's handler takes its own data; the map holds them by name, as pg-boss hands data over (JSON).
-  const queues = new Map<string, { options: QueueOptions; handler: JobHandler<object> }>();
+  const queues = new Map<string, { queue: Queue<unknown>; options: QueueOptions; handler: JobHandler<unknown> }>();
   const recurring: { name: string; cron: string }[] = [];
   const recoveryHooks: RecoveryHook[] = [];
   const nodeId = randomUUID();
@@ -211,22 +220,31 @@ export function createJobQueue(settings: JobQueueSettings) {
       recoveryHooks.push(hook);
     },
 
-    /** Declares a queue and what runs its jobs (before start). */
-    define<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}) {
-      queues.set(name, {
-        handler: handler as JobHandler<object>,
-        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, concurrency: 1, fixedConcurrency: false, ...options },
+    /**
+     * Gives a queue (./queues.ts) its worker on this node (before start), with settings of this node's where they
+     * depend on its configuration. A queue has one worker: a second is a mistake, refused.
+     */
+    define<T extends object>(queue: Queue<T>, handler: JobHandler<T>, settings: Partial<QueueOptions> = {}) {
+      if (queues.has(queue.name)) throw new Error(`The queue ${queue.name} has a worker already.`);
+      queues.set(queue.name, {
+        queue: queue as Queue<unknown>,
+        handler: handler as JobHandler<unknown>,
+        options: {
+          retryLimit: 5,
+          retryDelay: 30,
+          retryBackoff: true,
+          concurrency: 1,
+          fixedConcurrency: false,
+          ...queue.options,
+          ...settings,
+        },
       });
+      if (queue.every) recurring.push({ name: queue.name, cron: queue.every });
     },
 
     /** The queues declared, for the metrics: a queue with no jobs yet still shows, at zero. */
     queueNames() {
       return [...queues.keys()];
-    },
-
-    /** Runs the queue's job at every tick of a cron expression (UTC), once across all api nodes. */
-    every(name: string, cron: string) {
-      recurring.push({ name, cron });
     },
 
     /** Creates pg-boss's schema and the queues; afterwards jobs can be sent. */
@@ -257,7 +275,7 @@ export function createJobQueue(settings: JobQueueSettings) {
       working = true;
       await db.query('INSERT INTO job_nodes (id, host, pid) VALUES ($1, $2, $3)', [nodeId, os.hostname(), process.pid]);
       liveInProcess.add(nodeId);
-      for (const [name, { options, handler }] of queues) {
+      for (const [name, { queue: declared, options, handler }] of queues) {
         const workers = options.fixedConcurrency
           ? options.concurrency
           : Math.max(1, Math.round(options.concurrency * settings.concurrency));
@@ -283,7 +301,7 @@ export function createJobQueue(settings: JobQueueSettings) {
               try {
                 await runAs({ requestId: meta?.requestId ?? job.id }, async () => {
                   try {
-                    await track(handler(data, { id: job.id, retryCount: job.retryCount }));
+                    await track(handler(payloadOf(declared, data), { id: job.id, retryCount: job.retryCount }));
                     settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started });
                   } catch (error) {
                     settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started, error });
@@ -301,7 +319,10 @@ export function createJobQueue(settings: JobQueueSettings) {
       }
     },
 
-    async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    /** Sends a job to the queue; a payload its declaration refuses is a mistake of the sender's, thrown here. */
+    async send<T extends object>(queue: Queue<T>, data: T, options: SendOptions = {}): Promise<string | null> {
+      const { name } = queue;
+      const checked = payloadOf(queue, data);
       const insert = async (tx: Queryable) => {
         if (options.key) {
           const fresh = await one(tx, 'INSERT INTO job_keys (key, queue) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [
@@ -311,7 +332,7 @@ export function createJobQueue(settings: JobQueueSettings) {
           if (!fresh) return null;
         }
         const requestId = currentRequestId();
-        const payload = requestId ? { ...data, [JOB_META]: { requestId } satisfies JobMeta } : data;
+        const payload = requestId ? { ...checked, [JOB_META]: { requestId } satisfies JobMeta } : checked;
         const id = await boss.send(name, payload, {
           db: executor(tx),
           startAfter: options.startAfter,
@@ -328,7 +349,7 @@ export function createJobQueue(settings: JobQueueSettings) {
      * A job whose process is known to have died: failed now, if it is still active, rather than once its timeout has
      * passed, and so retried as any failure is. Answers the job's state after (`failed` when it had no retry left).
      */
-    async failLost(name: string, id: string, message: string): Promise<JobState | undefined> {
+    async failLost({ name }: Queue<object>, id: string, message: string): Promise<JobState | undefined> {
       if ((await boss.getJobById(name, id))?.state === 'active') await boss.fail(name, id, { message });
       return (await boss.getJobById(name, id))?.state as JobState | undefined;
     },

@@ -2,40 +2,12 @@ import type { Config } from '#contract/config';
 import { formatPrice } from '#contract/money';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
-import type { JobQueue } from '../jobs/queue.js';
 import { FAILURE_MESSAGES, type FailureReason } from '../payments/gateway.js';
 import { renderMail } from './render.js';
 import * as templates from './templates.js';
 import type { Sender } from './layout.js';
-import { buildMoneyMail, type MoneyMailJob } from './money-mails.js';
-
-/**
- * Each mail is a job (queue `mail`): the api records that it must be sent, in the transaction of the change it is
- * about where there is one, and a worker renders it from the database and sends it. An SMTP outage is retried with
- * backoff; a mail that still fails is a dead letter the operator can retry (`npm run cli -- jobs`).
- */
-export type MailJob =
-  | { kind: 'receipt'; paymentId: string }
-  | { kind: 'renewalReminder'; subscriptionId: string; renewsAt: string }
-  | { kind: 'renewalFailed'; paymentId: string; nextAttempt: string | null; accessUntil: string }
-  | { kind: 'renewalChanged'; subscriptionId: string; autoRenew: boolean }
-  | { kind: 'welcome'; subscriptionId: string }
-  /** The artist ended the fan's membership and no refund of the fan's own told them so (a free one, a gift's year). */
-  | { kind: 'membershipEnded'; subscriptionId: string }
-  /** The link holds the reset token, so it lives in the job's row until it has been sent (it expires in an hour). */
-  | { kind: 'passwordReset'; userId: string; link: string }
-  | { kind: 'passwordChanged'; userId: string; at: string }
-  | { kind: 'emailChanged'; userId: string; oldEmail: string; newEmail: string; at: string }
-  /** Sent to the new address: the link holds the change's token, so it lives here until sent (it expires in a day). */
-  | { kind: 'emailConfirm'; userId: string; newEmail: string; link: string }
-  | MoneyMailJob;
-
-export const MAIL_QUEUE = 'mail';
-
-/** Queues a mail; the key makes it once-only (a receipt per payment, a reminder per renewal). */
-export function queueMail(jobs: JobQueue, mail: MailJob, options: { key: string; tx?: Queryable }) {
-  return jobs.send(MAIL_QUEUE, mail, { key: `mail:${options.key}`, tx: options.tx });
-}
+import type { MailJob } from './kinds.js';
+import { buildMoneyMail } from './money-mails.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 export const formatDate = (date: Date | string) => dateFormat.format(new Date(date));

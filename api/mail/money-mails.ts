@@ -6,16 +6,7 @@ import * as templates from './money-templates.js';
 import { discountedCents } from '../payments/promos.js';
 import { trialCharge } from '../payments/trials.js';
 import type { Template } from './templates.js';
-
-/** The mail jobs about trials, refunds, disputes and gifts (queued like every mail: ./jobs.ts). */
-export type MoneyMailJob =
-  | { kind: 'trialStarted'; paymentId: string }
-  | { kind: 'trialEnding'; subscriptionId: string; trialEndsAt: string }
-  | { kind: 'refund'; refundId: string }
-  | { kind: 'disputeOpened'; paymentId: string }
-  /** The link holds the gift's token, so it lives in the job's row until it has been sent. */
-  | { kind: 'gift'; giftId: string; link: string }
-  | { kind: 'giftReceipt'; giftId: string };
+import type { MoneyMailJob } from './kinds.js';
 
 async function recipient(db: Queryable, userId: string) {
   return one<{ email: string; name: string }>(

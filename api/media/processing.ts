@@ -10,6 +10,7 @@ import { LARGE_WIDTH } from '#contract/image-sizes';
 import { tag } from '../cache/tags.js';
 import { one } from '../db/client.js';
 import type { RunningJob } from '../jobs/queue.js';
+import { MEDIA_RETRY_LIMIT, queues } from '../jobs/queues.js';
 import { announceWhenVisible } from '../notifications/fanout.js';
 import type { ContentServices } from '../content/services.js';
 import { killToolsWorkingIn, run, type MediaTools } from './ffmpeg.js';
@@ -26,10 +27,6 @@ import { FALLBACK_FILE } from './signing.js';
  * The original stays for the artist. What a run writes goes under keys made from the file's own key, so a run taken
  * again (its process died) writes the same files over, and only the first to finish marks the file ready.
  */
-export const MEDIA_QUEUE = 'media.process';
-
-/** Attempts after the first before a file is marked failed (a crash or a storage error, not an unreadable file). */
-export const MEDIA_RETRY_LIMIT = 2;
 
 export const processingMessages = {
   unreadable: "This file couldn't be read: it may be damaged or incomplete. Please upload it again.",
@@ -307,7 +304,7 @@ export function handBackDeadRuns(s: MediaServices) {
       [deadNodeIds],
     );
     for (const run of runs) {
-      const state = await s.jobs.failLost(MEDIA_QUEUE, run.job, 'its process died mid-transcode');
+      const state = await s.jobs.failLost(queues.mediaProcess, run.job, 'its process died mid-transcode');
       await s.db.query(`UPDATE media SET processing_job = NULL, processing_by = NULL WHERE id = $1 AND processing_by = $2`, [
         run.id,
         run.by,
@@ -455,7 +452,7 @@ export function mediaWorker(s: MediaServices) {
       // node). Not a failure of the file's: it does not use up this job's retries.
       if (s.mediaTools.signal?.aborted) {
         s.log.info({ mediaId: media.id }, 'media: processing stopped with the api, to be taken again');
-        await s.jobs.send(MEDIA_QUEUE, data, { startAfter: new Date(Date.now() + 5000) });
+        await s.jobs.send(queues.mediaProcess, data, { startAfter: new Date(Date.now() + 5000) });
         return;
       }
       if (error instanceof Unprocessable) {

@@ -3,7 +3,7 @@ import type { MediaKind } from '#contract/content-types';
 import type { ContentServices } from '../content/services.js';
 import { ApiError } from '../http.js';
 import { storeImageVariants, type ImageVariants } from './images.js';
-import { MEDIA_QUEUE } from './processing.js';
+import { queues } from '../jobs/queues.js';
 import { insertMedia } from './queries.js';
 import { mediaMessages } from './rules.js';
 
@@ -43,7 +43,7 @@ export async function recordUpload(
         status: kind === 'image' ? 'ready' : 'processing',
         originalName: upload.originalName.slice(0, 255),
       });
-      if (kind !== 'image') await services.jobs.send(MEDIA_QUEUE, { mediaId: inserted.id }, { key: `media:${inserted.id}`, tx });
+      if (kind !== 'image') await services.jobs.send(queues.mediaProcess, { mediaId: inserted.id }, { key: `media:${inserted.id}`, tx });
       return inserted;
     });
   } catch (error) {

@@ -9,6 +9,7 @@ import { NotificationEvent } from '#contract/realtime';
 import type { ApiContext } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
 import type { RunningJob } from '../jobs/queue.js';
+import { queues } from '../jobs/queues.js';
 import { absoluteImage, findSender } from '../mail/jobs.js';
 import type { Mail } from '../mail/mailer.js';
 import { renderMail } from '../mail/render.js';
@@ -28,10 +29,6 @@ import { unsubscribeToken } from './unsubscribe.js';
  * next job first, so the batches of a large club run side by side on every api node. No transaction is held
  * across batches, and a batch run again after a crash skips whoever was already told.
  */
-export const VISIBLE_QUEUE = 'content.visible';
-export const BATCH_QUEUE = 'notify.batch';
-export const DIGEST_QUEUE = 'notify.digest';
-export const DIGEST_BATCH_QUEUE = 'notify.digest-batch';
 
 export interface NotificationServices extends ApiContext {
   /** Sends a realtime event to the fan's open connections. */
@@ -58,7 +55,7 @@ export function announceWhenVisible(
   if (item.state === 'draft' || item.notifiedAt || item.mediaPending) return;
   const publishAt = new Date(item.publishAt);
   return ctx.jobs.send(
-    VISIBLE_QUEUE,
+    queues.contentVisible,
     { itemId: item.id, publishAt: publishAt.toISOString() },
     { key: `visible:${item.id}:${publishAt.toISOString()}${readyMediaId ? `:${readyMediaId}` : ''}`, startAfter: publishAt, tx },
   );
@@ -78,7 +75,7 @@ export async function announce(s: NotificationServices, data: { itemId: string; 
         RETURNING id`,
       [data.itemId],
     );
-    if (item) await s.jobs.send(BATCH_QUEUE, { itemId: item.id, after: '' }, { key: `notify:${item.id}:`, tx });
+    if (item) await s.jobs.send(queues.notifyBatch, { itemId: item.id, after: '' }, { key: `notify:${item.id}:`, tx });
   });
 }
 
@@ -399,7 +396,7 @@ export function createFanout(s: NotificationServices) {
     if (!recipients.length) return;
     if (recipients.length === config.notifyBatchSize) {
       const last = recipients[recipients.length - 1].userId;
-      await s.jobs.send(BATCH_QUEUE, { itemId: item.id, after: last }, { key: `notify:${item.id}:${last}` });
+      await s.jobs.send(queues.notifyBatch, { itemId: item.id, after: last }, { key: `notify:${item.id}:${last}` });
     }
     const created = await db.query<{ id: string; userId: string }>(
       `INSERT INTO notifications (user_id, artist_id, item_id, in_app, email, push)
@@ -485,7 +482,7 @@ export function createFanout(s: NotificationServices) {
   /** notify.digest (daily): starts the day's digests of what was posted since the last. */
   async function startDigest() {
     const cutoff = s.now().toISOString();
-    await s.jobs.send(DIGEST_BATCH_QUEUE, { cutoff, afterUser: '', afterArtist: '' }, { key: `digest:${cutoff}:` });
+    await s.jobs.send(queues.notifyDigestBatch, { cutoff, afterUser: '', afterArtist: '' }, { key: `digest:${cutoff}:` });
   }
 
   /** notify.digest-batch: one mail per fan and artist, for the fans who chose a daily digest. */
@@ -500,7 +497,7 @@ export function createFanout(s: NotificationServices) {
     if (pairs.length === DIGEST_BATCH_SIZE) {
       const last = pairs[pairs.length - 1];
       await s.jobs.send(
-        DIGEST_BATCH_QUEUE,
+        queues.notifyDigestBatch,
         { cutoff: data.cutoff, afterUser: last.userId, afterArtist: last.artistId },
         { key: `digest:${data.cutoff}:${last.userId}:${last.artistId}` },
       );

@@ -1,6 +1,6 @@
 import { tag } from '../cache/tags.js';
 import { one } from '../db/client.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { afterAccessEnded, endAccessPaidBy } from './refunds.js';
 import { PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
 

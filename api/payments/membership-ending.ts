@@ -2,7 +2,7 @@ import { moderationMessages, type MembershipEnding } from '#contract/moderation'
 import { formatCents } from '#contract/money';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError } from '../http.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { endMembershipNow } from '../subscriptions/end.js';
 import { afterAccessEnded, CARD_TIME_LEFT, refundPayment } from './refunds.js';
 import type { PaymentsContext } from './service.js';

@@ -4,7 +4,7 @@ import { formatCents } from '#contract/money';
 import { tag } from '../cache/tags.js';
 import { one, type Queryable } from '../db/client.js';
 import { ApiError, badRequest, notFound } from '../http.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { GatewayUnreachableError, type PaymentGateway } from './gateway.js';
 import { findPayment, storedPayment, type PaymentRow, type PaymentsContext } from './service.js';
 import { createTestGateway } from './test-gateway.js';

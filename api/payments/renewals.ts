@@ -2,7 +2,7 @@ import type { ReadCache } from '../cache/read-cache.js';
 import { tag } from '../cache/tags.js';
 import type { Db } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { FAILURE_MESSAGES, type GatewayOutcome } from './gateway.js';
 
 /**

@@ -18,7 +18,7 @@ import { platformFeeCents } from './money-settings.js';
 import { giftPaid } from './gifts.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { tag } from '../cache/tags.js';
 import { possessive } from '#contract/names';
 

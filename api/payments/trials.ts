@@ -1,6 +1,6 @@
 import { tag } from '../cache/tags.js';
 import { one, type Queryable } from '../db/client.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { FAILURE_MESSAGES } from './gateway.js';
 import { platformFeeCents } from './money-settings.js';
 import { discountedCents, releasePromo } from './promos.js';

@@ -5,7 +5,7 @@ import { ApiError, badRequest, holdsNul } from '../http.js';
 import { FAILURE_MESSAGES } from './gateway.js';
 import { applyOutcome, PAYMENT_SELECT, type PaymentRow, type PaymentsContext } from './service.js';
 import { tag } from '../cache/tags.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { applyChargeRefunded, applyDisputeClosed, applyDisputeOpened } from './charge-events.js';
 import { platformFeeCents } from './money-settings.js';
 

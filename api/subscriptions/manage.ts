@@ -6,7 +6,7 @@ import { notFound, ok, parse } from '../http.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { findSubscription, serializeSubscription, SUBSCRIPTION_SELECT } from '../payments/service.js';
 import type { Membership, Receipt } from '#contract/payments';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 
 const AutoRenewBody = z.object({ autoRenew: z.boolean({ error: 'autoRenew must be true or false.' }) });
 

@@ -9,7 +9,7 @@ import { requireViewer, type Viewer } from '../auth/viewer.js';
 import type { ApiContext } from '../context.js';
 import { one } from '../db/client.js';
 import { badRequest, ok, parse, unprocessable } from '../http.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import { cachedUnreadTotal } from '../conversations/queries.js';
 import { cachedUnreadCount } from '../notifications/queries.js';
 import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp } from './queries.js';

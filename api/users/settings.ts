@@ -24,7 +24,7 @@ import { accountTags, tag } from '../cache/tags.js';
 import type { ContentServices } from '../content/services.js';
 import { one } from '../db/client.js';
 import { ApiError, badRequest, notFound, ok, parse, unprocessable } from '../http.js';
-import { queueMail } from '../mail/jobs.js';
+import { queueMail } from '../mail/queue.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { deleteAccount, exportAccount } from './erase.js';
 import { findConflict, findUserById } from './queries.js';

@@ -1,6 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createJobQueue, type JobQueue } from '../../api/jobs/queue';
-import { openTestDb } from '../helpers/api';
+import { defineQueue, queues, type Queue } from '../../api/jobs/queues';
+import { openTestDb, startTestApi } from '../helpers/api';
 
 /**
  * A backlog drains at the handler's speed, not one job per worker per polling interval: pg-boss waits out the
@@ -8,6 +10,7 @@ import { openTestDb } from '../helpers/api';
  * waited behind them. The real queue on PGlite, one worker.
  */
 let cleanup: (() => Promise<void>) | undefined;
+const empty = (name: string) => defineQueue(name, z.object({}));
 afterEach(async () => {
   await cleanup?.();
   cleanup = undefined;
@@ -29,11 +32,12 @@ it('a worker that has just done a job asks for the next at once, so eight jobs d
     await drop();
   };
   const done: number[] = [];
-  jobs.define<{ n: number }>('drain', async ({ n }) => {
+  const drain = defineQueue('drain', z.object({ n: z.number() }));
+  jobs.define(drain, async ({ n }) => {
     done.push(n);
   });
   await jobs.start();
-  for (let n = 1; n <= 8; n++) await jobs.send('drain', { n });
+  for (let n = 1; n <= 8; n++) await jobs.send(drain, { n });
 
   const started = Date.now();
   await jobs.work();
@@ -57,11 +61,12 @@ it('stop() waits for the job it has just done to be marked done, so the database
   const jobs = createJobQueue({ db: slow, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
   cleanup = drop;
   let ran = false;
-  jobs.define('once', async () => {
+  const once = empty('once');
+  jobs.define(once, async () => {
     ran = true;
   });
   await jobs.start();
-  await jobs.send('once', {});
+  await jobs.send(once, {});
   await jobs.work();
   await expect.poll(() => ran, { timeout: 10_000, interval: 20 }).toBe(true);
 
@@ -75,10 +80,10 @@ async function quietQueue() {
   const { db, drop } = await openTestDb('PGlite');
   const jobs = createJobQueue({ db, schema: 'pgboss', pollSeconds: 2, timeoutSeconds: 60, concurrency: 1, onError: () => undefined });
   cleanup = drop;
-  /** Starts the queue with one job of `name` to do (its handler defined before). */
-  const runOne = async (name: string) => {
+  /** Starts the queue with one job of `queue` to do (its handler defined before). */
+  const runOne = async (queue: Queue<object>) => {
     await jobs.start();
-    await jobs.send(name, {});
+    await jobs.send(queue, {});
     await jobs.work();
   };
   return { db, jobs, runOne };
@@ -89,18 +94,20 @@ it('stop() waits for a handler under way, even one past its timeout, and for wha
   let started = false;
   let finish: () => void = () => undefined;
   // As the media job does when the api stops: its work ends, and it hands the file to a new job on its way out.
+  const long = empty('long');
+  const handedOn = empty('after');
   jobs.define(
-    'long',
+    long,
     async () => {
       started = true;
       await new Promise<void>((resolve) => (finish = resolve));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      await jobs.send('after', {});
+      await jobs.send(handedOn, {});
     },
     { timeoutSeconds: 1 },
   );
-  jobs.define('after', async () => undefined);
-  await runOne('long');
+  jobs.define(handedOn, async () => undefined);
+  await runOne(long);
   await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
   // Past its timeout, pg-boss's own graceful stop no longer waits for it (it returned at once, the handler running on).
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -116,11 +123,12 @@ it('stop() gives up on a handler that never ends once its time is up, and does n
   const { jobs, runOne } = await quietQueue();
   let started = false;
   // A handler stuck for good, as on a connection that never answers.
-  jobs.define('stuck', async () => {
+  const stuck = empty('stuck');
+  jobs.define(stuck, async () => {
     started = true;
     await new Promise<never>(() => undefined);
   });
-  await runOne('stuck');
+  await runOne(stuck);
   await expect.poll(() => started, { timeout: 10_000, interval: 20 }).toBe(true);
 
   const stopping = Date.now();
@@ -128,4 +136,45 @@ it('stop() gives up on a handler that never ends once its time is up, and does n
   const took = Date.now() - stopping;
   expect(took).toBeGreaterThanOrEqual(1400);
   expect(took).toBeLessThan(4000);
+}, 30_000);
+
+it('every queue declared has exactly one worker on an api node, and no queue is worked that is not declared', async () => {
+  const t = await startTestApi();
+  cleanup = () => t.close();
+  const declared = Object.values(queues).map((queue) => queue.name);
+  expect(new Set(declared).size).toBe(declared.length);
+  expect([...t.api.ctx.jobs.queueNames()].sort()).toEqual([...declared].sort());
+  // A second worker for a queue is refused.
+  expect(() => t.api.ctx.jobs.define(queues.mail, async () => undefined)).toThrow('The queue mail has a worker already.');
+});
+
+it('a payload its declaration refuses is thrown at the sender and nothing is sent; one already in the table fails its job', async () => {
+  const { db, jobs } = await quietQueue();
+  const handled: unknown[] = [];
+  const drain = defineQueue('drain', z.object({ n: z.number() }), { retryLimit: 0 });
+  jobs.define(drain, async (data) => {
+    handled.push(data);
+  });
+  await jobs.start();
+  await expect(jobs.send(drain, { n: 'three' } as never)).rejects.toThrow(
+    'A job of drain that its declaration refuses: n: Invalid input: expected number, received string',
+  );
+  expect(await db.query("SELECT id FROM pgboss.job WHERE name = 'drain'")).toEqual([]);
+  // Every mail the api sends is checked the same way: a mail of no kind never reaches the queue.
+  await expect(jobs.send(queues.mail, { kind: 'postcard' } as never)).rejects.toThrow('A job of mail that its declaration refuses: kind');
+
+  // A job written under an older declaration of the queue (an earlier release's payload) is failed, not run.
+  const older = defineQueue('drain', z.object({ count: z.number() }));
+  await jobs.send(older, { count: 3 });
+  await jobs.work();
+  await expect
+    .poll(async () => (await db.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = 'drain'"))[0]?.state, {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .toBe('failed');
+  const [failed] = await db.query<{ message: string }>("SELECT output->>'message' AS message FROM pgboss.job WHERE name = 'drain'");
+  expect(failed.message).toContain('A job of drain that its declaration refuses: n');
+  expect(handled).toEqual([]);
+  await jobs.stop();
 }, 30_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RENEWALS_QUEUE } from '../../api/jobs/index';
-import { queueMail } from '../../api/mail/jobs';
+import { queues } from '../../api/jobs/queues';
+import { queueMail } from '../../api/mail/queue';
 import {
   call,
   clientAddress,
@@ -55,7 +55,7 @@ function holds(mail: ReceivedMail, ...texts: string[]) {
 
 const sweep = async (at: number) => {
   clock = at;
-  await t.api.ctx.jobs.send(RENEWALS_QUEUE, {});
+  await t.api.ctx.jobs.send(queues.renewalsSweep, {});
 };
 
 describeEachDatabase('mail', (database) => {

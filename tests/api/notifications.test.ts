@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatScheduleDate, formatScheduleTime } from '#contract/content-rules';
-import { DIGEST_QUEUE } from '../../api/notifications/fanout';
+import { queues } from '../../api/jobs/queues';
 import { systemResolve, type Resolve } from '../../api/notifications/push-endpoint';
 import { PUSH_SUBSCRIPTIONS_PER_FAN } from '../../api/notifications/routes';
 import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpers/api';
@@ -316,13 +316,13 @@ describeEachDatabase('new-post notifications', (database) => {
     expect((await call(t.url, 'GET', '/notifications', { token: fan.token })).body.data.total).toBe(2);
 
     // The daily digest (its cron job, run now): one mail with both posts and its own one-click unsubscribe.
-    await t.api.ctx.jobs.send(DIGEST_QUEUE, {});
+    await t.api.ctx.jobs.send(queues.notifyDigest, {});
     const [digest] = await smtp.waitFor(email(fan));
     expect(digest.parsed.subject).toBe(`${artist.username}: 2 new posts today`);
     expect(digest.parsed.text).toContain('Morning');
     expect(digest.parsed.text).toContain('Evening');
     expect(digest.header('List-Unsubscribe-Post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
-    await t.api.ctx.jobs.send(DIGEST_QUEUE, {});
+    await t.api.ctx.jobs.send(queues.notifyDigest, {});
     await settle();
     expect(smtp.to(email(fan))).toHaveLength(1);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { giftMessages } from '#contract/gifts';
 import { promoMessages } from '#contract/promo-schemas';
-import { RENEWALS_QUEUE } from '../../api/jobs/index';
+import { queues } from '../../api/jobs/queues';
 import { PROMO_PAUSED } from '../../api/payments/promos';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, type TestApi, type TestUser } from '../helpers/api';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/notify';
@@ -53,7 +53,7 @@ describeEachDatabase('offers and earnings', (database) => {
   const text = (mail: ReceivedMail) => mail.parsed.text ?? '';
   const sweep = async (at: number) => {
     clock = at;
-    await t.api.ctx.jobs.send(RENEWALS_QUEUE, {});
+    await t.api.ctx.jobs.send(queues.renewalsSweep, {});
   };
   async function settle(check: () => Promise<boolean>) {
     const deadline = Date.now() + 10_000;
