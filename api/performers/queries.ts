@@ -1,3 +1,4 @@
+import type { ArtistResponse } from '#contract/users';
 import { tag } from '../cache/tags.js';
 import type { Reads } from '../context.js';
 import { one, type Queryable } from '../db/client.js';
@@ -75,8 +76,8 @@ export async function artistForViewer(reads: Reads, username: string, viewerId: 
   return { ...artist, isSubscribed, keptPeriod: kept };
 }
 
-/** The artist as spec §3 shows it ("Artist, as received"); prices in major units. */
-export function serializeArtist(a: ArtistRow) {
+/** The artist as the web and every client receive it (the contract's ArtistResponse); prices in major units. */
+export function serializeArtist(a: ArtistRow): ArtistResponse {
   return {
     _id: a.id,
     name: a.name,
@@ -108,5 +109,3 @@ export function serializeArtist(a: ArtistRow) {
     successImages: a.successImages,
   };
 }
-
-export type ArtistResponse = ReturnType<typeof serializeArtist>;
