@@ -1,15 +1,25 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createECDH, randomBytes } from 'node:crypto';
 import { apiBase, expectNoA11yViolations, logIn, privateAddress, registerFan, signIn, uniqueName, webBase, type Fan } from './helpers';
+import { apiCall, ARTIST_PASSWORD, newArtist } from './money-world';
 
 /**
  * What a fan sees of new-post notifications (issue 18, docs/notifications.md "What the fan sees"): the bell in the
  * top bar, live over the socket; /notifications, whose forms mark read without JavaScript; the per-artist choices
  * on the account page, a plain form; and the service worker that shows a push.
  *
- * The artist is the seeded free artist (juniperlane): each test's fan subscribes without a card.
+ * The artist is a free artist of this file's own: each test's fan subscribes without a card, and counts only what
+ * this file publishes (the other files run beside it and publish for the seeded artists).
  */
-const ARTIST = { username: 'juniperlane', name: 'Juniper Lane', email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!' };
+let ARTIST: { username: string; name: string; email: string; password: string };
+
+test.beforeAll(async ({ playwright }) => {
+  const request = await playwright.request.newContext();
+  const artist = await newArtist(request, '0');
+  const { name } = await apiCall<{ name: string }>(request, 'GET', `/performers/${artist.username}`);
+  ARTIST = { username: artist.username, name, email: artist.email, password: ARTIST_PASSWORD };
+  await request.dispose();
+});
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}`, 'X-Forwarded-For': privateAddress() });
 
