@@ -70,7 +70,7 @@ const API_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-act
 /** A request slower than this is logged at info however it ended. */
 const SLOW_REQUEST_MS = 1000;
 
-/** Builds the api: the REST routes of spec §7 (and ours) and the socket.io server, not yet listening. */
+/** Builds the api: the REST routes (docs/api.md) and the socket.io server, not yet listening. */
 export async function createApi({
   config,
   db,

@@ -243,7 +243,7 @@ const FLAGS: Record<string, string> = {
 };
 const OPTIONAL_FLAGS: Record<string, string> = { currency: '--currency' };
 
-/** Checks the create-artist arguments with the shared sign-up schemas (spec §5) and the price rule. */
+/** Checks the create-artist arguments with the shared sign-up schemas and the price rule. */
 export function parseCreateArtistArgs(args: string[]) {
   const { values } = parseCommandArgs('create-artist', args, {
     username: { type: 'string' },

@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 /**
  * Every answer is an envelope. Success: { status: 0, data }. Failure: { status: <http status>, message,
- * errors? } where errors maps a field name to its messages (design: the spec leaves error bodies unshown).
+ * errors? } where errors maps a field name to its messages (our own design for error bodies).
  */
 export type FieldErrors = Record<string, string[]>;
 

@@ -123,7 +123,7 @@ export default function App() {
 /** The production marketing site, for an error page whose root loader failed before reading the config. */
 const FALLBACK_MARKETING_URL = 'https://stagedoor.fm';
 
-/** The error fallback of every route (spec §2, §8): a 404 shows the not-found page, anything else the generic one. */
+/** The error fallback of every route: a 404 shows the not-found page, anything else the generic one. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>('root');

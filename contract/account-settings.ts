@@ -5,7 +5,7 @@ import { isSingleLine } from './content-text';
 import { required } from './zod-required';
 
 /**
- * Account settings (issue 22, docs/pages-content.md "Account settings", docs/decisions/015-account-deletion.md): every
+ * Account settings (docs/pages-content.md "Account settings", docs/decisions/015-account-deletion.md): every
  * user changes their name, picture, email address and password, downloads their data and deletes their account. The
  * same schemas validate in the browser, in the web's actions and in the api.
  */

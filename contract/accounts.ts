@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { required } from './zod-required';
 
 /**
- * Field schemas carrying the spec's exact messages (§5). The same objects validate in the browser (conform,
+ * Field schemas carrying the exact messages a user sees. The same objects validate in the browser (conform,
  * through parseForm), in the web actions and again in the API, so a rule and its words live in one place.
  * Written with zod/mini: its functions tree-shake, so the log-in, register and reset pages ship about 6 KB of
  * zod instead of 28 KB (docs/architecture.md).
@@ -131,14 +131,14 @@ const LoginPasswordSchema = z
   .string(required(messages.passwordRequired))
   .check(z.minLength(1, { error: messages.passwordRequired }), z.maxLength(PASSWORD_MAX, { error: messages.passwordTooLong }));
 
-/** The log-in form holds usernameOrEmail and password (spec §3); the field must be an email (spec §5). */
+/** The log-in form holds usernameOrEmail and password; the field must be an email. */
 export const LoginSchema = z.object({
   usernameOrEmail: EmailSchema,
   password: LoginPasswordSchema,
 });
 
 /**
- * The body of POST /auth/login (spec §3: username, password, remember). The api also takes a username there, so
+ * The body of POST /auth/login (username, password, remember). The api also takes a username there, so
  * the name is any non-empty text rather than an email.
  */
 export const LoginBodySchema = z.object({

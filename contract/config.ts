@@ -2,7 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** The spec's four environments; each selects defaults for the API base, Stripe key and cookie security. */
+/** The four environments; each selects defaults for the API base, Stripe key and cookie security. */
 export const APP_ENVS = ['local', 'staging', 'demo', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
 
@@ -70,7 +70,7 @@ export const EnvSchema = z.object({
    * apart from the api. Anyone else's header is ignored, so no client chooses its own address for the rate limits.
    */
   TRUSTED_PROXIES: proxyList,
-  /** Where the browser reaches the api (spec: the environment's API base). */
+  /** Where the browser reaches the api (each environment has its own API base). */
   PUBLIC_API_URL: optionalUrl,
   /** Where the web server reaches the api; defaults to loopback on API_PORT. */
   API_URL: optionalUrl,
@@ -112,7 +112,7 @@ export const EnvSchema = z.object({
       .optional(),
   ),
   MARKETING_URL: z.preprocess(emptyAsUndefined, z.url().default('https://stagedoor.fm')),
-  /** How long an API session token lives, in days. The cookie itself lives one year (spec §9). */
+  /** How long an API session token lives, in days. The cookie itself lives one year. */
   SESSION_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(365)),
   /** Seed demo content into an empty database on start (on by default so a fresh machine shows a live app). */
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
@@ -308,7 +308,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     pageQueueTimeoutMs: e.PAGE_QUEUE_TIMEOUT_MS,
     /** Where /metrics is served, if anywhere (docs/operations.md "Metrics and logs"). */
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
-    /** Spec §9: the session cookie is Secure in every environment except local. */
+    /** The session cookie is Secure in every environment except local. */
     secureCookies: e.APP_ENV !== 'local',
   };
 }

@@ -1,7 +1,7 @@
 import { characterCount } from './content-text';
 
 /**
- * The rules of the post form (spec §5) that pages need without zod: messages, limits, the visible-text counter
+ * The rules of the post form that pages need without zod: messages, limits, the visible-text counter
  * (from content-text.ts) and the schedule's date and time helpers. content-schemas.ts builds the zod schemas
  * from them (and re-exports them), so the browser of a page that only shows content does not download zod.
  */
@@ -28,7 +28,7 @@ export const contentMessages = {
   pollClosesBeforePublish: 'Please choose a closing time after the post is published.',
 } as const;
 
-/** Spec §9. */
+/** The post form's limits: characters, poll answers and minutes. */
 export const POLL_TEXT_MAX = 50;
 export const POLL_ANSWERS_MIN = 2;
 export const POLL_ANSWERS_MAX = 20;
@@ -59,7 +59,7 @@ export function daysInMonth(year: number, month: number) {
 }
 
 /**
- * DD/MM/YYYY (spec §5): digits only, two-digit day and month, four-digit year; month 1–12, day 1–31,
+ * DD/MM/YYYY: digits only, two-digit day and month, four-digit year; month 1–12, day 1–31,
  * year 1000–9999, and a real calendar date (no 31/04, no 29/02 outside leap years). Anything else is undefined.
  */
 export function parseScheduleDate(text: string | undefined): CalendarDate | undefined {
@@ -71,7 +71,7 @@ export function parseScheduleDate(text: string | undefined): CalendarDate | unde
   return { day, month, year };
 }
 
-/** HH:MM, 24-hour (spec §5): two digits each, hours 0–23, minutes 0–59. Anything else is undefined. */
+/** HH:MM, 24-hour: two digits each, hours 0–23, minutes 0–59. Anything else is undefined. */
 export function parseScheduleTime(text: string | undefined): ClockTime | undefined {
   const match = /^(\d{2}):(\d{2})$/.exec((text ?? '').trim());
   if (!match) return undefined;
@@ -80,7 +80,7 @@ export function parseScheduleTime(text: string | undefined): ClockTime | undefin
   return { hours, minutes };
 }
 
-/** The instant a date and time name in UTC (the widget's time is GMT, spec §2). */
+/** The instant a date and time name in UTC (the widget's time is GMT). */
 export function scheduleInstant(date: CalendarDate, time: ClockTime) {
   const instant = new Date(Date.UTC(date.year, date.month - 1, date.day, time.hours, time.minutes));
   // Date.UTC maps years 0–99 to 1900+; set the full year explicitly so every year of 1000–9999 is exact.
@@ -98,7 +98,7 @@ export function formatScheduleTime(instant: Date) {
   return `${pad(instant.getUTCHours())}:${pad(instant.getUTCMinutes())}`;
 }
 
-/** Spec §4: switching the schedule on with no values yet proposes 30 minutes from now, in UTC. */
+/** Switching the schedule on with no values yet proposes 30 minutes from now, in UTC. */
 export function defaultSchedule(now: Date = new Date()) {
   const at = new Date(now.getTime() + SCHEDULE_DEFAULT_LEAD_MINUTES * 60_000);
   return { date: formatScheduleDate(at), time: formatScheduleTime(at) };
@@ -109,7 +109,7 @@ export function isPollClosed(closesAt: string | Date | null | undefined, now: Da
   return closesAt != null && new Date(closesAt).getTime() <= now.getTime();
 }
 
-/** Spec §5: at least 10 minutes after now (exactly 10 minutes is accepted). */
+/** A schedule must be at least 10 minutes after now (exactly 10 minutes is accepted). */
 export function isFarEnoughAhead(at: Date, now: Date) {
   return at.getTime() - now.getTime() >= SCHEDULE_MIN_LEAD_MINUTES * 60_000;
 }

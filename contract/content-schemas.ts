@@ -25,7 +25,7 @@ import {
 export * from './content-rules';
 
 /**
- * The post form of spec §3 with every rule and message of spec §5 (post, poll, tags, thumbnail, schedule).
+ * The post form with every rule and message (post, poll, tags, thumbnail, schedule).
  * The same schemas validate in the browser (conform, through parseForm), in the web actions and again in the API.
  * Written with zod/mini, as every schema a page loads (docs/architecture.md): a form posts text, so a checkbox
  * arrives as 'on' and the schema reads it (Checkbox); the api sends real booleans to the same schemas.
@@ -53,7 +53,7 @@ export const CaptionSchema = z.string(required(contentMessages.captionRequired))
   }),
 );
 
-/** The post's category (spec §3 `tags`): one of the fourteen content types. */
+/** The post's category (the form's `tags`): one of the fourteen content types. */
 export const TagsSchema = z.pipe(
   z
     .string(required(contentMessages.tagsRequired))
@@ -65,7 +65,7 @@ export const TagsSchema = z.pipe(
   z.transform((tag) => tag as ContentType),
 );
 
-/** Spec §5: the thumbnail is an optional file with no rule of its own (the API checks what the file is). */
+/** The thumbnail is an optional file with no rule of its own (the API checks what the file is). */
 export const ThumbnailSchema = z.optional(z.file());
 
 const PollAnswerSchema = z.object({
@@ -96,8 +96,8 @@ function pollClosing(poll: { closeDate?: string; closeTime?: string }) {
 }
 
 /**
- * Spec §3 Poll: enabled (default false), title, answers of id and text; the rules apply only when enabled. Beyond the
- * spec, an optional closing time (closeDate, closeTime: both empty for a poll that never closes), which must be in the
+ * A poll: enabled (default false), title, answers of id and text; the rules apply only when enabled. It may also
+ * have an optional closing time (closeDate, closeTime: both empty for a poll that never closes), which must be in the
  * future; `closesKept` is the closing time the poll has now (ISO, from the edit form), which an edit may keep once it
  * has passed. The output adds `closesAt`, the closing instant.
  */
@@ -157,7 +157,7 @@ export type PollInput = z.input<typeof PollSchema>;
 export type PollValue = z.output<typeof PollSchema>;
 
 /**
- * Spec §3 schedule {enabled, date, time}. Switched off, the values are kept and not validated (spec §4).
+ * The schedule {enabled, date, time}. Switched off, the values are kept and not validated.
  * The output adds `at`, the scheduled instant, when the schedule is on and valid.
  */
 export function createScheduleSchema({ now = () => new Date() }: ScheduleOptions = {}) {
@@ -250,7 +250,7 @@ function postShape(options: ScheduleOptions) {
   };
 }
 
-/** The post form of spec §3 as the web sends it (the thumbnail is the uploaded file). */
+/** The post form as the web sends it (the thumbnail is the uploaded file). */
 export function createPostSchema(options: ScheduleOptions = {}) {
   return z.object({ ...postShape(options), thumbnail: ThumbnailSchema }).check(z.superRefine(pollClosesAfterPublication));
 }

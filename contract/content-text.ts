@@ -1,5 +1,5 @@
 /**
- * Text as a reader sees it, for the post form's limits (spec §5) and for the cards' excerpts: apart from the rest
+ * Text as a reader sees it, for the post form's limits and for the cards' excerpts: apart from the rest
  * of content-rules.ts, so the pages that only show content load these few functions and not the form's rules.
  */
 
@@ -67,7 +67,7 @@ export function visibleText(html: string) {
   return decodeEntities(text).replace(/\s+/g, ' ').trim();
 }
 
-/** The number the 4000-character caption limit counts (spec §5). */
+/** The number the 4000-character caption limit counts. */
 export function visibleTextLength(html: string) {
   return characterCount(visibleText(html));
 }

@@ -1,6 +1,6 @@
 /**
- * The content types of spec §1 with their display labels, the nine vault categories, and the filters of the
- * posts page (spec §2). Shared by the web pages and the API so a type and its label live in one place.
+ * The content types with their display labels, the nine vault categories, and the filters of the
+ * posts page. Shared by the web pages and the API so a type and its label live in one place.
  */
 
 export const VAULT_CATEGORIES = [
@@ -47,7 +47,7 @@ export function isVaultCategory(value: unknown): value is VaultCategory {
   return typeof value === 'string' && (VAULT_CATEGORIES as readonly string[]).includes(value);
 }
 
-/** The posts page's filter values exactly as they appear in its `filters` search parameter (spec §2). */
+/** The posts page's filter values exactly as they appear in its `filters` search parameter. */
 export const POSTS_FILTERS = ['Post', 'Poll', 'Tour Diary', 'Ticket Presale', 'Announcement'] as const;
 export type PostsFilter = (typeof POSTS_FILTERS)[number];
 
@@ -78,7 +78,7 @@ export function typesForPostsFilters(filters: readonly string[]): ContentType[] 
 }
 
 /**
- * The bookmarks page's filters (ours: spec §2 gives that page none): a fan bookmarks from the vault and from the
+ * The bookmarks page's filters: a fan bookmarks from the vault and from the
  * posts alike, so the page offers the vault's nine categories and the posts page's filters, each written as on its
  * own page. Tour Diary is both a vault category and a posts filter, and appears once, as the category.
  */
@@ -100,15 +100,15 @@ export function typesForBookmarkFilters(filters: readonly BookmarkFilter[]): Con
   return [...new Set([...categories, ...(postsFilters.length ? typesForPostsFilters(postsFilters) : [])])];
 }
 
-/** Spec §2: sort=desc shows as Newest, asc as Oldest. */
+/** The `sort` search parameter: desc shows as Newest, asc as Oldest. */
 export const SORT_LABELS = { desc: 'Newest', asc: 'Oldest' } as const;
 export type SortOrder = keyof typeof SORT_LABELS;
 
-/** The `type` search parameter of /{artist}/vault/{id} (spec §2): which viewer the item page opens. */
+/** The `type` search parameter of /{artist}/vault/{id}: which viewer the item page opens. */
 export const ITEM_VIEWS = ['audio', 'video', 'photo', 'post', 'collection'] as const;
 export type ItemView = (typeof ITEM_VIEWS)[number];
 
-/** Where the item page's back link returns to (spec §2 `from`). */
+/** Where the item page's back link returns to (its `from` search parameter). */
 export const ITEM_ORIGINS = ['vault', 'home', 'posts', 'bookmarks'] as const;
 export type ItemOrigin = (typeof ITEM_ORIGINS)[number];
 

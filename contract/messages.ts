@@ -1,7 +1,7 @@
 import type { PublicUserResponse } from './users';
 
 /**
- * Conversations and messages as web and api agree on them (spec §3): the rule for a message's text shared by the
+ * Conversations and messages as web and api agree on them: the rule for a message's text shared by the
  * send form and the api, the realtime event names and payloads, and the answers of the message calls.
  */
 

@@ -6,7 +6,7 @@
 
 /** Message events, pushed to the rooms of both members of the conversation. */
 export const RealtimeEvent = {
-  /** Sent by the client after a reconnect, with the session token (spec §4, §7). */
+  /** Sent by the client after a reconnect, with the session token. */
   login: 'auth/login',
   messageCreated: 'message/created',
   messageDeleted: 'message/deleted',

@@ -1,4 +1,4 @@
-/** Users and artists as the api sends them (spec §3); the web maps them for its pages (app/utils/mappers.ts). */
+/** Users and artists as the api sends them; the web maps them for its pages (app/utils/mappers.ts). */
 
 export interface MeResponse {
   _id: string;

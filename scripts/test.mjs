@@ -34,7 +34,7 @@ if (!chromium) {
   process.exit(1);
 }
 
-// Lint (issue 16): ESLint, the import boundaries between the folders included, and Prettier's formatting. Each is one
+// Lint: ESLint, the import boundaries between the folders included, and Prettier's formatting. Each is one
 // test in the summary.
 const lint = [
   ['eslint', run('npx', ['eslint', '.'])],
@@ -78,7 +78,7 @@ function runBenchPart(name, partArgs, portOffset, env = {}) {
   return { json, status };
 }
 
-// Page weight (issue 7): every page loaded cold in Chromium, against the minimal Remix floor.
+// Page weight: every page loaded cold in Chromium, against the minimal Remix floor.
 const weight = runBenchPart('weight', ['--weight-only'], 10, { CHROMIUM_PATH: chromium });
 // Load: a minute of 200 fans reading pages, 10 connections asking for pages at full blast and 50 fans
 // sending messages, after a minute's warm-up, on PostgreSQL

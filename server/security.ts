@@ -44,7 +44,7 @@ export function securityHeaders(config: Config, devSockets: string[] = []) {
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // HSTS only where the site is served over HTTPS: every environment but local (spec §1 environments).
+    // HSTS only where the site is served over HTTPS: every environment but local.
     strictTransportSecurity: config.appEnv === 'local' ? false : { maxAge: 31_536_000, includeSubDomains: true },
     xFrameOptions: { action: 'deny' },
   });
@@ -65,7 +65,7 @@ export function assetHeaders(res: Response) {
 
 /**
  * CSRF: a form post, put or delete that a browser says came from another site is refused before any action
- * runs. This sits on top of the SameSite=Strict session cookie (spec §9), for browsers and proxies that do not
+ * runs. This sits on top of the SameSite=Strict session cookie, for browsers and proxies that do not
  * honour it. Browsers send Origin on every POST and Sec-Fetch-Site on every request; a request with neither
  * (a script, an old client) has no cookie unless it was given one, so it is let through.
  */

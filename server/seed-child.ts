@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Seeds the demo data in a short-lived child process (the operator CLI's `seed`, bundled beside this entry), so
  * what seeding loads and grows (sharp for the demo pictures, argon2 for the demo passwords, PGlite's heap after the
- * inserts) is given back when it ends instead of staying in the server for its lifetime (issue 23: about 80 MB
+ * inserts) is given back when it ends instead of staying in the server for its lifetime (about 80 MB
  * of an idle server's memory). False when there is no built CLI (the source run by tests) or it failed: the
  * caller then seeds in process as before.
  */

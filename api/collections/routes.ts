@@ -155,7 +155,7 @@ export function collectionRoutes(app: FastifyInstance, services: ContentServices
   });
 
   /**
-   * A collection with a page of its items (spec §2 /collection/{id}?filters&sort): { ...collection, items: { data,
+   * A collection with a page of its items (the web's /collection/{id}?filters&sort): { ...collection, items: { data,
    * total } }. What every viewer of the same page sees is read once and kept in the read cache (under the tags of the
    * artist's collections, content and profile, and until the next scheduled item is published); each viewer's
    * bookmarks and votes are added to it, as the content lists do.

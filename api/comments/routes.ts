@@ -17,7 +17,7 @@ import { cachedArtistName, holdsMutedWord, isBlocked, logAction, mutedWords } fr
 
 const ListQuery = z.object({
   ...paging,
-  /** Return the page holding this comment (spec §2 commentId) instead of the page at offset. */
+  /** Return the page holding this comment (a link to one comment names it) instead of the page at offset. */
   commentId: z.string().max(100).optional(),
 });
 

@@ -285,7 +285,7 @@ export async function itemDetails(db: Queryable, signer: MediaSigner, rows: Item
         typeLabel: CONTENT_TYPE_LABELS[row.type],
         title: row.title,
         content: row.content,
-        /** Which viewer the item page opens (spec §2 vault/{id}?type=): audio, video, photo or post. */
+        /** Which viewer the item page opens (the `type` of /{artist}/vault/{id}): audio, video, photo or post. */
         mediaType: itemViewForMedia(mediaRow?.kind),
         state: row.state,
         publishAt: new Date(row.publishAt).toISOString(),

@@ -39,7 +39,7 @@ import type { ContentServices } from './services.js';
 
 const ListQuery = z.object({
   types: TypesParam,
-  /** Without types: vault lists the nine vault categories, posts the posts page's types (spec §2). */
+  /** Without types: vault lists the nine vault categories, posts the posts page's types. */
   section: z.enum(['vault', 'posts']).optional(),
   /** The artist's own view only: draft, scheduled or published. */
   state: listParam(z.enum(['draft', 'scheduled', 'published'], { error: 'Unknown state.' })),
@@ -94,7 +94,7 @@ export const itemMessages = {
   photoRequired: 'Please add a photo.',
 } as const;
 
-/** The rules of spec §5 read the clock when a request arrives (the 10-minute schedule rule). */
+/** The post form's rules read the clock when a request arrives (a schedule must be at least 10 minutes ahead). */
 const PostBody = createPostBodySchema();
 
 /** The body of POST and PUT /content; `type` is accepted as another name for the form's `tags`. */
@@ -307,7 +307,7 @@ export function contentRoutes(app: FastifyInstance, services: ContentServices) {
     return ok(item.media ? { ...item, media: forViewer(item.media, signer, access.viewer.id) } : item);
   });
 
-  /** Publish, schedule or save as a draft (spec §3 post form; files first through POST /media). */
+  /** Publish, schedule or save as a draft (the post form's fields; files first through POST /media). */
   app.post('/content', async (request, reply) => {
     const viewer = await requireArtist(services, request);
     const item = await save(viewer, request.body);

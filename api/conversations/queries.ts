@@ -23,7 +23,7 @@ interface SummaryRow {
   blocked: boolean;
 }
 
-/** A conversation as one member sees it: the other member is the recipient (spec §3 "Conversation"). */
+/** A conversation as one member sees it: the other member is the recipient (ConversationResponse, contract/messages.ts). */
 const SUMMARY_COLUMNS = `
   c.id, me.user_id AS "viewerId", c.last_message_text AS "lastMessageText", c.last_message_at AS "lastMessageAt",
   me.unread_count AS "unreadCount", u.id AS "recipientId", u.name AS "recipientName",

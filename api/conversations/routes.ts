@@ -23,7 +23,7 @@ export const conversationErrors = {
 
 const ConversationParams = z.object({ conversationId: z.string().min(1).max(100) });
 
-/** The conversation list is fetched without an effective limit (spec §9): the web sends Number.MAX_SAFE_INTEGER. */
+/** The web asks for the whole conversation list at once (it sends Number.MAX_SAFE_INTEGER as the limit). */
 const MAX_CONVERSATIONS = 1000;
 
 const ListQuery = z.object({
@@ -32,7 +32,7 @@ const ListQuery = z.object({
 });
 
 const OpenBody = z.object({
-  // 'performer': the viewer writes to an artist (spec §7). 'user': an artist writes to one of their fans (ours).
+  // 'performer': the viewer writes to an artist. 'user': an artist writes to one of their fans.
   source: z.enum(['performer', 'user'], { error: "source must be 'performer' or 'user'." }),
   sourceId: z.string({ error: 'sourceId is required.' }).trim().min(1, 'sourceId is required.').max(100),
 });
@@ -47,7 +47,7 @@ interface TargetRow {
 export function conversationRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
 
-  /** The viewer's conversations that have at least one message, newest activity first (spec §3, §7). */
+  /** The viewer's conversations that have at least one message, newest activity first. */
   app.get('/conversations', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const query = parse(ListQuery, request.query);

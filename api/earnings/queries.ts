@@ -81,7 +81,7 @@ export async function artistEarnings(reads: Reads, artistId: string, settings: M
 /**
  * Members by month in one pass over the artist's subscriptions of the year: joined in each month, left in it (a
  * membership over, other than by a dispute), members at its start, and members now. One scan with a count for each
- * figure rather than a query per month (issue 23: the page cost grew with the club).
+ * figure rather than a query per month, whose cost grew with the club.
  */
 async function membersByMonth(db: Queryable, artistId: string, months: { start: Date }[], now: Date) {
   const bounds = [...months.map((m) => m.start), new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))];

@@ -1,5 +1,5 @@
 // Each component from its own package: the @react-email/components barrel also loads Tailwind and a code highlighter
-// we do not use, about 32 MB of the server's resident memory from start-up (issue 23).
+// we do not use, about 32 MB of the server's resident memory from start-up.
 import { Body } from '@react-email/body';
 import { Button } from '@react-email/button';
 import { Container } from '@react-email/container';
@@ -24,8 +24,8 @@ export interface Sender {
 const colors = { navy: '#0b1630', yellow: '#f9ef1e', text: '#1f2937', muted: '#6b7280', rule: '#e5e7eb' };
 
 /**
- * The frame every mail shares: the sender's image and name on the dark navy band with the yellow accent (spec §1's
- * fan-facing look), the content, and a footer saying why the fan gets this mail and, for notifications, a visible
+ * The frame every mail shares: the sender's image and name on the dark navy band with the yellow accent (the look
+ * of the fan-facing pages), the content, and a footer saying why the fan gets this mail and, for notifications, a visible
  * unsubscribe link that works without logging in.
  */
 export function Layout(props: { sender: Sender; preview: string; children: ReactNode; footer: string; unsubscribeUrl?: string }) {

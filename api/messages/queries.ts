@@ -18,7 +18,7 @@ const MESSAGE_SELECT = `
          u.id AS "senderId", u.name AS "senderName", u.avatar AS "senderAvatar", u.username AS "senderUsername"
     FROM messages m JOIN users u ON u.id = m.sender_id`;
 
-/** A message as spec §3 shows it. */
+/** A message as every client receives it (MessageResponse, contract/messages.ts). */
 export function serializeMessage(row: MessageRow): MessageResponse {
   return {
     _id: row.id,

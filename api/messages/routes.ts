@@ -176,13 +176,13 @@ export function messageRoutes(app: FastifyInstance, ctx: ApiContext, realtime: R
     return ok({ _id: message._id, conversationId: message.conversationId });
   });
 
-  /** Marks the conversation read for the viewer (spec §4: opening a conversation reads all its messages). */
+  /** Marks the conversation read for the viewer (opening a conversation reads all its messages). */
   app.post('/messages/read-all/:conversationId', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const conversation = await requireMembership(viewer, request.params);
     // Nothing unread (the page opened again, or after the viewer's own message): there is nothing to mark, since only
     // the other member's messages since last_read_at count, and none came. Answered from the read cache until the
-    // viewer's inbox changes, so a view no longer writes the members' row under a lock each time (issue 23).
+    // viewer's inbox changes, so a view no longer writes the members' row under a lock each time.
     const state = await ctx.cache.read(`read-state:${conversation.id}:${viewer.id}`, async () => ({
       value: await memberReadState(db, conversation.id, viewer.id),
       tags: [tag.inbox(viewer.id)],

@@ -73,7 +73,7 @@ export const notificationSelect = (extra = '') => `
     FROM notifications n JOIN content_items c ON c.id = n.item_id JOIN users u ON u.id = n.artist_id
     LEFT JOIN media m ON m.id = c.media_id`;
 
-/** Where the web shows an item (spec §2: /{artist}/vault/{id}?type=…&from=home). */
+/** Where the web shows an item (its item page: /{artist}/vault/{id}?type=…&from=home). */
 export function itemPath(artistUsername: string, itemId: string, mediaKind: NotificationRow['mediaKind']) {
   return `/${artistUsername}/vault/${encodeURIComponent(itemId)}?type=${itemViewForMedia(mediaKind)}&from=home`;
 }

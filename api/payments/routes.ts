@@ -61,7 +61,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: ApiContext, gateway = c
     ok({ paymentGateway: gateway.name, publishableKey: gateway.name === 'stripe' ? ctx.config.stripe.publishableKey : null }),
   );
 
-  /** Spec §7. The answer is a payment: succeeded, requires_action (with nextAction) or failed (with failure). */
+  /** Subscribes the viewer to an artist. The answer is a payment: succeeded, requires_action (with nextAction) or failed (with failure). */
   app.post('/payment/subscribe/performers', async (request) => {
     const viewer = await requireViewer(ctx, request);
     const body = parse(SubscribeBody, request.body);

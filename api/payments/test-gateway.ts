@@ -10,7 +10,7 @@ import type { FailureReason, GatewayOutcome, OneOffCharge, PaymentGateway, Store
  * The test gateway: the default where no Stripe keys are set, so the whole funnel runs on a fresh machine and the
  * browser tests drive it. It takes Stripe's documented test card numbers through the same state machine as Stripe.
  * Nothing is ever charged. Cards are first exchanged for a token (tok_test_…), as Stripe.js does, so the payment
- * call carries a card source id (spec §7 cardId) and never a card number; only the last four digits are kept.
+ * call carries a card source id (its cardId) and never a card number; only the last four digits are kept.
  */
 
 type Behaviour = 'succeed' | 'authenticate' | FailureReason;

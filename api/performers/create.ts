@@ -17,7 +17,7 @@ export const YearlyPriceSchema = z
   .refine((value) => PRICE.test(String(value)), { error: PRICE_MESSAGE })
   .transform((value) => Math.round(Number(value) * 100));
 
-/** What an operator gives to create an artist (the CLI and POST /admin/artists), with the sign-up rules of spec §5. */
+/** What an operator gives to create an artist (the CLI and POST /admin/artists), checked with the same rules as sign-up. */
 export const NewArtistSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
@@ -35,7 +35,7 @@ export const NewArtistSchema = z.object({
 
 export type NewArtist = z.output<typeof NewArtistSchema>;
 
-/** The public profile beyond the sign-up fields (spec §3 "Artist"); the seed fills it, operators edit it later. */
+/** The public profile beyond the sign-up fields (part of ArtistResponse, contract/users.ts); the seed fills it, operators edit it later. */
 export interface ArtistProfile {
   avatar?: string;
   bio?: string;

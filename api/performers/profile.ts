@@ -90,7 +90,7 @@ export function performerProfileRoutes(app: FastifyInstance, ctx: ApiContext) {
     const viewer = await requireSelfArtist(request);
     const query = parse(SubscribersQuery, request.query);
     // A page of them in the order of an index (subscriptions_artist_started_idx), and the count every visitor of the
-    // profile already reads from the cache: neither grows with the club (issue 23).
+    // profile already reads from the cache: neither grows with the club.
     const [rows, artist] = await Promise.all([
       ctx.cache.read(`subscribers:${viewer.id}:${query.limit}:${query.offset}`, async () => {
         const rows = await db.query<Subscriber & { expiresAt: Date }>(

@@ -27,7 +27,7 @@ export interface Realtime {
 }
 
 /**
- * socket.io on the api's HTTP server (spec §7): the client connects with the token in the query and
+ * socket.io on the api's HTTP server: the client connects with the token in the query and
  * sends auth/login with the token again after a reconnect.
  *
  * With REDIS_URL (the api's client, `redis`), events go through a Redis stream that every api node reads (the

@@ -11,7 +11,7 @@ import { ACTIVE_SUBSCRIPTION } from './queries.js';
 const MAX_PAGE = 1000;
 
 const SearchQuery = z.object({
-  // The web asks with Number.MAX_SAFE_INTEGER (spec §7); any positive whole number is accepted.
+  // The web asks with Number.MAX_SAFE_INTEGER; any positive whole number is accepted.
   limit: z.coerce.number().int().min(1).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -20,7 +20,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: ApiContext) {
   const { db } = ctx;
 
   /**
-   * The viewer's active subscriptions, newest first, each with its artist (spec §7). The page's subscriptions are read
+   * The viewer's active subscriptions, newest first, each with its artist. The page's subscriptions are read
    * here; each artist's profile and subscriber count come from the read cache the artist's page keeps.
    */
   app.get('/subscriptions/user/search', async (request) => {

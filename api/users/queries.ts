@@ -44,7 +44,10 @@ export async function isSigningUp(db: Queryable, userId: string) {
 
 export type Conflict = 'username' | 'email' | undefined;
 
-/** Which unique field another user already holds: the username is checked first (spec: 400 before 422). */
+/**
+ * Which unique field another user already holds: the username is checked first, so a taken username answers 400
+ * before a taken email answers 422.
+ */
 export async function findConflict(db: Queryable, username: string, email: string, exceptUserId?: string): Promise<Conflict> {
   const rows = await db.query<{ username: string; email: string }>(
     `SELECT lower(username) AS username, lower(email) AS email FROM users

@@ -14,7 +14,7 @@ import { cachedUnreadTotal } from '../conversations/queries.js';
 import { cachedUnreadCount } from '../notifications/queries.js';
 import { conflictFromUniqueViolation, findConflict, findUserById, isSigningUp } from './queries.js';
 
-/** The current user as spec §3 shows it (me response). */
+/** The current user as every client receives it (MeResponse, contract/users.ts). */
 export function serializeMe(viewer: Pick<Viewer, 'id' | 'name' | 'avatar' | 'username' | 'email' | 'isPerformer'>) {
   return {
     _id: viewer.id,

@@ -14,7 +14,7 @@ import {
 } from './account-menu';
 
 /**
- * The account menu's dropdown (spec §2) with Headless UI: keyboard navigation, Escape, outside clicks and
+ * The account menu's dropdown with Headless UI: keyboard navigation, Escape, outside clicks and
  * anchoring. Loaded on demand by AccountMenu; `openOnMount` opens it when the click came before the code.
  */
 export default function AccountMenuDropdown({ user, openOnMount }: { user: AccountUser; openOnMount: boolean }) {

@@ -31,7 +31,7 @@ export const logOutClass =
   'flex w-full items-center rounded-lg px-3 py-2 text-left text-sm font-semibold text-accent hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent data-[focus]:bg-white/10';
 
 /**
- * The header account menu (spec §2): a 250 px dropdown whose trigger is the user badge — the avatar and, from
+ * The header account menu: a 250 px dropdown whose trigger is the user badge — the avatar and, from
  * the md breakpoint, "Logged in as" and the username. It holds "Account details" (username and email) and
  * "Log out". Before JavaScript has loaded (or without it) the same content sits in a <details> disclosure,
  * so logging out works as a plain form post.

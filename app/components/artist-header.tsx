@@ -3,9 +3,9 @@ import type { Artist } from '~/utils/mappers';
 import { publicSubscriberCount } from '~/utils/subscriber-count';
 
 /**
- * The top of an artist's pages (spec §2 artist home): the cover across the page, then the avatar beside the artist's
+ * The top of an artist's pages: the cover across the page, then the avatar beside the artist's
  * name as the page's h1, the subscriber count (once the club is no longer small) and the bio. Without a cover the hero
- * image stands in. The cover keeps its own shape at every width and nothing overlaps it (issue 22): artists put their
+ * image stands in. The cover keeps its own shape at every width and nothing overlaps it: artists put their
  * name or artwork in it, which a cropped edge or an avatar on top would cut into stray letters.
  */
 export function ArtistHeader({

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Artist } from '~/utils/mappers';
 
 /**
- * The per-artist hero of the join landing (spec §2). The hero image is content (it has alt text, and artists
+ * The per-artist hero of the join landing. The hero image is content (it has alt text, and artists
  * often put their name or artwork in it), so it is shown whole beside the text, never under it; a blurred copy
  * tints the background in the artist's colours. The artwork shows once and the name once beside it (the artwork
  * often holds the name too): no avatar here, whose initials would say it again.

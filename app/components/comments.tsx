@@ -14,7 +14,7 @@ import { useHydrated } from './use-hydrated';
 /**
  * An item's comments (newest first, paged by links), the form to write one and a delete button on the ones the
  * viewer may delete (their own; the artist, any). Comments are plain text, rendered as text. The comment a link
- * names (spec §2 `commentId`) has an id anchor the browser scrolls to, and is highlighted.
+ * names (`commentId`) has an id anchor the browser scrolls to, and is highlighted.
  */
 export function Comments({
   itemId,

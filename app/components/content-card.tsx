@@ -9,7 +9,7 @@ import { Highlighted } from './highlighted';
 
 /**
  * The cards of the content pages: a vault tile (grid) and a post (feed), with the helpers they share. The item
- * link carries what the item page needs (spec §2): the viewer to open (`type`), where the fan came from (`from`),
+ * link carries what the item page needs: the viewer to open (`type`), where the fan came from (`from`),
  * and the collection when the item was opened from one.
  */
 
@@ -45,7 +45,7 @@ export function formatDay(iso: string) {
   return day;
 }
 
-/** A date and time in GMT, as the scheduling widget speaks (spec §9). */
+/** A date and time in GMT, as the scheduling widget speaks. */
 export function formatMoment(iso: string) {
   return `${dateTimeFormat.format(new Date(iso))} GMT`;
 }

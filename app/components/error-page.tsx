@@ -10,7 +10,7 @@ export interface ErrorPageProps {
   club?: { username: string; name: string };
 }
 
-/** Where the back button leads (spec §2): the artist page after a generic failure on an artist's page, else home. */
+/** Where the back button leads: the artist page after a generic failure on an artist's page, else home. */
 export function backTarget(notFound: boolean, artistUsername?: string) {
   return !notFound && artistUsername ? `/${encodeURIComponent(artistUsername)}` : '/';
 }
@@ -19,7 +19,7 @@ const linkClass =
   'font-semibold text-accent underline underline-offset-4 hover:no-underline focus:outline-none focus-visible:ring-2 focus-visible:ring-accent rounded';
 
 /**
- * The not-found and generic error page (spec §2, §8). Its top bar carries only the back button (the user badge
+ * The not-found and generic error page. Its top bar carries only the back button (the user badge
  * stays hidden: the failing page may not have loaded the user). Back is a plain link on purpose: following it
  * loads a whole new document, which is the spec's "then reloads the window", with or without JavaScript.
  */

@@ -3,7 +3,7 @@ import { listSearch, toggleFilter, type ListState } from '~/utils/content-params
 import { SORT_LABELS, type SortOrder } from '#contract/content-types';
 
 /**
- * The filters and sort of a list page (spec §2) as plain links, so they work without JavaScript and can be
+ * The filters and sort of a list page as plain links, so they work without JavaScript and can be
  * shared: each chip switches its filter on or off, "All" clears them, and Newest / Oldest set `sort`. Changing
  * either goes back to the first page. The chosen ones carry aria-current, which screen readers announce.
  */

@@ -1,7 +1,7 @@
 import { useLocation } from '@remix-run/react';
 import { Logo } from './logo';
 
-/** The legal and support pages live on the external marketing site; each opens in a new tab (spec §2). */
+/** The legal and support pages live on the external marketing site; each opens in a new tab. */
 export function footerLinks(marketingUrl: string) {
   return [
     { label: 'Privacy Policy', href: `${marketingUrl}/privacy` },
@@ -41,7 +41,7 @@ export function Footer({ marketingUrl, lite }: { marketingUrl: string; lite?: bo
 }
 
 /**
- * Lite mode (issue 7): pages without scripts, for fans who want to save data. A plain form that reloads the
+ * Lite mode: pages without scripts, for fans who want to save data. A plain form that reloads the
  * page, so turning it on drops the scripts at once and turning it off brings them back.
  */
 function LiteModeSwitch({ lite }: { lite: boolean }) {

@@ -25,7 +25,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
   );
 }
 
-/** A red alert for an error about the whole form (spec §4: the log-in failure alert). */
+/** A red alert for an error about the whole form (a failed log-in shows one). */
 export function FormAlert({ id, errors }: { id?: string; errors?: string[] }) {
   if (!errors?.length) return null;
   return (

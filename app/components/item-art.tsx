@@ -23,7 +23,7 @@ const MOTIFS: Partial<Record<ContentType, Motif>> = {
 };
 
 /**
- * The artwork of an item that has no picture of its own (issue 22): drawn from its title and category, so every tile
+ * The artwork of an item that has no picture of its own: drawn from its title and category, so every tile
  * of a vault looks different and the same item always looks the same. Its colours come from the title, its motif
  * from the category (a waveform for a voice note, tape lines for a demo, stage rings for a session or a live set, a
  * screen for a video, a grid for anything else). Pure SVG in the page: no request, no script of its own, no text.

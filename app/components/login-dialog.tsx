@@ -10,14 +10,14 @@ export interface LoginDialogProps {
   open: boolean;
   onClose: () => void;
   artist?: string | null;
-  /** Runs after a successful log-in; by default the page reloads (spec §2), now with the session cookie. */
+  /** Runs after a successful log-in; by default the page reloads, now with the session cookie. */
   onSuccess?: () => void;
 }
 
 const reloadPage = () => window.location.reload();
 
 /**
- * The log-in dialog (spec §2): a centred dialog from 768 px up, a bottom drawer below that which can be
+ * The log-in dialog: a centred dialog from 768 px up, a bottom drawer below that which can be
  * dragged shut by its handle. Escape, the backdrop and the close button close it too. The caller owns the
  * open state. The form posts to the /login action through a fetcher, so the page underneath stays put.
  */

@@ -30,7 +30,7 @@ export interface LoginFormProps {
 }
 
 /**
- * The log-in form of the dialog and of the /login page (spec §2, §4): it validates with LoginSchema on
+ * The log-in form of the dialog and of the /login page: it validates with LoginSchema on
  * submit and then on every input; while submitting, the button is disabled with a spinner and the previous
  * error is hidden; a failure shows a red alert and puts both inputs in the error style.
  */

@@ -1,4 +1,4 @@
-/** The Stagedoor logo: the yellow door symbol beside the white wordmark image (spec §1, §2). */
+/** The Stagedoor logo: the yellow door symbol beside the white wordmark image. */
 export function Logo({ className = 'h-7' }: { className?: string }) {
   return (
     <span className={`inline-flex items-center gap-2 ${className}`}>

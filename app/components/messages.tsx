@@ -29,7 +29,7 @@ export function UnreadBadge({ count }: { count: number }) {
   );
 }
 
-/** The conversation list (spec §3): recipient, last message and its time, unread badge; newest activity first. */
+/** The conversation list: recipient, last message and its time, unread badge; newest activity first. */
 export function ConversationList({
   conversations,
   viewer,

@@ -2,7 +2,7 @@ import type { Stripe } from '@stripe/stripe-js';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 
 /**
- * The card payment provider context of the root layout (spec §2).
+ * The card payment provider context of the root layout.
  *
  * Loading Stripe.js on every page would cost every fan a third-party script download and hand Stripe a
  * beacon on pages that have nothing to do with paying. So the root only provides a loader: the first

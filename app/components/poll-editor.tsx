@@ -21,7 +21,7 @@ const secondaryButton =
   'hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed disabled:opacity-50';
 
 /**
- * The poll editor (spec §3 Poll, §4, §5): on/off, the question, and 2–20 answers. Adding and removing answers are
+ * The poll editor: on/off, the question, and 2–20 answers. Adding and removing answers are
  * conform's list intents on submit buttons, so they work without JavaScript (the action answers with the new list);
  * the form gives an empty poll its first two answers (post-form.tsx). With JavaScript turning the poll on creates two
  * empty answers when there are none, and turning it off hides the fields but keeps what was typed.

@@ -13,7 +13,7 @@ let loading: Promise<NProgress> | undefined;
 function loadNProgress() {
   loading ??= import('nprogress').then(
     ({ default: NProgress }) => {
-      // Spec §2: speed 100 ms and a 100 ms trickle; the bar's colour and 2 px height are in tailwind.css.
+      // Speed 100 ms and a 100 ms trickle; the bar's colour and 2 px height are in tailwind.css.
       // The template drops NProgress's default role="bar", which is not an ARIA role (axe flags it).
       NProgress.configure({
         showSpinner: false,
@@ -33,7 +33,7 @@ function loadNProgress() {
 }
 
 /**
- * The thin loading bar at the top of every page (spec §2, §4: idle → in progress → complete → idle).
+ * The thin loading bar at the top of every page (idle → in progress → complete → idle).
  * While a navigation or a fetcher loads data it stands at 20 %; when everything is idle again it completes to
  * 100 % and NProgress removes it, back at 0.
  */

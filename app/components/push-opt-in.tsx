@@ -7,7 +7,7 @@ type Status = 'checking' | 'unsupported' | 'blocked' | 'off' | 'on';
 const loadSwitch = () => import('./push-switch');
 
 /**
- * "Get notified in this browser" (issue 18, docs/notifications.md "What the fan sees"): turns web push on or off for
+ * "Get notified in this browser" (docs/notifications.md "What the fan sees"): turns web push on or off for
  * this browser (push-switch.tsx does the work). Push needs JavaScript, so nothing shows until it runs, nor in a
  * browser without the Push API. Which artists may push is the fan's choice on each account page; this says only
  * whether this browser takes pushes.

@@ -19,7 +19,7 @@ export function textToHtml(text: string) {
 const SAFE_LINK = /^(https?:\/\/|mailto:)\S+$/i;
 
 /**
- * The caption (spec §3 `content`). Without JavaScript a plain textarea named `content`: the API turns its text
+ * The caption (`content`). Without JavaScript a plain textarea named `content`: the API turns its text
  * into paragraphs. With JavaScript a small editor (bold, italic, link, bulleted and numbered lists) built on
  * contentEditable and document.execCommand, which costs a few hundred bytes instead of an editor library; it
  * writes its HTML into a hidden input named `content`. The API sanitises whatever arrives and counts the 4000

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatScheduleDate, parseScheduleDate, type CalendarDate } from '#contract/content-rules';
 
-/** Spec §2: the year picker's default range. */
+/** The year picker's default range. */
 export const YEAR_RANGE = 12;
 const WEEKDAYS = [
   ['Mo', 'Monday'],
@@ -220,7 +220,7 @@ export function CalendarGrid({ value, onChange, now = () => new Date(), yearRang
   );
 }
 
-/** Spec §2: a grid of 4 columns over 12 years; years outside minYear–maxYear are disabled. */
+/** A grid of 4 columns over 12 years; years outside minYear–maxYear are disabled. */
 export function YearPicker({
   year,
   minYear,

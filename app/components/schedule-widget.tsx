@@ -12,20 +12,20 @@ export interface ScheduleFields {
   time?: string;
 }
 
-/** DD/MM/YYYY as the artist types it: digits only, the slashes put in as the digits come (spec §5). */
+/** DD/MM/YYYY as the artist types it: digits only, the slashes put in as the digits come. */
 export function maskDate(text: string) {
   const digits = text.replace(/\D/g, '').slice(0, 8);
   return [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4)].filter(Boolean).join('/');
 }
 
-/** HH:MM, digits only (spec §5). */
+/** HH:MM, digits only. */
 export function maskTime(text: string) {
   const digits = text.replace(/\D/g, '').slice(0, 4);
   return [digits.slice(0, 2), digits.slice(2)].filter(Boolean).join(':');
 }
 
 /**
- * The post scheduling widget (spec §2, §4, §5). Without JavaScript it is a checkbox and two text inputs, which the
+ * The post scheduling widget. Without JavaScript it is a checkbox and two text inputs, which the
  * action validates. With JavaScript the inputs show only while "Schedule post" is on; turning it on with empty
  * inputs proposes 30 minutes from now (UTC); turning it off keeps the values (the schema then skips them); and a
  * calendar (weeks from Monday, past days disabled) with a year picker fills the date.

@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import { priceLabel, type Artist } from '~/utils/mappers';
 
-/** The artist's perks as a checked list (spec §3 subscriptionPerks). */
+/** The artist's perks as a checked list (the artist's `subscriptionPerks`). */
 export function PerkList({ perks }: { perks: string[] }) {
   if (!perks.length) return null;
   return (
@@ -61,7 +61,7 @@ export function registerHref(artistUsername: string, promo?: string | null) {
   return withPromo(`/${artistUsername}/subscribe/register`, promo);
 }
 
-/** The payment step's address (spec §2), with the promo code. */
+/** The payment step's address, with the promo code. */
 export function paymentHref(artistUsername: string, promo?: string | null) {
   return withPromo(`/${artistUsername}/subscribe/payment`, promo);
 }

@@ -22,7 +22,7 @@ export function TopBarFrame({ start, end }: { start: ReactNode; end?: ReactNode 
 }
 
 /**
- * The top bar (spec §2): signed in, the user badge that opens the account menu; signed out, the "Log in"
+ * The top bar: signed in, the user badge that opens the account menu; signed out, the "Log in"
  * trigger of the log-in dialog.
  */
 export function TopBar({
@@ -156,7 +156,7 @@ export interface NotificationsBellData {
 }
 
 /**
- * The bell (issue 18, docs/notifications.md "What the fan sees"): a link to /notifications with the fan's unread
+ * The bell (docs/notifications.md "What the fan sees"): a link to /notifications with the fan's unread
  * total, kept live by the api's events. A notification arriving is also read out by screen readers, since the badge
  * changing says nothing to them.
  */

@@ -1,5 +1,5 @@
 /**
- * Offline listening (issue 21, docs/listening.md "Offline"): what a saved track is and where it lives. Shared by the
+ * Offline listening (docs/listening.md "Offline"): what a saved track is and where it lives. Shared by the
  * pages (the "Save for offline" button, the offline page) and the service worker; nothing here touches the network.
  *
  * A saved track is two entries of one named Cache: its audio under a stable address of this site

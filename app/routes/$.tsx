@@ -1,4 +1,4 @@
-/** Unknown paths (spec §2): a 404 status and the not-found page of the root error boundary. */
+/** Unknown paths: a 404 status and the not-found page of the root error boundary. */
 export function loader() {
   throw new Response('Not found', { status: 404 });
 }

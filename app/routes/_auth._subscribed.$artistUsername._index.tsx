@@ -23,7 +23,7 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 };
 
 /**
- * The artist home (spec §2): the artist's header, the welcome video when the artist has switched it on, the latest
+ * The artist home: the artist's header, the welcome video when the artist has switched it on, the latest
  * posts and vault items, and the collections. The three lists load side by side; the artist comes from the layout.
  */
 export async function loader(args: LoaderFunctionArgs) {

@@ -10,7 +10,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Add to the vault · ${data.artist.name} | Stagedoor` : 'Add to the vault | Stagedoor' },
 ];
 
-/** /{artist}/account/add-to-vault (spec §2): an audio or video file in one of the nine vault categories. */
+/** /{artist}/account/add-to-vault: an audio or video file in one of the nine vault categories. */
 export async function loader(args: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(apiFor(args), args.params.artistUsername);
   return { artist: { username: artist.username, name: artist.name } };

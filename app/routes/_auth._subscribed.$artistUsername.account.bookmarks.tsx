@@ -17,7 +17,7 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 };
 
 /**
- * /{artist}/account/bookmarks (spec §2): what the fan bookmarked of this artist, most recently bookmarked first
+ * /{artist}/account/bookmarks: what the fan bookmarked of this artist, most recently bookmarked first
  * (Oldest turns that round), with the vault's categories and the posts page's filters (BOOKMARK_FILTERS).
  */
 export async function loader(args: LoaderFunctionArgs) {

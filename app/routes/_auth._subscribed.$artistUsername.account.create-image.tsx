@@ -10,7 +10,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Post a photo · ${data.artist.name} | Stagedoor` : 'Post a photo | Stagedoor' },
 ];
 
-/** /{artist}/account/create-image (spec §2): a photo with a title and caption; its category is Photo. */
+/** /{artist}/account/create-image: a photo with a title and caption; its category is Photo. */
 export async function loader(args: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(apiFor(args), args.params.artistUsername);
   return { artist: { username: artist.username, name: artist.name } };

@@ -5,7 +5,7 @@ import { apiFor } from '~/utils/api.server';
 import { requireOwnArtist } from '~/utils/auth.server';
 import { getContent } from '~/utils/content.server';
 
-/** Spec §2 and §8: the message for a missing or empty id, exactly. */
+/** The exact message for a missing or empty id. */
 const MISSING_ID_MESSAGE = 'Search parameter id is required and must be a non-empty string.';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -17,7 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /{artist}/account/create-text-success?id&scheduledAt&draft (spec §2): after any of the creation forms, says
+ * /{artist}/account/create-text-success?id&scheduledAt&draft: after any of the creation forms, says
  * whether the item is published, scheduled (and when, in GMT) or saved as a draft, and links to it.
  */
 export async function loader(args: LoaderFunctionArgs) {
@@ -90,7 +90,7 @@ export default function CreateTextSuccess() {
   );
 }
 
-/** A missing id is this page's own error (spec §8); anything else goes to the root's error page. */
+/** A missing id is this page's own error; anything else goes to the root's error page. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const { artistUsername } = useParams();

@@ -10,7 +10,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Write a post · ${data.artist.name} | Stagedoor` : 'Write a post | Stagedoor' },
 ];
 
-/** /{artist}/account/create-text (spec §2): a text post with an optional thumbnail, poll, presale and schedule. */
+/** /{artist}/account/create-text: a text post with an optional thumbnail, poll, presale and schedule. */
 export async function loader(args: LoaderFunctionArgs) {
   const { artist } = await requireOwnArtist(apiFor(args), args.params.artistUsername);
   return { artist: { username: artist.username, name: artist.name } };

@@ -21,9 +21,9 @@ import type { loader as subscribedLoader } from './_auth._subscribed';
 export const meta: MetaFunction = () => [{ title: 'Messages | Stagedoor' }];
 
 /**
- * /{artist}/account/messages (spec §2): the viewer's conversations, newest activity first. A fan sees their
- * conversations with the artists they write to; the artist sees every fan who wrote. The list is fetched whole (spec
- * §9) and shown a page at a time (INBOX_PAGE_SIZE, `?offset=`), with `?q=` finding a fan by name: an artist with
+ * /{artist}/account/messages: the viewer's conversations, newest activity first. A fan sees their
+ * conversations with the artists they write to; the artist sees every fan who wrote. The list is fetched
+ * whole and shown a page at a time (INBOX_PAGE_SIZE, `?offset=`), with `?q=` finding a fan by name: an artist with
  * hundreds of fans writing gets a page that stays quick, and the fan they look for without scrolling.
  */
 export async function loader(args: LoaderFunctionArgs) {

@@ -15,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /{artist}/collection/{id}?from&filters&sort (spec §2): a collection's header and its items, in the artist's
+ * /{artist}/collection/{id}?from&filters&sort: a collection's header and its items, in the artist's
  * order until the fan picks Newest or Oldest, with the vault's category filters.
  */
 export async function loader(args: LoaderFunctionArgs) {

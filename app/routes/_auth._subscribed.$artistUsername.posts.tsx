@@ -19,11 +19,11 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
   return [{ title: artist ? `Posts · ${artist.name} | Stagedoor` : 'Posts | Stagedoor' }];
 };
 
-/** The posts filters are shown as they are written in the link (spec §2). */
+/** The posts filters are shown as they are written in the link. */
 const FILTER_LABELS = Object.fromEntries(POSTS_FILTERS.map((filter) => [filter, filter])) as Record<PostsFilter, string>;
 
 /**
- * /{artist}/posts?filters=Post|Poll|Tour Diary|Ticket Presale|Announcement&sort (spec §2): the artist's
+ * /{artist}/posts?filters=Post|Poll|Tour Diary|Ticket Presale|Announcement&sort: the artist's
  * postsPageIntroduction and the feed of posts, each with its picture and first lines; a poll can be answered in
  * the feed itself (this page's action takes the vote and comes back here).
  */

@@ -67,11 +67,11 @@ function paidLine(subscription: SubscriptionDetail, artist: { yearlyPrice: numbe
 }
 
 /**
- * The success page (spec §2, subscribed branch): the artist's successPageTitle, secondary and additional messages
- * and success images, then on to the artist's home. Spec §4 has it clear the stored sign-up password; here the
- * sign-up keeps nothing (the password goes straight to the api and is never echoed back or stored in the browser),
+ * The success page (subscribed branch): the artist's successPageTitle, secondary and additional messages
+ * and success images, then on to the artist's home. A sign-up that stored the password in the browser would
+ * clear it here; this sign-up keeps nothing (the password goes straight to the api and is never echoed back or stored in the browser),
  * so there is nothing left to clear. What was paid, when it renews and its receipt are said once, in a card, for a
- * paid membership only; the artist's closing message leads to the item it promises (issue 22).
+ * paid membership only; the artist's closing message leads to the item it promises.
  */
 export default function SubscribeSuccess() {
   const { artist, membership, paid, firstItem } = useLoaderData<typeof loader>();

@@ -22,7 +22,7 @@ export const meta: MetaFunction<null, { [LAYOUT_ID]: typeof subscribedLoader }> 
 };
 
 /**
- * /{artist}/vault?filters=<vault categories>&sort=asc|desc&q=<words> (spec §2): the vault grid with category
+ * /{artist}/vault?filters=<vault categories>&sort=asc|desc&q=<words>: the vault grid with category
  * filters and sort as links, a search (title, caption, transcript) that keeps them, paged by offset, and the artist's
  * collections. The items and the collections load side by side. A lapsed member sees what they keep.
  */

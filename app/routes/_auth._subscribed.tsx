@@ -6,7 +6,7 @@ import { isOwnArtist, requireSubscriber } from '~/utils/auth.server';
 import type { Artist } from '~/utils/mappers';
 
 /**
- * The subscribed branch (spec §2, §6): a viewer who is neither subscribed nor the artist goes to
+ * The subscribed branch: a viewer who is neither subscribed nor the artist goes to
  * /{artist}/subscribe, but for a lapsed member who keeps items on the pages that show them (`kept`); the artist's
  * own pages need no subscription. The pages below read the artist from here
  * (useRouteLoaderData), so it is fetched once per navigation.

@@ -4,7 +4,7 @@ import { apiFor } from '~/utils/api.server';
 import { requireUnsubscribed } from '~/utils/auth.server';
 
 /**
- * The unsubscribed-only branch (spec §2, §6): the payment step. An artist user goes to their own page (spec §6),
+ * The unsubscribed-only branch: the payment step. An artist user goes to their own page,
  * a fan already subscribed to this artist goes to the artist's page. Pages below read the artist from here.
  */
 export async function loader(args: LoaderFunctionArgs) {

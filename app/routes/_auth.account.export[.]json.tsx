@@ -3,7 +3,7 @@ import type { AccountExport } from '#contract/account-settings';
 import { apiFor } from '~/utils/api.server';
 import { requireUser } from '~/utils/auth.server';
 
-/** /account/export.json (issue 22): everything the account holds about its user, as a file to keep (GET /users/me/export). */
+/** /account/export.json: everything the account holds about its user, as a file to keep (GET /users/me/export). */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);
   const [user, answer] = await Promise.all([requireUser(api), api.get<{ data: AccountExport }>('/users/me/export')]);

@@ -17,7 +17,7 @@ import { DEFAULT_AVATAR } from '~/utils/mappers';
 export const meta: MetaFunction = () => [{ title: 'Your memberships | Stagedoor' }];
 
 /**
- * /account/memberships (ours, issue 22; docs/payments.md "The fan's memberships"), from the account menu of every
+ * /account/memberships (docs/payments.md "The fan's memberships"), from the account menu of every
  * page: every club the fan belongs to or did, with when it renews or ends, its price in the club's currency, the
  * receipts of what was paid, and the renewal switch (cancel or resume), a plain form that works without JavaScript.
  */

@@ -19,7 +19,7 @@ function readSearch(request: Request) {
 }
 
 /**
- * Discover (spec §2): an artist goes to their own page, a fan with exactly one subscription to that artist's page;
+ * Discover: an artist goes to their own page, a fan with exactly one subscription to that artist's page;
  * everyone else sees their fan clubs and a search over all artists. The three calls run side by side.
  */
 export async function loader(args: LoaderFunctionArgs) {

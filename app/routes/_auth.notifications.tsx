@@ -16,7 +16,7 @@ import { useRealtimeEvent } from '~/utils/realtime';
 export const meta: MetaFunction = () => [{ title: 'Notifications | Stagedoor' }];
 
 /**
- * /notifications (ours, issue 18; docs/notifications.md "What the fan sees"): what the artists the fan subscribes to
+ * /notifications (docs/notifications.md "What the fan sees"): what the artists the fan subscribes to
  * posted, newest first, paged by `offset`. Opening one marks it read and goes to the item; "Mark all as read" reads
  * the lot. Both are plain forms, so the page works without JavaScript; with it, a new notification shows at once.
  */

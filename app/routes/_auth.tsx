@@ -6,7 +6,7 @@ import { requireUser } from '~/utils/auth.server';
 import { connect } from '~/utils/realtime';
 
 /**
- * The authenticated area (spec §2): no session, or an authentication error from /users/me, sends the viewer to
+ * The authenticated area: no session, or an authentication error from /users/me, sends the viewer to
  * /logout with next and the artist. The token goes to the page for the realtime connection only (the cookie
  * itself is HttpOnly).
  */

@@ -21,9 +21,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     : [{ title: 'Stagedoor' }];
 
 /**
- * The artist's join landing (spec §2): an already subscribed viewer goes straight to the artist's page. Its button
- * leads straight to the register step, or to the payment step for a signed-in fan (issue 22): the subscribe page
- * (spec §2, still there for its links) would only repeat this page's offer.
+ * The artist's join landing: an already subscribed viewer goes straight to the artist's page. Its button
+ * leads straight to the register step, or to the payment step for a signed-in fan: the subscribe page
+ * (still there for its links) would only repeat this page's offer.
  */
 export async function loader(args: LoaderFunctionArgs) {
   const api = apiFor(args);

@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * The subscribe step (spec §2), public. Shared with /{artist}/join/join, which behaves like it: a subscribed
+ * The subscribe step, public. Shared with /{artist}/join/join, which behaves like it: a subscribed
  * viewer goes to the artist's page, a free artist skips straight to the register step, and otherwise the page
  * presents the offer and the next step.
  */

@@ -33,7 +33,7 @@ function readSearch(request: Request) {
 }
 
 /**
- * Where a fan goes once the register step is done: the payment step (spec §2), keeping the promo code. (For a free
+ * Where a fan goes once the register step is done: the payment step, keeping the promo code. (For a free
  * artist that step is a "Join for free" button; a new fan of a free artist never sees it: see the action.)
  */
 function nextStep(artist: Pick<Artist, 'username'>, promo: string | null) {
@@ -41,7 +41,7 @@ function nextStep(artist: Pick<Artist, 'username'>, promo: string | null) {
 }
 
 /**
- * The register step (spec §2). Signed in and not editing: on to the payment step, keeping the promo code.
+ * The register step. Signed in and not editing: on to the payment step, keeping the promo code.
  * With ?edit=true a signed-in fan corrects the details given at sign-up (the form is prefilled, PUT /users).
  */
 export async function loader(args: LoaderFunctionArgs) {
@@ -76,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
     newToken = answer.data?.token;
   } catch (error) {
     if (editing && isHttpError(error, 403)) throw api.logoutRedirect();
-    // Spec §5, §8: the api's 400 and 422 are conflicts (the username, the email); the form's reply is a 400 either way.
+    // The api's 400 and 422 are conflicts (the username, the email); the form's reply is a 400 either way.
     if (isHttpError(error, 400, 422)) return formReply(submission, { fieldErrors: conflictErrors(error), hideFields });
     if (isHttpError(error, 429)) return apiErrorReply(submission, error, undefined, { hideFields });
     throw error;
@@ -85,7 +85,7 @@ export async function action(args: ActionFunctionArgs) {
   if (typeof newToken !== 'string' || !newToken) throw new Error('The registration response has no token');
   const headers = { 'Set-Cookie': sessionCookie(newToken) };
   if (artist.yearlyPrice === 0) {
-    // A free artist (spec §1: no payment step): the register step itself completes the subscription.
+    // A free artist (no payment step): the register step itself completes the subscription.
     await subscribeToArtist(api.withToken(newToken), { type: 'free', performerId: artist.id }, undefined);
     throw redirect(`/${artist.username}/subscribe/success`, { headers });
   }
@@ -98,7 +98,7 @@ interface RegisterResponse {
 }
 
 /**
- * Spec §5, §8: 400 means the username is taken and 422 the email is taken; the API's own sentence is shown on
+ * 400 means the username is taken and 422 the email is taken; the API's own sentence is shown on
  * that field. A 400 that names other fields (input the API refused) shows on those fields.
  */
 function conflictErrors(error: HttpError): Record<string, string[]> {
@@ -189,7 +189,7 @@ export default function Register() {
 }
 
 /**
- * The offer this sign-up is for (issue 22), above the form at every width: the club, its price and how it is billed,
+ * The offer this sign-up is for, above the form at every width: the club, its price and how it is billed,
  * the promo code the fan came with, and (on phones, where the art beside the form is not shown) the perks, folded.
  */
 function RegisterOffer({ artist, promo }: { artist: Artist; promo: string | null }) {

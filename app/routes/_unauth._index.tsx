@@ -19,9 +19,9 @@ export const meta: MetaFunction = () => [
 const FEATURED_LIMIT = 6;
 
 /**
- * The landing (spec §2). `?artistUsername=nova` is a short shareable "join this artist" link: it goes to that
+ * The landing. `?artistUsername=nova` is a short shareable "join this artist" link: it goes to that
  * artist's join landing, in every environment, since that is what the person who shared it meant. Without it, a
- * production build sends the browser to the marketing site (spec §2); elsewhere this page introduces Stagedoor
+ * production build sends the browser to the marketing site; elsewhere this page introduces Stagedoor
  * and its artists, so a local, staging or demo install has a real front door.
  */
 export async function loader(args: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { accentLinkClass, FormPage } from '~/components/form-page';
 
 export const meta: MetaFunction = () => [{ title: 'Your account is deleted | Stagedoor' }];
 
-/** Where deleting an account lands (issue 22): signed out, with what happens next. */
+/** Where deleting an account lands: signed out, with what happens next. */
 export default function AccountDeleted() {
   return (
     <FormPage

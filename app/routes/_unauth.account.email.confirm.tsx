@@ -11,7 +11,7 @@ import { formReply } from '~/utils/form-reply.server';
 export const meta: MetaFunction = () => [{ title: 'Confirm your new email address | Stagedoor' }];
 
 /**
- * /account/email/confirm?token=… (issue 22): the link mailed to a new email address. It may be opened on any device,
+ * /account/email/confirm?token=…: the link mailed to a new email address. It may be opened on any device,
  * signed in or not, so the token is the permission. Opening it shows a button rather than changing the address at
  * once: mail scanners open links too. ?done=1 is where the confirmation lands.
  */

@@ -17,7 +17,7 @@ async function endSession(api: ApiClient) {
 }
 
 /**
- * GET /logout (spec §2): where the guards send a visitor without a valid session. It clears the session and
+ * GET /logout: where the guards send a visitor without a valid session. It clears the session and
  * redirects to /login with the same search (artist, next); a server redirect replaces the history entry.
  */
 export async function loader(args: LoaderFunctionArgs) {
@@ -28,7 +28,7 @@ export async function loader(args: LoaderFunctionArgs) {
 const PAYMENT_ROUTE = /^\/([^/?#]+)\/subscribe\/payment\/?(?:[?#].*)?$/;
 
 /**
- * POST /logout, the account menu's "Log out" (spec §2): from a payment step back to that artist's register
+ * POST /logout, the account menu's "Log out": from a payment step back to that artist's register
  * step, from anywhere else back to the same page, which reloads it for a signed-out visitor (and its guards
  * decide what that visitor may see).
  */

@@ -28,14 +28,14 @@ function requestLinkHref(artist: string | null) {
   return artist ? `/password/reset/request?${new URLSearchParams({ artist })}` : '/password/reset/request';
 }
 
-/** The reset link of the mail lands here with ?token=… (required, spec §2) and maybe &artist=…. */
+/** The reset link of the mail lands here with ?token=… (required) and maybe &artist=…. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token, artist } = readSearch(request);
   return { hasToken: Boolean(token), artist };
 }
 
 /**
- * POST /auth/password-change?token=… (spec §7). On success the fan logs in with the new password
+ * POST /auth/password-change?token=…, and on success the fan logs in with the new password
  * (/login?pwResetSuccess=true). A spent or expired link is a form error offering a new one.
  */
 export async function action(args: ActionFunctionArgs) {

@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { artist: readArtist(request) };
 }
 
-/** POST /auth/users/forgot (spec §7). The API answers alike whether or not the account exists. */
+/** POST /auth/users/forgot. The API answers alike whether or not the account exists. */
 export async function action(args: ActionFunctionArgs) {
   const artist = readArtist(args.request);
   const submission = parseGuardedForm(await readFormData(args.request), ResetRequestSchema);

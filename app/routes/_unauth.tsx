@@ -2,7 +2,7 @@ import { Outlet } from '@remix-run/react';
 import { useEffect } from 'react';
 import { disconnect } from '~/utils/realtime';
 
-/** The unauthenticated area (spec §2, §4): entering it drops the realtime connection. */
+/** The unauthenticated area: entering it drops the realtime connection. */
 export default function UnauthenticatedLayout() {
   useEffect(() => {
     disconnect();

@@ -59,12 +59,12 @@ const RETRY_STATUSES = new Set([502, 503, 504]);
 const DEADLINE_MS = 10_000;
 
 /**
- * The web tier's one way to the api (spec §7's request helper), bound to one page request: its session token, the
+ * The web tier's one way to the api, bound to one page request: its session token, the
  * browser's address (for the api's per-address limits), the route's artist (for the logout redirect), its abort
  * signal, and a memo of the reads already answered, so that the root, a layout and a page asking for the same thing
  * (the signed-in user, the artist) cost one call. A write forgets the memo: what follows must see its effect.
  *
- * Reads are retried on network errors and 502/503/504 with exponential backoff from 1 s (spec §9), never past the
+ * Reads are retried on network errors and 502/503/504 with exponential backoff from 1 s, never past the
  * deadline; writes never are. Every call returns the answer's body.
  */
 export class ApiClient {

@@ -4,7 +4,7 @@ import { isHttpError, type ApiClient } from './api.server';
 import { mapArtist, mapCurrentUser, mapSubscription, type Artist, type CurrentUser } from './mappers';
 
 /**
- * Guards throw: a redirect or a 404 response, so a loader reads top to bottom (STYLE.md "Guards throw"). Each takes the
+ * Guards throw: a redirect or a 404 response, so a loader reads top to bottom (docs/architecture.md "Guards throw"). Each takes the
  * request's api client (api.server.ts), whose memo makes the second guard of a page asking for the user or the artist
  * cost nothing.
  */
@@ -23,7 +23,7 @@ export async function getOptionalUser(api: ApiClient): Promise<CurrentUser | nul
   }
 }
 
-/** The authenticated area's guard: no session or an authentication error goes to /logout with next (spec §2). */
+/** The authenticated area's guard: no session or an authentication error goes to /logout with next. */
 export async function requireUser(api: ApiClient): Promise<CurrentUser> {
   if (!api.token) throw api.logoutRedirect();
   try {
@@ -47,7 +47,7 @@ export async function requireArtist(api: ApiClient, username: string | undefined
   }
 }
 
-/** The viewer's subscriptions (spec §7); a 403 is treated as an empty list (spec §8). */
+/** The viewer's subscriptions; a 403 is treated as an empty list. */
 export async function fetchSubscriptions(api: ApiClient) {
   try {
     const body = await api.get<{ data: { data: SubscriptionResponse[] } }>('/subscriptions/user/search', {
@@ -78,7 +78,7 @@ async function userAndArtist(api: ApiClient, artistUsername: string | undefined)
 }
 
 /**
- * The subscribed branch's guard (spec §2): a viewer who is neither subscribed nor that artist goes to
+ * The subscribed branch's guard: a viewer who is neither subscribed nor that artist goes to
  * /{artist}/subscribe. Returns the user and the artist for the page.
  */
 export async function requireSubscriber(api: ApiClient, artistUsername: string | undefined, { allowKept = false } = {}) {
@@ -96,7 +96,7 @@ export async function requireOwnArtist(api: ApiClient, artistUsername: string | 
 }
 
 /**
- * The unsubscribed-only branch's guard (spec §2, §6): an artist user goes to their own page, a fan already subscribed
+ * The unsubscribed-only branch's guard: an artist user goes to their own page, a fan already subscribed
  * to this artist to the artist's page.
  */
 export async function requireUnsubscribed(api: ApiClient, artistUsername: string | undefined) {

@@ -195,7 +195,7 @@ export function placeFieldErrors(kind: PostFormKind, errors: Record<string, stri
   return { onForm, elsewhere };
 }
 
-/** Where a saved item sends the artist: the success page with its state (spec §2 create-text-success). */
+/** Where a saved item sends the artist: the success page (create-text-success) with its state. */
 export function successPath(artistUsername: string, item: Pick<OwnContentItem, '_id' | 'state' | 'publishAt'>) {
   const search = new URLSearchParams({ id: item._id });
   if (item.state === 'scheduled') search.set('scheduledAt', item.publishAt);

@@ -20,7 +20,7 @@ import {
 
 /**
  * The artist's three creation forms (text post, image post, vault item) as the browser sends them: the post form
- * of spec §3 (`createPostSchema`'s fields and messages) plus the files. The same schema validates in the browser
+ * (`createPostSchema`'s fields and messages) plus the files. The same schema validates in the browser
  * (conform) and in the action. In the action each chosen file has already been streamed to POST /media, so the
  * file field is gone and its id stands in `thumbnailId` / `mediaId`; a hidden input carries that id through a
  * failed submission, so a 4 GB video is not sent twice because a title was missing.
@@ -34,7 +34,7 @@ export const postFormMessages = {
     "This file type isn't supported. Upload an MP3, M4A, AAC, WAV, OGG or FLAC audio file, or an MP4, MOV or WebM video.",
 } as const;
 
-/** A vault item's category: one of the nine (spec §1). */
+/** A vault item's category: one of the nine. */
 export const VaultCategorySchema = z
   .string({ error: (issue) => (issue.input === undefined ? contentMessages.tagsRequired : undefined) })
   .check(z.trim(), z.refine(isVaultCategory, { error: contentMessages.tagsRequired }));

@@ -12,7 +12,7 @@ import {
 } from '#contract/content-types';
 
 /**
- * The search parameters of the content pages (spec §2), read and written in one place so every page, link and
+ * The search parameters of the content pages, read and written in one place so every page, link and
  * plain GET form agrees. `filters` is written as one comma-separated value (`?filters=demo,live`, short and
  * readable in a shared link) and read in either shape: comma lists, repeated parameters (what a GET form of
  * checkboxes sends: `?filters=demo&filters=live`) or both. Unknown values are dropped, not refused: an old

@@ -1,5 +1,5 @@
 /**
- * What every route action's form goes through before conform reads it (issue 6, found by
+ * What every route action's form goes through before conform reads it (found by
  * tests/e2e/hostile-actions.spec.ts). Conform builds nested values from field names, so a name like
  * `usernameOrEmail[99999999]` made a list of a hundred million entries: one anonymous post to /login pinned the
  * process (web and api) and grew it past 5 GB. And its reserved fields (`__intent__`, `__state__`) hold JSON that it

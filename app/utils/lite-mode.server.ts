@@ -2,7 +2,7 @@ import { parse, serialize } from 'cookie';
 import { env } from './env.server';
 
 /**
- * Lite mode (issue 7): a fan who asks to save data gets every page without client scripts; everything still
+ * Lite mode: a fan who asks to save data gets every page without client scripts; everything still
  * works through links and plain forms. Asked by the browser (`Save-Data: on`) or chosen in the footer, which a
  * cookie remembers (and which also lets a fan turn it off although their browser asks to save data).
  */

@@ -1,16 +1,16 @@
 import { moderationMessages } from '#contract/moderation-messages';
 import { isHttpError, type ApiClient } from './api.server';
 
-/** Spec §8: what a failed log-in tells the user. */
+/** What a failed log-in tells the user. */
 export const LOGIN_INCORRECT_DETAILS = 'The details you entered are incorrect. Please check your email and password and try again.';
 export const LOGIN_TECHNICAL_DIFFICULTIES = "Sorry, we're currently experiencing technical difficulties. Please try again later.";
 
 export type LoginOutcome = { ok: true; token: string } | { ok: false; status: number; message: string };
 
 /**
- * POST /auth/login (spec §3, §7): `remember` is always true; the answer must carry data.token as a string.
+ * POST /auth/login: `remember` is always true; the answer must carry data.token as a string.
  * An HTTP 404 or 422 means bad credentials, any other HTTP error (or a malformed answer) is "technical
- * difficulties"; anything that is not an HTTP error is rethrown (spec §8).
+ * difficulties"; anything that is not an HTTP error is rethrown.
  */
 export async function logIn(api: ApiClient, usernameOrEmail: string, password: string): Promise<LoginOutcome> {
   try {

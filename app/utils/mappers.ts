@@ -1,7 +1,7 @@
 import { formatPrice } from '#contract/money';
 import type { ArtistResponse, MeResponse, PublicUserResponse, SubscriptionResponse } from '#contract/users';
 
-/** Mappers of spec §3: what the API sends, normalised to what the pages use. */
+/** Mappers: what the API sends, normalised to what the pages use. */
 
 export const DEFAULT_AVATAR = '/images/default-avatar.svg';
 export const GENERIC_HERO = '/images/generic-hero.svg';
@@ -51,7 +51,7 @@ export function mapArtist(a: ArtistResponse) {
     heroImageAltText: a.heroImageAltText ?? '',
     headlineImageAltText: a.headlineImageAltText ?? '',
     subscribers: a.stats?.subscribers ?? 0,
-    // Spec §3: only when the welcome video is active and has a path.
+    // Only when the welcome video is active and has a path.
     welcomeVideoUrl: a.activateWelcomeVideo && a.welcomeVideoPath ? a.welcomeVideoPath : null,
     yearlyPrice: a.yearlyPrice,
     currency: a.currency ?? 'usd',
@@ -80,7 +80,7 @@ export function mapSubscription(s: SubscriptionResponse) {
 
 export type Subscription = ReturnType<typeof mapSubscription>;
 
-/** "Free" for a price of 0 (spec §1: free registration), else the yearly price, e.g. "$49.99". */
+/** "Free" for a price of 0 (a club that costs nothing to join), else the yearly price, e.g. "$49.99". */
 export function priceLabel(artist: Pick<Artist, 'yearlyPrice' | 'currency'>) {
   return artist.yearlyPrice === 0 ? 'Free' : formatPrice(artist.yearlyPrice, artist.currency);
 }

@@ -2,12 +2,12 @@ import { isHttpError, type ApiClient } from './api.server';
 import type { ConversationResponse, MessageResponse } from '#contract/messages';
 import { mapConversation, mapConversations, mapMessage } from './messages';
 
-/** The conversation and message calls of spec §7, as the pages use them. */
+/** The api's conversation and message calls, as the pages use them. */
 
 /** Messages per page of a conversation; "Load older" asks for one more page. */
 export const MESSAGES_PAGE_SIZE = 20;
 
-/** GET /conversations without an effective limit (spec §9): the list, empty ones dropped (spec §3). */
+/** GET /conversations without an effective limit (it sends Number.MAX_SAFE_INTEGER): the whole list, empty ones dropped. */
 export async function fetchConversations(api: ApiClient) {
   const body = await api.get<{ data: { data: ConversationResponse[] } }>('/conversations', {
     params: { limit: String(Number.MAX_SAFE_INTEGER) },
@@ -27,7 +27,7 @@ export async function requireConversation(api: ApiClient, conversationId: string
 }
 
 /**
- * POST /conversations (spec §7): made on first use, else the one there is. A fan opens theirs with an artist
+ * POST /conversations: made on first use, else the one there is. A fan opens theirs with an artist
  * (`performer`, the artist's id); an artist opens theirs with a fan who subscribes to them (`user`, the fan's id;
  * docs/messages.md).
  */
@@ -36,7 +36,7 @@ export async function openConversation(api: ApiClient, source: 'performer' | 'us
   return mapConversation(body.data);
 }
 
-/** The newest `limit` messages, newest first (spec §7, §9), and how many there are in all. */
+/** The newest `limit` messages, newest first, and how many there are in all. */
 export async function fetchMessages(api: ApiClient, conversationId: string, limit: number) {
   const body = await api.get<{ data: { data: MessageResponse[]; total: number } }>(
     `/messages/conversations/${encodeURIComponent(conversationId)}`,
@@ -66,7 +66,7 @@ export async function deleteMessage(api: ApiClient, messageId: string) {
   await api.delete(`/messages/${encodeURIComponent(messageId)}`, { handle: [403, 404] });
 }
 
-/** Marks every message of the conversation read for the viewer (spec §2, §4). */
+/** Marks every message of the conversation read for the viewer. */
 export async function readAll(api: ApiClient, conversationId: string) {
   try {
     await api.post(`/messages/read-all/${encodeURIComponent(conversationId)}`, undefined, { handle: [400] });

@@ -44,7 +44,7 @@ export function mapConversation(c: ConversationResponse): Conversation {
   };
 }
 
-/** The conversation list of spec §3: conversations without a last message are dropped. */
+/** The conversation list: conversations without a last message are dropped. */
 export function mapConversations(list: ConversationResponse[]): Conversation[] {
   return list.map(mapConversation).filter((c) => c.lastMessage !== null);
 }
@@ -112,7 +112,7 @@ export function upsertConversation(current: Conversation[], conversation: Conver
 
 /**
  * Where a conversation is shown: under the artist of the pair, with the other member's username as the search
- * parameter the conversation route requires (spec §2); #latest opens it at the newest message without JavaScript too.
+ * parameter the conversation route requires; #latest opens it at the newest message without JavaScript too.
  */
 export function conversationHref(
   viewer: { artist: boolean; username: string },

@@ -22,7 +22,7 @@ export async function checkPromo(api: ApiClient, performerId: string, code: stri
 }
 
 /**
- * POST /payment/subscribe/performers (spec §7) with the form's idempotency key: a replayed post pays once. A refusal
+ * POST /payment/subscribe/performers with the form's idempotency key: a replayed post pays once. A refusal
  * the fan can act on (400, 409: a promo, a card) comes back as an HttpError.
  */
 export async function subscribeToArtist(api: ApiClient, body: SubscribeRequest, idempotencyKey: string | undefined) {

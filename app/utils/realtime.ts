@@ -4,7 +4,7 @@ import type { Socket } from 'socket.io-client';
 import { RealtimeEvent } from '#contract/realtime';
 
 /**
- * The realtime connection (spec §4, §7): opened after authentication, dropped on entering the unauthenticated
+ * The realtime connection: opened after authentication, dropped on entering the unauthenticated
  * area, reconnecting without limit with a delay of 1 s growing to 10 s, and sending auth/login with the token
  * after each reconnect. socket.io-client is loaded with a dynamic import, so it stays out of the first bundle
  * and a fan on a slow connection gets an interactive page before it arrives. Nothing here runs on the server: the

@@ -4,7 +4,7 @@ import { env } from './env.server';
 import { SESSION_COOKIE, SESSION_MAX_AGE } from './session-cookie';
 
 /**
- * The API token lives in the `stagedoor` cookie (spec §9): Path=/, one year, SameSite=Strict, Secure outside
+ * The API token lives in the `stagedoor` cookie: Path=/, one year, SameSite=Strict, Secure outside
  * local, and HttpOnly so page scripts cannot read it.
  */
 export function getSessionToken(request: Request): string | undefined {
@@ -24,7 +24,7 @@ export function sessionCookie(token: string) {
   });
 }
 
-/** Spec §9: deleting the cookie sets Max-Age 1. */
+/** Deleting the cookie sets Max-Age 1. */
 export function clearedSessionCookie() {
   return serialize(SESSION_COOKIE, '', {
     path: '/',
@@ -36,7 +36,7 @@ export function clearedSessionCookie() {
 }
 
 /**
- * Where a visit to the authenticated area without a valid session goes (spec §2): /logout, carrying next (the page
+ * Where a visit to the authenticated area without a valid session goes: /logout, carrying next (the page
  * asked for) and the artist.
  */
 export function logoutRedirect(request: Request, artistUsername?: string) {

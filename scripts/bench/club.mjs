@@ -1,4 +1,4 @@
-// The two club sizes the throughput part measures every page at (issue 23). The small club is The Late Nights as
+// The two club sizes the throughput part measures every page at. The small club is The Late Nights as
 // seeded, with the pages the bench makes through the api (app.mjs) and one full page of comments and messages; the
 // large club is a second artist with the same pages and then, in bulk SQL (generate_series in the database, not the
 // api one row at a time), a real club's size around them. Each page must cost about the same at both sizes.
@@ -8,7 +8,7 @@ export const LARGE_ARTIST = 'largeclub';
 export const LARGE_ARTIST_EMAIL = 'largeclub@bench.stagedoor.test';
 const LARGE_FAN_DOMAIN = 'large.bench.stagedoor.test';
 
-/** The large club (issue 23): fans (the seed fan among them), items, comments, conversations and their messages. */
+/** The large club: fans (the seed fan among them), items, comments, conversations and their messages. */
 export const LARGE = {
   fans: 10_000,
   items: 2_000,

@@ -1,4 +1,4 @@
-// Part 7: fan-out (issue 18). One post by an artist with 10,000 subscribers: every fan gets a mail through a local
+// Part 7: fan-out (docs/notifications.md). One post by an artist with 10,000 subscribers: every fan gets a mail through a local
 // SMTP server (the `smtp-server` package, started here), sent by the job queue in batches, while fans keep browsing.
 // Reported: mails a second, the time from the post until the SMTP server accepted the last mail, and the artist
 // home's p99 during the fan-out against the same page idle. Budgets: all within 5 minutes; p99 during ≤ 2× idle.

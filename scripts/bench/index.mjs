@@ -132,7 +132,7 @@ try {
     const mem = { label: app.label, startMs: app.startMs };
     memory.push(mem);
     if (parts.has('throughput')) mem.idle = await memorySample(app);
-    // The large club (issue 23) is seeded where the throughput budgets are judged: on the last database of the run
+    // The large club is seeded where the throughput budgets are judged: on the last database of the run
     // (PostgreSQL when there is one).
     const large = parts.has('throughput') && args.large && i === databases.length - 1;
     if (large) console.log(`club: seeding the large club on ${app.label} too …`);

@@ -1,4 +1,4 @@
-// Part 8: media (issue 20, docs/media.md). The production build processes real uploads made here by ffmpeg, through
+// Part 8: media (docs/media.md). The production build processes real uploads made here by ffmpeg, through
 // its api and its media.process job (the pipeline fans' files go through, nice 19, one at a time), and takes a large
 // upload over tus through a connection that is cut twice. Budgets:
 //   - audio: a WAV of a few minutes transcoded at ≥ 20× real time (the job's own time, from its log line);

@@ -1,4 +1,4 @@
-// Every page the bench measures, one row each (issue 23: every page type a signed-in fan or artist opens, and the
+// Every page the bench measures, one row each (every page type a signed-in fan or artist opens, and the
 // signed-out pages). A page that is not built yet answers 404 for the seeded artist and is reported as "not built
 // yet" instead of failing the run; it is measured as soon as it lands.
 //
@@ -8,9 +8,9 @@
 // 61 KB), or null (measured, no weight budget). lite: the page is in the lite-mode budget (≤ 40 KB without images).
 // auth: 'fan' (the signed-in seed fan, subscribed to the club), 'artist' (the club's artist: the studio's pages),
 // or false (signed out, as a new visitor arrives).
-// throughput: measured by autocannon too (every signed-in page, and the signed-out pages the issue names).
+// throughput: measured by autocannon too (every signed-in page, and the signed-out pages marked so).
 // club: the page is the club's, so throughput measures it at both club sizes (the rest belong to no club).
-// paint: measured by the slow-network paint part (the pages of issue 7; paint takes about 15 s a load).
+// paint: measured by the slow-network paint part (a few pages only; paint takes about 15 s a load).
 import { UNSUBSCRIBED_ARTIST } from './app.mjs';
 
 /** The rows for one club (fixtures.clubs.small or .large, from app.mjs). */

@@ -4,7 +4,7 @@ import { call, describeEachDatabase, startTestApi, subscribe, type TestApi } fro
 import { createArtist, createFan, upload, type ContentUser } from './content-fixtures';
 
 /**
- * The api's access-control matrix (issue 6): every endpoint, called as each role, answers the status in its
+ * The api's access-control matrix: every endpoint, called as each role, answers the status in its
  * row. Ids of other people's things are in the rows (a conversation, a message, a draft, media, a comment, a
  * presale code, a fan's subscription and payment; bookmarks have a test of their own): a viewer who may not know a
  * thing exists gets 404, one who may know but not act gets 403.
@@ -179,7 +179,7 @@ const ROWS: Record<string, Row> = {
     request: () => ({ method: 'POST', path: '/payment/test-gateway/authenticate/nope', body: {} }),
     expect: all(404),
   },
-  // Money after the first payment (issue 19): "me" is every artist's own; fans have none.
+  // Money after the first payment (docs/payments.md): "me" is every artist's own; fans have none.
   'GET /performers/me/money': {
     request: () => ({ method: 'GET', path: '/performers/me/money' }),
     expect: { ...ownerOnly(200), otherArtist: 200 },

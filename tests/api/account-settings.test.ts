@@ -15,7 +15,7 @@ import {
 } from '../helpers/api';
 
 /**
- * Account settings (issue 22, docs/api.md "Account settings"): name, picture, email (confirmed by a link mailed to the
+ * Account settings (docs/api.md "Account settings"): name, picture, email (confirmed by a link mailed to the
  * new address), password, the data download and deleting the account (docs/decisions/015-account-deletion.md).
  */
 describeEachDatabase('account settings', (database) => {

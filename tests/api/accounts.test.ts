@@ -19,7 +19,7 @@ import {
   type TestApi,
 } from '../helpers/api';
 
-/** Accounts over real HTTP (spec §7): registration, log-in, the current user, log-out and the register step's edit. */
+/** Accounts over real HTTP: registration, log-in, the current user, log-out and the register step's edit. */
 describeEachDatabase('accounts', (database) => {
   let t: TestApi;
   beforeAll(async () => {
@@ -102,7 +102,7 @@ describeEachDatabase('accounts', (database) => {
     }
   });
 
-  it('answers 400 with the spec §5 message on each field, never 500', async () => {
+  it('answers 400 with its message on each field, never 500', async () => {
     const name = uniqueName();
     const valid = { username: name, email: `${name}@example.com`, password: FAN_PASSWORD };
     const cases: [Record<string, unknown>, string, string][] = [
@@ -204,7 +204,7 @@ describeEachDatabase('accounts', (database) => {
     );
   });
 
-  it('validates the log-in body with the spec §5 messages', async () => {
+  it('validates the log-in body with its messages', async () => {
     const empty = await call(t.url, 'POST', '/auth/login', {
       body: { username: '  ', password: '' },
       headers: { 'x-forwarded-for': clientAddress() },
@@ -216,7 +216,7 @@ describeEachDatabase('accounts', (database) => {
     expect(missing.body.errors).toEqual({ username: [messages.emailRequired], password: [messages.passwordRequired] });
   });
 
-  it('GET /users/me answers exactly the spec §3 fields', async () => {
+  it('GET /users/me answers exactly the documented fields', async () => {
     const fan = await registerFan(t);
     const me = await call(t.url, 'GET', '/users/me', { token: fan.token });
     expect(me.status).toBe(200);

@@ -7,14 +7,14 @@ import { exited, startApiProcess } from '../helpers/process';
 import { call, describeEachDatabase, FAN_PASSWORD, openTestDb, TEST_DATABASE_URL, uniqueName } from '../helpers/api';
 
 /**
- * Faults (issue 6): the api process is killed with SIGKILL while fans post messages and the artist creates
+ * Faults: the api process is killed with SIGKILL while fans post messages and the artist creates
  * posts; after a restart every write the api acknowledged is there, and nothing half-written is visible. And a
  * SIGTERM lets a request that is under way finish before the process exits. The api runs as its own process,
  * as `npm start` runs it (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.
  */
 
 const ARTIST = { email: 'juniper@stagedoor.test', password: 'Stagedoor-artist-2026!', username: 'juniperlane' };
-// As many answers as a poll may have (spec §9: 20): each is a write of its own, so a post spends most of its
+// As many answers as a poll may have (20): each is a write of its own, so a post spends most of its
 // request writing them, and a kill that lands in a post without a transaction would leave part of a poll.
 const POLL_ANSWERS = Array.from({ length: 20 }, (_, i) => `City ${i + 1}`);
 

@@ -9,7 +9,7 @@ import { describeEachDatabase, startTestApi, subscribe, type TestApi } from '../
 import { createArtist, createFan, upload, type ContentUser } from './content-fixtures';
 
 /**
- * Hostile input (issue 6): arbitrary JSON bodies, query strings, wrong types, unicode edge cases and path tricks
+ * Hostile input: arbitrary JSON bodies, query strings, wrong types, unicode edge cases and path tricks
  * sent to every api route, as a fan and as an artist. Every answer is below 500, comes back within 5 s, and a
  * refusal carries a message and leaves the database as it was. Plus uploads that are not what they claim.
  */

@@ -8,7 +8,7 @@ import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TE
 import { startSmtp, type TestSmtp } from '../helpers/notify';
 
 /**
- * The job queue under a crash (issue 18): the api process is killed with SIGKILL while a new post's fan-out is
+ * The job queue under a crash: the api process is killed with SIGKILL while a new post's fan-out is
  * sending mail, in the middle of a batch; after a restart every fan is told exactly once: one mail accepted by the
  * SMTP server each, one in-app notification each. The api runs as its own process, as `npm start` runs it
  * (server/index.ts, SERVE=api), on PGlite in a data directory and on PostgreSQL.

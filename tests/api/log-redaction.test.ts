@@ -3,7 +3,7 @@ import { REDACTED } from '#contract/log-redaction';
 import { call, clientAddress, makeArtist, registerFan, startTestApi, waitForMail, type TestApi } from '../helpers/api';
 
 /**
- * The api's log holds no secrets (issue 17, finding 8): it logs every failed request with its URL, and the mail it
+ * The api's log holds no secrets (docs/security.md, finding 8): it logs every failed request with its URL, and the mail it
  * sends; reset tokens, media signatures and approval secrets come out as [REDACTED].
  */
 let t: TestApi;

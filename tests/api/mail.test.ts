@@ -16,7 +16,7 @@ import {
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/notify';
 
 /**
- * Every mail of issue 18, rendered by react-email and delivered through a real SMTP server: headers, the HTML part
+ * Every mail of docs/notifications.md "Mail", rendered by react-email and delivered through a real SMTP server: headers, the HTML part
  * and the text part. The renewal sweeps run on a clock the test moves (startTestApi's `now`), through the queue.
  */
 

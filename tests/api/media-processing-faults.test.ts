@@ -10,7 +10,7 @@ import { call, clientAddress, describeEachDatabase, FAN_PASSWORD, openTestDb, TE
 import { exited, startApiProcess, until, type ApiProcess } from '../helpers/process';
 
 /**
- * Media processing under a stop and a crash (issue 20): the api is stopped with SIGTERM, then killed with SIGKILL,
+ * Media processing under a stop and a crash: the api is stopped with SIGTERM, then killed with SIGKILL,
  * while ffmpeg transcodes a video's HLS ladder. A stopping api kills its ffmpeg and exits at once; the ffmpeg a killed
  * one leaves behind is ended by the next start; each time the job is taken again, and it finishes once: the file is
  * marked ready once and its item announced once. The api runs as `npm start` runs it (server/index.ts, SERVE=api),

@@ -12,7 +12,7 @@ import { call, describeEachDatabase, startTestApi, type TestApi, whenJobsIdle } 
 import { createArtist, createFan, localLink, subscribe, upload, whenProcessed, type ContentUser } from './content-fixtures';
 
 /**
- * Media processing (issue 20, docs/media.md): an upload is probed and transcoded by a job on the queue, real ffmpeg
+ * Media processing (docs/media.md): an upload is probed and transcoded by a job on the queue, real ffmpeg
  * on files the test makes with it; its item waits for it, and fans see it (and are told of it) once it is ready.
  */
 

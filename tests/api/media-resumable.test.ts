@@ -11,7 +11,7 @@ import { describeEachDatabase, startTestApi, type TestApi } from '../helpers/api
 import { createArtist, createFan, localLink, wav } from './content-fixtures';
 
 /**
- * Resumable uploads (issue 20, tus 1.0, docs/media.md): an upload whose connection drops part-way resumes from the
+ * Resumable uploads (tus 1.0, docs/media.md): an upload whose connection drops part-way resumes from the
  * offset the api reports and completes with the same bytes; the kinds' limits and the artist's ownership hold.
  */
 

@@ -14,7 +14,7 @@ import { startS3StandIn, type S3StandIn } from '../helpers/s3-stand-in';
 import { createArtist, createFan, localLink, subscribe, upload, whenProcessed } from './content-fixtures';
 
 /**
- * Shared storage (issue 20, docs/media.md): media in an S3-compatible bucket, against a local stand-in at the HTTP
+ * Shared storage (docs/media.md): media in an S3-compatible bucket, against a local stand-in at the HTTP
  * boundary. The storage's own calls, one api processing and serving from the bucket, and two api nodes (each with
  * its own DATA_DIR) on one bucket and one database seeing each other's uploads.
  */

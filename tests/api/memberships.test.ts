@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Membership } from '#contract/payments';
 import { call, describeEachDatabase, makeArtist, registerFan, startTestApi, subscribe, type TestApi } from '../helpers/api';
 
-/** GET /subscriptions/me (issue 22): a fan's memberships across clubs, each with its offer, currency and receipts. */
+/** GET /subscriptions/me: a fan's memberships across clubs, each with its offer, currency and receipts. */
 describeEachDatabase('a fan’s memberships', (database) => {
   let t: TestApi;
   beforeAll(async () => {

@@ -49,7 +49,7 @@ export function send(t: TestApi, user: TestUser, conversationId: string, text: s
 }
 
 /**
- * The web's realtime options (spec §4, §9: unlimited attempts, auth/login after a reconnect), with delays of
+ * The web's realtime options (unlimited attempts, auth/login after a reconnect), with delays of
  * 100–500 ms instead of 1–10 s so that reconnects happen within a test.
  */
 export function connectClient(base: string, token: string): Socket {

@@ -176,7 +176,7 @@ describeEachDatabase('conversations and messages', (database) => {
   });
 
   describe('messages', () => {
-    it('sends a message and answers it in the shape of spec §3, trimmed', async () => {
+    it('sends a message and answers it in its documented shape, trimmed', async () => {
       const { fan, artist, conversationId } = await fanAndArtist(t);
       const sent = await send(t, fan, conversationId, '  Hello from the front row!  ');
       expect(sent.status).toBe(200);

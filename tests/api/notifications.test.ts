@@ -9,7 +9,7 @@ import { createArtist, createFan, subscribe, type ContentUser } from './content-
 import { connectClient, connected, recordEvents } from './messages-fixtures';
 
 /**
- * New-post notifications (issue 18), through a real SMTP server, a push service that decrypts what it gets, and
+ * New-post notifications (docs/notifications.md), through a real SMTP server, a push service that decrypts what it gets, and
  * the fan's socket: "the item became visible" is one event, and each fan who may see it is told as they chose.
  */
 

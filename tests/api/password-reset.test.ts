@@ -36,7 +36,7 @@ const WEB = 'http://web.stagedoor.test';
 const INVALID_LINK = 'This password reset link is invalid or has expired. Please request a new one.';
 const NEW_PASSWORD = 'Fresh-Start-2026!';
 
-/** The reset journey through the outbox (spec §7): POST /auth/users/forgot, then POST /auth/password-change?token=. */
+/** The reset journey through the outbox: POST /auth/users/forgot, then POST /auth/password-change?token=. */
 describeEachDatabase('password reset', (database) => {
   let t: TestApi;
   beforeAll(async () => {
@@ -83,7 +83,7 @@ describeEachDatabase('password reset', (database) => {
     expect(await mailsTo(t, nobody)).toEqual([]);
   });
 
-  it('validates the email with the spec §5 messages', async () => {
+  it('validates the email with its messages', async () => {
     const empty = await forgot({ email: '' });
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual({ email: [messages.emailRequired] });
@@ -113,7 +113,7 @@ describeEachDatabase('password reset', (database) => {
     expect((await login(t, fan.email, NEW_PASSWORD)).status).toBe(200);
   });
 
-  it('a weak password is refused with the spec §5 message and leaves the token usable', async () => {
+  it('a weak password is refused with its message and leaves the token usable', async () => {
     const fan = await registerFan(t);
     const { token } = await requestReset(fan.email);
     const short = await change(token, 'Short-1');

@@ -4,7 +4,7 @@ import { ADMIN_TOKEN_HEADER } from '../../api/admin/routes';
 import { DEMO_ARTIST_PASSWORD, DEMO_ARTISTS, DEMO_FAN, seed } from '../../api/db/seed';
 import { call, describeEachDatabase, login, makeArtist, registerFan, startTestApi, subscribe, type TestApi } from '../helpers/api';
 
-/** Every field of spec §3 "Artist, as received" that the api sends (cover and welcomeVideoPath only when set). */
+/** Every field of an artist that the api sends (cover and welcomeVideoPath only when set). */
 const ARTIST_FIELDS = [
   '_id',
   'name',
@@ -60,7 +60,7 @@ describeEachDatabase('artists and subscriptions', (database) => {
     }
   });
 
-  it('GET /performers/{username} answers every spec §3 field, filled in by the seed', async () => {
+  it('GET /performers/{username} answers every artist field, filled in by the seed', async () => {
     const answer = await call(t.url, 'GET', '/performers/novaricci');
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe(0);

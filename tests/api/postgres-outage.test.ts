@@ -8,7 +8,7 @@ import { openTestDb, TEST_DATABASE_URL } from '../helpers/api';
 import { freePort, until } from '../helpers/process';
 
 /**
- * PostgreSQL goes away while the app serves (issue 6, `npm run test:faults`): requests fail fast with a clear
+ * PostgreSQL goes away while the app serves (`npm run test:faults`): requests fail fast with a clear
  * 503 (api) and a 503 page (web), the process stays up, and it serves again by itself once the database is back.
  * The outage is made at the network: the app reaches PostgreSQL through a TCP relay that the test cuts (every
  * connection dropped, new ones refused) and restores, as a database restart or a network partition would.

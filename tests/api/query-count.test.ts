@@ -3,7 +3,7 @@ import { call, describeEachDatabase, startTestApi, type TestApi } from '../helpe
 import { createArtist, createFan, subscribe, type ContentUser } from './content-fixtures';
 
 /**
- * No N+1 (issue 7): the busiest reads make the same number of database queries for a page of 5 as for a page
+ * No N+1: the busiest reads make the same number of database queries for a page of 5 as for a page
  * of 30, whatever each item carries (polls, presales, bookmarks). The counts are pinned, so a change that adds
  * a query per call shows up here, with the number.
  */

@@ -4,7 +4,7 @@ import { webApiTransport } from '../../server/api-transport';
 import { call, startTestApi, uniqueName, type TestApi } from '../helpers/api';
 
 /**
- * Who the client is, for the per-address rate limits (issue 17, finding 9). X-Forwarded-For is believed only from
+ * Who the client is, for the per-address rate limits (docs/security.md, finding 9). X-Forwarded-For is believed only from
  * the proxies of TRUSTED_PROXIES (loopback by default): a caller anywhere else, a neighbour on the same private
  * network included, cannot choose its own address. Measured with the password-reset limit: 30 per address an hour.
  */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, until } from '../helpers/process';
 
 /**
- * WEB_PROCESSES (issue 23, "use the cores"): the built server as `npm start` runs it, with the pages rendered by two
+ * WEB_PROCESSES (docs/operations.md "Using the cores"): the built server as `npm start` runs it, with the pages rendered by two
  * processes beside the api's. Every page still works (the web processes reach the api over loopback), a web process
  * that dies is replaced, and SIGTERM stops them all.
  */

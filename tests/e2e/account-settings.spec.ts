@@ -4,7 +4,7 @@ import { apiBase, expectNoA11yViolations, registerFan, signIn, type Fan } from '
 import { linkFromOutbox } from './outbox';
 
 /**
- * Account settings (issue 22; docs/pages-content.md "Account settings"): reached from the account menu of any page,
+ * Account settings (docs/pages-content.md "Account settings"): reached from the account menu of any page,
  * every field changes with JavaScript on (at 375 px) and off (at 1280 px), and the account can be downloaded and
  * deleted.
  */
@@ -145,7 +145,7 @@ for (const { js, width } of MODES) {
       await expect(page).toHaveURL('/account/deleted');
       await expect(page.getByRole('heading', { level: 1, name: 'Your account is deleted' })).toBeVisible();
       await expectNoA11yViolations(page);
-      // Signed out: the cookie is cleared (Max-Age 1, spec §9, so it may linger empty for a second).
+      // Signed out: the cookie is cleared (Max-Age 1, so it may linger empty for a second).
       expect((await page.context().cookies()).find((c) => c.name === 'stagedoor')?.value ?? '').toBe('');
       const login = await request.post(`${apiBase}/auth/login`, { data: { username: fan.email, password: fan.password, remember: true } });
       expect(login.status()).toBe(422);

@@ -3,7 +3,7 @@ import { expectNoA11yViolations, registerFan } from './helpers';
 import { apiCall, newArtist, signedIn } from './money-world';
 
 /**
- * Art and empty states (issue 22): a vault item without a picture gets artwork drawn from its title and category
+ * Art and empty states: a vault item without a picture gets artwork drawn from its title and category
  * (different per item, the same each time); the cover never sits under the avatar; the join page shows the artwork
  * and the name once; a small club's subscriber count is not shown. At 375 and 1280 px.
  */

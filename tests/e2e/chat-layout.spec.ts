@@ -3,7 +3,7 @@ import { expectNoA11yViolations, registerFan } from './helpers';
 import { apiCall, newArtist, signedIn } from './money-world';
 
 /**
- * The conversation page's layout (issue 22): the composer stays pinned at the foot of the window while the messages
+ * The conversation page's layout: the composer stays pinned at the foot of the window while the messages
  * scroll, no site footer sits under the conversation, and the header shows the artist's whole name, at 375 and 1280 px.
  */
 const LONG_NAME = 'The Extraordinarily Long Named Midnight Orchestra';

@@ -4,7 +4,7 @@ import { VAULT_CATEGORIES } from '../../contract/content-types';
 import { apiCall, newArtist, signedIn } from './money-world';
 
 /**
- * The artist's collection pages (issue 4), in Chromium against the built app: juniperlane creates a collection of
+ * The artist's collection pages, in Chromium against the built app: juniperlane creates a collection of
  * two items in a chosen order, sees it in that order on the fan-facing page, reorders it, renames it and deletes
  * it (the items stay); an empty title has its message; the creation once more without JavaScript; a subscribed fan
  * sees the collection; a fan gets the 404 page on the artist's pages.

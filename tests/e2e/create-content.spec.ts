@@ -4,7 +4,7 @@ import { wavFile } from '../../api/media/wav';
 import { apiBase, expectNoA11yViolations, signInAs, uniqueName } from './helpers';
 
 /**
- * The artist's creation pages (issue 4), in Chromium against the built app: a text post with a poll and a
+ * The artist's creation pages (docs/pages-content.md), in Chromium against the built app: a text post with a poll and a
  * thumbnail, an image post, a scheduled vault voice note, a draft edited and deleted; every message of the post
  * form on bad input; a fan refused with the 404 page; and the text post journey again without JavaScript.
  */
@@ -191,7 +191,7 @@ test.describe('an artist with JavaScript', () => {
     const before = Date.now();
     await page.getByRole('checkbox', { name: 'Schedule post' }).check();
     const after = Date.now();
-    // Spec §4: turned on, it proposes 30 minutes from now (UTC), from the moment of the tick: the minute may turn
+    // Turned on, it proposes 30 minutes from now (UTC), from the moment of the tick: the minute may turn
     // between the two clock readings around it.
     const proposals = [before, after].map((now) => gmt(new Date(now + 30 * 60_000))).map(({ date, time }) => `${date} ${time}`);
     const proposed = async () =>

@@ -9,7 +9,7 @@ export const webBase = `http://localhost:${process.env.E2E_WEB_PORT ?? 3100}`;
 
 /**
  * Every page a browser test visits is scanned with axe-core; serious and critical violations fail the test
- * (ARCHITECTURE.md "Tests"). The message lists each rule with the first offending elements, so a failure
+ * The message lists each rule with the first offending elements, so a failure
  * says what to fix. Works in contexts with JavaScript disabled too (see scanSnapshot).
  */
 export async function expectNoA11yViolations(page: Page) {
@@ -114,7 +114,7 @@ export async function signInAs(context: BrowserContext, request: APIRequestConte
   return token;
 }
 
-/** A name no other test run has used: letters and digits only, as usernames must be (spec §5). */
+/** A name no other test run has used: letters and digits only, as usernames must be. */
 export function uniqueName(prefix = 'fan') {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`.toLowerCase();

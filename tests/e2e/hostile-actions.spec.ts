@@ -5,7 +5,7 @@ import path from 'node:path';
 import { apiBase, privateAddress, registerFan, routeFiles, routePattern, uniqueName, webBase } from './helpers';
 
 /**
- * Hostile input to the web app's route actions (issue 6): every form a page posts to, sent arbitrary fields
+ * Hostile input to the web app's route actions: every form a page posts to, sent arbitrary fields
  * (known intents and ids among them, so the property reaches past the first check), unicode edge cases, path
  * tricks and huge values, as the role that may use the form. The answer is a page below 500 (a 4xx with the
  * form's message, a redirect, or success) and comes within 10 s. A route file
@@ -89,7 +89,7 @@ const ROWS: Record<string, () => Target[]> = {
     { path: '/gift/not-a-real-gift-token-000000', role: 'anonymous' },
     { path: '/gift/not-a-real-gift-token-000000', role: 'fan' },
   ],
-  // Account settings (issue 22): the fan's own; random passwords never match, so nothing is deleted or mailed.
+  // Account settings: the fan's own; random passwords never match, so nothing is deleted or mailed.
   '/account': () => [{ path: '/account', role: 'fan' }],
   '/account/memberships': () => [{ path: '/account/memberships', role: 'subscriber' }],
   '/account/email/confirm': () => [{ path: '/account/email/confirm?token=not-a-real-token', role: 'anonymous' }],

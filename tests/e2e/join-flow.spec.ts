@@ -2,7 +2,7 @@ import { expect, test as base, type BrowserContext, type Page } from '@playwrigh
 import { apiBase, expectNoA11yViolations, registerFan, signIn, uniqueName } from './helpers';
 
 /**
- * The shorter join (issue 22): the join page leads straight to register (payment when signed in), the register step
+ * The shorter join: the join page leads straight to register (payment when signed in), the register step
  * says which offer it is for, the payment step what is charged and when it renews, and the success page the amount,
  * the renewal date, a receipt link and a link to the item the artist's message promises. With JavaScript on (375 px)
  * and off (1280 px).

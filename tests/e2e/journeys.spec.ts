@@ -20,8 +20,8 @@ test('a new fan joins a paid artist: join, register, then on to payment; logging
   await expect(page.getByRole('heading', { level: 1, name: 'Nova Ricci' })).toBeVisible();
   await expect(page.getByText('$49.99', { exact: false }).first()).toBeVisible();
 
-  // The subscribe step (spec §2) shows the offer and leads to register; the join page, which shows the same offer,
-  // leads to register itself (issue 22).
+  // The subscribe step shows the offer and leads to register; the join page, which shows the same offer,
+  // leads to register itself.
   await visit(page, '/novaricci/subscribe');
   await expect(page.getByRole('heading', { level: 1, name: 'Join Nova Ricci’s fan club' })).toBeVisible();
   await expectNoA11yViolations(page);
@@ -63,7 +63,7 @@ test('a new fan joins a paid artist: join, register, then on to payment; logging
 
   await page.goto('/logout');
   await expect(page).toHaveURL(/\/login(\?|$)/);
-  // Spec §9: the cookie is deleted with Max-Age 1 (it may linger, empty, for that second); the token is revoked.
+  // The cookie is deleted with Max-Age 1 (it may linger, empty, for that second); the token is revoked.
   expect((await sessionCookie(context))?.value ?? '').toBe('');
   const after = await page.request.get(`${apiBase}/users/me`, { headers: { Authorization: `Bearer ${cookie!.value}` } });
   expect(after.status()).toBe(401);

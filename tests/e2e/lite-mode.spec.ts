@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations, registerFan, signIn, webBase } from './helpers';
 
-/** Lite mode (issue 7): no client scripts for a fan who asks to save data; everything still works by forms and links. */
+/** Lite mode: no client scripts for a fan who asks to save data; everything still works by forms and links. */
 
 const scriptsOf = (html: string) => ({
   scripts: (html.match(/<script\b/g) ?? []).length,

@@ -10,7 +10,7 @@ import { createItem, type Item } from './listening-world';
 import { newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
 
 /**
- * A video item in Chromium (issue 20, docs/media.md): the artist's MP4, made here by ffmpeg, is processed into an
+ * A video item in Chromium (docs/media.md): the artist's MP4, made here by ffmpeg, is processed into an
  * HLS ladder; the fan's page loads hls.js (and only that page), plays the video and seeks in it, through links signed
  * for that fan.
  */

@@ -3,7 +3,7 @@ import { expectNoA11yViolations } from './helpers';
 import { apiCall, newArtist, payingFan, signedIn } from './money-world';
 
 /**
- * A fan's memberships across clubs (issue 22; docs/payments.md "The fan's memberships"): from any page, the account
+ * A fan's memberships across clubs (docs/payments.md "The fan's memberships"): from any page, the account
  * menu's "Memberships" (two taps) shows every club with its renewal date, its price in the club's currency and its
  * receipts, and cancels or resumes the renewal, with JavaScript on (375 px) and off (1280 px).
  */

@@ -96,7 +96,7 @@ test('a fan writes to the artist, who sees it arrive without a reload and answer
   // Each message was shown once on each side throughout.
   await expect(artistPage.getByTestId('message').filter({ hasText: answer })).toHaveCount(1);
 
-  // Logging out enters the unauthenticated area, which drops the realtime connection (spec §2, §4): the page's
+  // Logging out enters the unauthenticated area, which drops the realtime connection: the page's
   // connection state is gone, not merely "disconnected" as a socket retrying with a revoked token would be.
   await fanPage.getByRole('button', { name: `Logged in as ${fan.username}` }).click();
   await fanPage.getByRole('menuitem', { name: 'Log out' }).click();

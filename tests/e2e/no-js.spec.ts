@@ -3,7 +3,7 @@ import { apiBase, expectNoA11yViolations, registerFan, uniqueName } from './help
 import { resetLinkFromOutbox } from './outbox';
 
 /**
- * Fans on slow connections: every core flow works with JavaScript off (ARCHITECTURE.md "Who uses it"). The page
+ * Fans on slow connections: every core flow works with JavaScript off. The page
  * comes from a context of its own with JavaScript disabled, so the browser's other contexts (the accessibility
  * scan's) keep theirs.
  */

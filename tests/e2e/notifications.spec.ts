@@ -4,7 +4,7 @@ import { apiBase, expectNoA11yViolations, logIn, privateAddress, registerFan, si
 import { apiCall, ARTIST_PASSWORD, newArtist } from './money-world';
 
 /**
- * What a fan sees of new-post notifications (issue 18, docs/notifications.md "What the fan sees"): the bell in the
+ * What a fan sees of new-post notifications (docs/notifications.md "What the fan sees"): the bell in the
  * top bar, live over the socket; /notifications, whose forms mark read without JavaScript; the per-artist choices
  * on the account page, a plain form; and the service worker that shows a push.
  *

@@ -5,7 +5,7 @@ import { createItem, endMembership, uploadAudio, type Item } from './listening-w
 import { apiCall, newArtist, payingFan, signedIn, type MoneyArtist } from './money-world';
 
 /**
- * Offline listening (issue 21, docs/listening.md "Offline"), in Chromium against the built app: the service worker
+ * Offline listening (docs/listening.md "Offline"), in Chromium against the built app: the service worker
  * installs, a saved track plays with the network off from the page shown instead of the browser's error, and a track
  * the fan lost access to (a refund; a membership that ended, for an item published before they paid) is gone once the
  * app is online again, while one that is theirs to keep stays.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { apiBase, expectNoA11yViolations, registerFan, signIn, webBase } from './helpers';
 
 /**
- * Open redirects (issue 17, findings 1 and 2): whatever a link puts in `next`, in the path of a cross-site arrival
+ * Open redirects (docs/security.md, findings 1 and 2): whatever a link puts in `next`, in the path of a cross-site arrival
  * or in an artist's place in the URL, Chromium ends on a page of ours. A target the browser would read as another
  * host (`/\t/evil.example` is `//evil.example` once the parser drops the tab) is replaced by a page of ours, and
  * odd bytes in `next` never answer 500. The other host is answered here, so a failure shows as a page of it.

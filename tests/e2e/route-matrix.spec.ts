@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { apiBase, logIn, registerFan, routeFiles, routePattern, signIn, webBase } from './helpers';
 
 /**
- * The web routes' access matrix (issue 6): every page route of app/routes, requested as each role, answers
- * what the spec's route tree says (§2, §6): a status, or a redirect to where that role belongs. A route file
+ * The web routes' access matrix: every page route of app/routes, requested as each role, answers
+ * what its row here says: a status, or a redirect to where that role belongs. A route file
  * without a row here fails the first test, so a new page cannot ship without deciding who may see it.
  *
  * The artist is the seeded free artist (juniperlane); "other artist" is the seeded Nova Ricci.
@@ -93,11 +93,11 @@ const ROWS: Record<string, Row> = {
     owner: `→ /${A}/account/messages`,
     otherArtist: '→ /novaricci/account/messages',
   },
-  // Notifications (issue 18): the fan's list; an artist, told of nothing, finds it empty. /notifications/push is the
+  // Notifications: the fan's list; an artist, told of nothing, finds it empty. /notifications/push is the
   // push button's data (JSON), not a page.
   '/notifications': { path: '/notifications', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/notifications/push': { path: '/notifications/push', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
-  // Account settings (issue 22): every signed-in user's own; the data download is a file, not a page. The email link
+  // Account settings: every signed-in user's own; the data download is a file, not a page. The email link
   // and the page after deleting an account are open to all (the link may be opened signed out; the token decides).
   '/account': { path: '/account', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/account/memberships': { path: '/account/memberships', anonymous: toLogout, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
@@ -115,7 +115,7 @@ const ROWS: Record<string, Row> = {
   },
   '/account/deleted': { path: '/account/deleted', anonymous: 200, fan: 200, subscriber: 200, owner: 200, otherArtist: 200 },
   '/lite': { path: '/lite', anonymous: '→ /', fan: '→ /', subscriber: '→ /', owner: '→ /', otherArtist: '→ /' },
-  // Spec §6: an artist is sent from unsubscribed-only pages to their own page.
+  // An artist is sent from unsubscribed-only pages to their own page.
   '/:artistUsername/subscribe/payment': {
     path: `/${A}/subscribe/payment`,
     anonymous: toLogout,

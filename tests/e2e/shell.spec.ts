@@ -3,7 +3,7 @@ import { apiBase, expectNoA11yViolations, registerFan, type Fan } from './helper
 
 const INCORRECT = 'The details you entered are incorrect. Please check your email and password and try again.';
 
-/** The session cookie; a deleted one (spec §9: Max-Age 1, empty) counts as none. */
+/** The session cookie; a deleted one (Max-Age 1, empty) counts as none. */
 async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'stagedoor' && cookie.value);
 }
@@ -50,7 +50,7 @@ test.describe('page shell', () => {
     await expect(page).toHaveURL('/');
     const cookie = await sessionCookie(context);
     expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict', httpOnly: true });
-    // One year (spec §9), give or take the test's own run time.
+    // One year, give or take the test's own run time.
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(31_536_000 - 120);
 
     await badge.click();

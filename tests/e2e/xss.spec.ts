@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { apiBase, logIn, registerFan, signIn } from './helpers';
 
 /**
- * Hostile text (issue 6): an XSS corpus goes in through every place a person can write — a post's title and
+ * Hostile text: an XSS corpus goes in through every place a person can write — a post's title and
  * rich-text caption (the artist), comments and messages (a fan) — and the pages that show it are opened in
  * Chromium. No script may run: no dialog, no flag set on window, no element with an event handler or a
  * javascript: link inside the rendered text.

@@ -186,7 +186,7 @@ export async function call<T = any>(base: string, method: string, pathname: stri
 
 let counter = 0;
 
-/** A username no other test has used: letters and digits only, at most 30 characters (spec §5). */
+/** A username no other test has used: letters and digits only, at most 30 characters. */
 export function uniqueName(prefix = 'fan') {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}${randomBytes(2).toString('hex')}`.toLowerCase();

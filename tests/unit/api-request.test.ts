@@ -6,7 +6,7 @@ import { ApiClient, apiFor, HttpError, isHttpError } from '../../app/utils/api.s
 import { webApiTransport } from '../../server/api-transport';
 
 /**
- * The web tier's api client (spec §7's request helper) against a small local HTTP server that records what it
+ * The web tier's api client (the request helper) against a small local HTTP server that records what it
  * receives and answers what each test scripts, and against a transport in this process.
  */
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EXCLUDED_ROUTES, routePattern, routes } from '../../scripts/bench/routes.mjs';
 
 /**
- * The bench's route coverage (issue 23): no page type goes unmeasured. The rule: every route module of app/routes
+ * The bench's route coverage (docs/decisions/016): no page type goes unmeasured. The rule: every route module of app/routes
  * that renders a page — it has a default export (a component) — is measured by a row of scripts/bench/routes.mjs
  * (its `route` is the module's URL pattern), or is listed in EXCLUDED_ROUTES with the reason it is not. Layouts
  * (every segment pathless, `_auth`, `_auth._subscribed`…) render no page of their own, and resource routes (no

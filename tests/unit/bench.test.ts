@@ -140,7 +140,7 @@ describe('throughput budgets', () => {
   });
 });
 
-describe('the page at both club sizes (issue 23)', () => {
+describe('the page at both club sizes', () => {
   const page = (club: string, rps: number, over: { label?: string; signedIn?: boolean; connections?: number } = {}) => ({
     target: { kind: 'ssr', name: 'SSR vault', id: 'vault', club, signedIn: over.signedIn ?? true },
     label: over.label ?? 'PostgreSQL',

@@ -21,7 +21,7 @@ import {
 
 const search = (query: string) => new URLSearchParams(query);
 
-describe('the content pages’ search parameters (spec §2)', () => {
+describe('the content pages’ search parameters', () => {
   it('reads filters as a comma list, as repeated parameters, or both, without blanks or repeats', () => {
     expect(readList(search('filters=demo,live'), 'filters')).toEqual(['demo', 'live']);
     expect(readList(search('filters=demo&filters=live'), 'filters')).toEqual(['demo', 'live']);

@@ -9,7 +9,7 @@ import {
   VAULT_CATEGORIES,
 } from '#contract/content-types';
 
-describe('content types (spec §1)', () => {
+describe('content types', () => {
   it('has the nine vault categories and five other types', () => {
     expect(VAULT_CATEGORIES).toEqual([
       'demo',
@@ -44,7 +44,7 @@ describe('content types (spec §1)', () => {
   });
 });
 
-describe('posts filters (spec §2)', () => {
+describe('posts filters', () => {
   it('are the five values of the search parameter', () => {
     expect(POSTS_FILTERS).toEqual(['Post', 'Poll', 'Tour Diary', 'Ticket Presale', 'Announcement']);
   });
@@ -60,7 +60,7 @@ describe('posts filters (spec §2)', () => {
   });
 });
 
-describe('item view (spec §2 vault/{id}?type=)', () => {
+describe('item view (vault/{id}?type=)', () => {
   it('follows the media', () => {
     expect(itemViewForMedia('audio')).toBe('audio');
     expect(itemViewForMedia('video')).toBe('video');

@@ -23,7 +23,7 @@ const withMessage: ConversationResponse = {
   totalNotSeenMessages: 2,
 };
 
-describe('Conversation (spec §3)', () => {
+describe('Conversation', () => {
   it('maps to id, recipient, numUnreadMessages and lastMessage { content, utcCreationTimestamp }', () => {
     expect(mapConversation(withMessage)).toEqual({
       id: 'c1',
@@ -88,7 +88,7 @@ const message = (id: string, createdAt: string, extra: Partial<MessageResponse> 
   ...extra,
 });
 
-describe('Message (spec §3)', () => {
+describe('Message', () => {
   it('maps the sender with the default avatar when it has none', () => {
     expect(mapMessage(message('m1', '2024-03-01T12:00:00.000Z'))).toEqual({
       id: 'm1',

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactSecrets } from '#contract/log-redaction';
 
-/** Secrets never reach a log line (issue 17, finding 8): one redaction, applied by both tiers where they write. */
+/** Secrets never reach a log line (docs/security.md, finding 8): one redaction, applied by both tiers where they write. */
 describe('redactSecrets', () => {
   it('redacts the secret query parameters of a URL and keeps the rest', () => {
     expect(redactSecrets('/auth/password-change?token=9f8e7d6c5b4a&artist=nova')).toBe(

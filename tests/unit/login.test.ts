@@ -6,7 +6,7 @@ import { ApiClient } from '../../app/utils/api.server';
 import * as login from '../../app/utils/login.server';
 
 /**
- * Spec §8 for the log-in call: a stand-in API answers each status in turn, and logIn (which goes through the
+ * The log-in call's errors: a stand-in API answers each status in turn, and logIn (which goes through the
  * real request helper) turns it into what the fan is told.
  */
 let answer: { status: number; body?: unknown } = { status: 200 };

@@ -13,7 +13,7 @@ import {
 } from '../../app/utils/mappers';
 import { publicSubscriberCount, subscriberCount } from '../../app/utils/subscriber-count';
 
-/** Spec §3: what the api sends, normalised to what the pages use. */
+/** What the api sends, normalised to what the pages use. */
 
 describe('mapCurrentUser', () => {
   const me = { _id: 'u1', name: 'Sam Rivera', avatar: '/a.png', username: 'demofan', email: 'fan@stagedoor.test', isPerformer: false };
@@ -161,14 +161,14 @@ describe('mapSubscription', () => {
 });
 
 describe('artist phrases', () => {
-  it('says the price, "Free" for 0 (spec §1), and counts subscribers', () => {
+  it('says the price, "Free" for 0, and counts subscribers', () => {
     expect(priceLabel({ yearlyPrice: 49.99, currency: 'usd' })).toBe('$49.99');
     expect(priceLabel({ yearlyPrice: 0, currency: 'usd' })).toBe('Free');
     expect(yearlyPricePhrase({ yearlyPrice: 29.99, currency: 'usd' })).toBe('$29.99 a year');
     expect(yearlyPricePhrase({ yearlyPrice: 0, currency: 'usd' })).toBe('Free');
     expect(subscriberCount(1)).toBe('1 subscriber');
     expect(subscriberCount(12345)).toBe('12,345 subscribers');
-    // A small club's count stays private (issue 22).
+    // A small club's count stays private.
     expect(publicSubscriberCount(9)).toBeNull();
     expect(publicSubscriberCount(10)).toBe('10 subscribers');
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { safeRedirect } from '../../app/utils/safe-redirect';
 
 /**
- * `next`, `redirectTo` and paths taken from the URL become Location headers (issue 17, finding 2). What comes out
+ * `next`, `redirectTo` and paths taken from the URL become Location headers (docs/security.md, finding 2). What comes out
  * must keep a browser on our site, read the way the browser's URL parser reads it, and be a valid header value.
  */
 const PAGE = 'https://app.stagedoor.fm/login?next=x';

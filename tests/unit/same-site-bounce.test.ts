@@ -6,7 +6,7 @@ import { listenLocal } from '../helpers/listen';
 
 /**
  * The same-site bounce (docs/decisions/002) answers a cross-site navigation with a page that requests the same URL
- * again. It must never send the browser to another site (issue 17, finding 1): the path of the request is the
+ * again. It must never send the browser to another site (docs/security.md, finding 1): the path of the request is the
  * visitor's input, and `//evil.example/x` read as a URL is another host.
  */
 describe('same-site bounce', () => {

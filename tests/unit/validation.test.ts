@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LoginSchema, RegisterSchema, ResetPasswordSchema, ResetRequestSchema } from '#contract/accounts';
 
-/** Spec §5, the rows of the foundation forms: log-in, registration, reset request and reset. Each message quoted. */
+/** The validation rules of the foundation forms: log-in, registration, reset request and reset. Each message quoted. */
 
 const EMAIL_REQUIRED = 'Please enter your email address';
 const EMAIL_INVALID = 'Please enter a valid email address';

@@ -1,5 +1,5 @@
 /**
- * Bringing fans back (issue 18): idempotency keys of background jobs (the jobs themselves live in pg-boss's own
+ * Bringing fans back (docs/notifications.md): idempotency keys of background jobs (the jobs themselves live in pg-boss's own
  * schema, api/jobs/queue.ts), new-post notifications with each fan's per-artist choices, web push subscriptions,
  * and what the renewal mails and retries need to remember on a subscription.
  */

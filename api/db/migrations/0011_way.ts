@@ -1,6 +1,7 @@
 /**
- * Account settings (issue 22): an email change waits for its link to be opened at the new address, and a deleted
- * account keeps its row, anonymised, for the artists' records (docs/decisions/015-account-deletion.md).
+ * Account settings (docs/pages-content.md "Account settings"): an email change waits for its link to be opened at the
+ * new address, and a deleted account keeps its row, anonymised, for the artists' records
+ * (docs/decisions/015-account-deletion.md).
  */
 export const sql = `
 -- Only a SHA-256 of each link's token is stored; a newer request for the same user replaces the older ones.

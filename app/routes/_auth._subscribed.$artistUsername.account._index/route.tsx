@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /{artist}/account (spec §2, subscribed branch). A fan sees their membership (started, renews or ends on, price
+ * /{artist}/account (subscribed branch). A fan sees their membership (started, renews or ends on, price
  * paid), turns the yearly renewal off or on, and chooses how the artist's new posts reach them. The artist who owns
  * the page edits their profile and offer, changes their images and sees their subscribers. All are plain forms that
  * work without JavaScript.

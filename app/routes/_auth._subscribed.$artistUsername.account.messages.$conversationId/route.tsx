@@ -48,7 +48,7 @@ function pageCount(value: string | null) {
 }
 
 /**
- * /{artist}/account/messages/{conversationId}?username= (spec §2): the search username is required, and on entry
+ * /{artist}/account/messages/{conversationId}?username=: the search username is required, and on entry
  * every message of the conversation is marked read before the messages load.
  */
 export async function loader(args: LoaderFunctionArgs) {
@@ -59,7 +59,7 @@ export async function loader(args: LoaderFunctionArgs) {
   invariantResponse(url.searchParams.get('username'), 'Search parameter username is required.', { status: 400 });
   const conversationId = params.conversationId ?? '';
   const pages = pageCount(url.searchParams.get('pages'));
-  // Spec §2: on entry, every message of the conversation is marked read before the page loads.
+  // On entry, every message of the conversation is marked read before the page loads.
   await readAll(api, conversationId);
   const [conversation, page] = await Promise.all([
     requireConversation(api, conversationId),

@@ -7,7 +7,7 @@ import type { action } from './route';
 import { replyError } from './sends';
 
 /**
- * The send form: a plain <Form method="post"> (spec §2 without JavaScript: the page reloads, and the action's
+ * The send form: a plain <Form method="post"> (without JavaScript the page reloads, and the action's
  * errors come back on the field). With JavaScript the same rule is checked in the browser (messageTextError, the
  * schema's twin, so the page ships no zod), and the message goes to `onSend`, which shows it at once; Enter sends,
  * Shift+Enter starts a new line.

@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /{artist}/vault/{id}?type&from&collectionId&commentId (spec §2): one item with its player or picture, text,
+ * /{artist}/vault/{id}?type&from&collectionId&commentId: one item with its player or picture, text,
  * poll, presale, comments and bookmark toggle. Everything it needs is asked for at once. An unknown item, one of
  * another artist, or one not yet published (for a fan) is the 404 page.
  */

@@ -19,7 +19,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * The payment step (spec §2), in the unsubscribed-only branch (its layout sends artists and members on). It shows
+ * The payment step, in the unsubscribed-only branch (its layout sends artists and members on). It shows
  * the price, a promo field that shows the discounted price (a GET form: ?promo=), and the card form of the
  * configured gateway. ?payment= names a payment of the fan's: one sent back here after a failed authentication shows
  * why; one the bank asks to authenticate in the page hands Stripe.js its client secret.

@@ -9,7 +9,7 @@ import { loadSettings, settingsAction, type SettingsIntent } from './settings.se
 export const meta: MetaFunction = () => [{ title: 'Account settings | Stagedoor' }];
 
 /**
- * /account (ours, issue 22; docs/pages-content.md "Account settings"), from the account menu of every page: the
+ * /account (docs/pages-content.md "Account settings"), from the account menu of every page: the
  * signed-in user's name, picture, email address (confirmed by a link mailed to the new one), password, a download of
  * their data, and deleting the account. Every form is a plain post that works without JavaScript.
  */
