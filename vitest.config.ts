@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/api/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -50,12 +50,15 @@ export async function one<Row>(db: Queryable, sql: string, params?: unknown[]): 
   return rows[0];
 }
 
-export type DbOptions = { databaseUrl: string; schema?: string; max?: number } | { dataDir: string | null };
+export type DbOptions =
+  | { databaseUrl: string; schema?: string; max?: number }
+  /** PGlite under dataDir, or in memory (null) starting from a dump of another (`dumpDataDir`) when one is given. */
+  | { dataDir: string | null; from?: Blob };
 
 /** Opens PostgreSQL when a URL is given, else PGlite persisted under dataDir (in memory when dataDir is null). */
 export async function openDb(options: DbOptions): Promise<Db> {
   if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options.schema, options.max);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.from);
 }
 
 /**
@@ -67,7 +70,7 @@ const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'];
 /**
  * Creates a new data directory (initdb) in a process of its own. Done in this process, initdb's WebAssembly heap
  * (about 430 MB) is given back to the allocator but not to the system: the server would idle at about 120 MB more
- * after its first start than after any later one (docs/benchmarks.md, memory).
+ * after its first start than after any later one (docs/benchmarks-history.md, "Memory: where the idle 500 MB went").
  */
 function initPgliteDir(dir: string) {
   const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
@@ -80,14 +83,22 @@ export function isNewPgliteDir(dataDir: string) {
   return !fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
 }
 
-async function openPglite(dataDir: string | null): Promise<Db> {
+async function openPglite(dataDir: string | null, from?: Blob): Promise<Db> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
     if (isNewPgliteDir(dataDir)) initPgliteDir(dir);
   }
-  const lite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+  const lite = await PGlite.create(dir, {
+    loadDataDir: dir ? undefined : from,
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+  });
+  return pgliteDb(lite);
+}
+
+/** Our Db over a PGlite instance. */
+export function pgliteDb(lite: PGlite): Db {
   const queryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(sql: string, params: unknown[] = []) {
       const result = await q.query<Row>(sql, params);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
 import { createApi, type Api } from '../../api/app';
 import type { ReadCache } from '../../api/cache/read-cache';
 import type { Resolve } from '../../api/notifications/push-endpoint';
@@ -54,7 +54,9 @@ export async function openTestDb(database: TestDatabase['name'] = 'PGlite'): Pro
       },
     };
   }
-  const db = await openDb({ dataDir: null });
+  const template = inject('pgliteTemplate');
+  const from = template && fs.existsSync(template) ? new Blob([fs.readFileSync(template)]) : undefined;
+  const db = await openDb({ dataDir: null, from });
   await migrate(db);
   return { db, drop: () => db.close() };
 }
