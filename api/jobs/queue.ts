@@ -295,13 +295,22 @@ export function createJobQueue(settings: JobQueueSettings) {
                   [job.id, name, nodeId],
                 ),
               );
-              const { [JOB_META]: meta, ...data } = job.data as { [JOB_META]?: JobMeta };
+              const { [JOB_META]: meta, ...raw } = job.data as { [JOB_META]?: JobMeta };
+              let data: unknown;
+              try {
+                data = payloadOf(declared, raw);
+              } catch (error) {
+                // Its payload will not fit on a later try either: the job fails now (a dead letter, with the message
+                // that says why), rather than after every retry its queue allows.
+                await track(db.query(`UPDATE ${schema}.job SET retry_limit = retry_count WHERE id = $1::uuid`, [job.id]));
+                throw error;
+              }
               // A job sent by no request (a sweep, a retry sent by a job) still has an id its lines can be found by.
               const started = performance.now();
               try {
                 await runAs({ requestId: meta?.requestId ?? job.id }, async () => {
                   try {
-                    await track(handler(payloadOf(declared, data), { id: job.id, retryCount: job.retryCount }));
+                    await track(handler(data, { id: job.id, retryCount: job.retryCount }));
                     settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started });
                   } catch (error) {
                     settings.onRun?.({ queue: name, id: job.id, ms: performance.now() - started, error });

@@ -151,7 +151,8 @@ it('every queue declared has exactly one worker on an api node, and no queue is 
 it('a payload its declaration refuses is thrown at the sender and nothing is sent; one already in the table fails its job', async () => {
   const { db, jobs } = await quietQueue();
   const handled: unknown[] = [];
-  const drain = defineQueue('drain', z.object({ n: z.number() }), { retryLimit: 0 });
+  // Retries allowed, so the test shows they are not used: the payload would not fit on a retry either.
+  const drain = defineQueue('drain', z.object({ n: z.number() }), { retryLimit: 5, retryDelay: 1 });
   jobs.define(drain, async (data) => {
     handled.push(data);
   });
@@ -163,7 +164,7 @@ it('a payload its declaration refuses is thrown at the sender and nothing is sen
   // Every mail the api sends is checked the same way: a mail of no kind never reaches the queue.
   await expect(jobs.send(queues.mail, { kind: 'postcard' } as never)).rejects.toThrow('A job of mail that its declaration refuses: kind');
 
-  // A job written under an older declaration of the queue (an earlier release's payload) is failed, not run.
+  // A job written under an older declaration of the queue (an earlier release's payload) fails at once, not run.
   const older = defineQueue('drain', z.object({ count: z.number() }));
   await jobs.send(older, { count: 3 });
   await jobs.work();
@@ -173,8 +174,11 @@ it('a payload its declaration refuses is thrown at the sender and nothing is sen
       interval: 50,
     })
     .toBe('failed');
-  const [failed] = await db.query<{ message: string }>("SELECT output->>'message' AS message FROM pgboss.job WHERE name = 'drain'");
+  const [failed] = await db.query<{ message: string; tries: number }>(
+    "SELECT output->>'message' AS message, retry_count AS tries FROM pgboss.job WHERE name = 'drain'",
+  );
   expect(failed.message).toContain('A job of drain that its declaration refuses: n');
+  expect(failed.tries).toBe(0);
   expect(handled).toEqual([]);
   await jobs.stop();
 }, 30_000);
