@@ -52,10 +52,11 @@ export default tseslint.config(
       // holds the sender and the worker to one payload.
       'no-restricted-syntax': [
         'error',
-        ...[
-          "CallExpression[callee.property.name=/^(send|define|failLost)$/][callee.object.name='jobs'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
-          "CallExpression[callee.property.name=/^(send|define|failLost)$/][callee.object.property.name='jobs'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
-        ].map((selector) => ({ selector, message: 'Name the queue by its declaration in api/jobs/queues.ts, not by a string.' })),
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(send|define|failLost)$/]:matches([callee.object.name='jobs'], [callee.object.property.name='jobs'])[arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'Name the queue by its declaration in api/jobs/queues.ts, not by a string.',
+        },
       ],
       'no-restricted-imports': [
         'error',

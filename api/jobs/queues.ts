@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MailJobSchema } from '../mail/kinds.js';
+import { id, instant, MailJobSchema } from '../mail/kinds.js';
 import type { QueueOptions } from './queue.js';
 
 /**
@@ -20,11 +20,6 @@ export function defineQueue<T>(name: string, payload: z.ZodType<T>, options: Par
   return { name, payload, options, every };
 }
 
-/** What a queue's jobs carry. */
-export type Payload<Q> = Q extends Queue<infer T> ? T : never;
-
-const id = z.string().min(1);
-const instant = z.string().min(1);
 const nothing = z.object({});
 
 /** Attempts after the first before a file is marked failed (a crash or a storage error, not an unreadable file). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-const id = z.string().min(1);
-const instant = z.string().min(1);
+/** A row's id, and a moment as an ISO string, as the jobs' payloads carry them (these and ../jobs/queues.ts). */
+export const id = z.string().min(1);
+export const instant = z.string().min(1);
 
 /**
  * Every mail the api sends, as its job carries it: what the mail is about, by id. The worker renders it from the

@@ -38,6 +38,16 @@ export function describeEachDatabase(title: string, body: (database: TestDatabas
   }
 }
 
+/** The dump of a migrated PGlite database (tests/api/pglite-template.ts), read once per test file. */
+let template: Blob | null | undefined;
+function migratedTemplate() {
+  if (template === undefined) {
+    const file = inject('pgliteTemplate');
+    template = file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : null;
+  }
+  return template ?? undefined;
+}
+
 /** Opens an empty, migrated database of that kind; drop() removes what it created. */
 export async function openTestDb(database: TestDatabase['name'] = 'PGlite'): Promise<{ db: Db; schema?: string; drop(): Promise<void> }> {
   if (database === 'PostgreSQL') {
@@ -54,9 +64,7 @@ export async function openTestDb(database: TestDatabase['name'] = 'PGlite'): Pro
       },
     };
   }
-  const template = inject('pgliteTemplate');
-  const from = template && fs.existsSync(template) ? new Blob([fs.readFileSync(template)]) : undefined;
-  const db = await openDb({ dataDir: null, from });
+  const db = await openDb({ dataDir: null, from: migratedTemplate() });
   await migrate(db);
   return { db, drop: () => db.close() };
 }
